@@ -13,9 +13,9 @@ var ErrInvalidGRES = errors.New("invalid generic resource (gres) specification")
 
 // GRES is one generic resource request or declaration: gpu, gpu:h100:8.
 type GRES struct {
-	Name  string // "gpu"
-	Type  string // "h100"; empty when any type will do
-	Count int64
+	Name  string `json:"name"`           // "gpu"
+	Type  string `json:"type,omitempty"` // "h100"; empty when any type will do
+	Count int64  `json:"count"`
 }
 
 // String prints g as Slurm prints it in a node's Gres=: name[:type]:count.

@@ -1,0 +1,138 @@
+package job
+
+import (
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// Request is everything a batch submission carries, as sbatch builds it
+// from its command line, #SBATCH lines and SBATCH_* variables, and as the
+// controller stores and the scheduler reads it. It travels on the wire as
+// JSON; field names follow slurmrestd's job description where it has one.
+//
+// Unset is distinguishable from set wherever Slurm distinguishes them: zero
+// counts mean "not given" (Slurm refuses 0 for those options), pointers are
+// nil when not given.
+type Request struct {
+	// Who and what.
+	Name        string   `json:"name,omitempty"`
+	Account     string   `json:"account,omitempty"`
+	Partitions  []string `json:"partitions,omitempty"` // in the order given; -p a,b
+	QOS         string   `json:"qos,omitempty"`
+	Comment     string   `json:"comment,omitempty"`
+	Reservation string   `json:"reservation,omitempty"`
+
+	// The script and how it runs. Argv is the script path followed by its
+	// arguments, as scontrol's Command= shows them; empty for --wrap and for
+	// a script read from standard input.
+	Script      string   `json:"script,omitempty"`
+	Argv        []string `json:"argv,omitempty"`
+	WorkDir     string   `json:"current_working_directory,omitempty"`
+	StdOut      string   `json:"standard_output,omitempty"` // pattern (%j, %A_%a...); "" = controller default
+	StdErr      string   `json:"standard_error,omitempty"`
+	StdIn       string   `json:"standard_input,omitempty"`
+	OpenMode    OpenMode `json:"open_mode,omitempty"`
+	Export      *Export  `json:"export,omitempty"`      // nil: --export not given (ALL)
+	Environment []string `json:"environment,omitempty"` // KEY=VALUE, as the job will see it
+
+	// Shape.
+	MinNodes      int  `json:"min_nodes,omitempty"`
+	MaxNodes      int  `json:"max_nodes,omitempty"` // 0: no maximum given
+	NodesSet      bool `json:"nodes_set,omitempty"` // -N given (Slurm accepts -N 0)
+	NTasks        int  `json:"tasks,omitempty"`
+	NTasksPerNode int  `json:"tasks_per_node,omitempty"`
+	CPUsPerTask   int  `json:"cpus_per_task,omitempty"`
+
+	// Memory in megabytes; at most one of the three is set.
+	MemPerNode *int64 `json:"memory_per_node,omitempty"` // --mem; 0 means all of each node's memory
+	MemPerCPU  *int64 `json:"memory_per_cpu,omitempty"`
+	MemPerGPU  *int64 `json:"memory_per_gpu,omitempty"`
+
+	// GPUs and other generic resources. Each GRES list has Name "gpu" for
+	// the --gpus* options; --gres may name anything.
+	GPUs        []resource.GRES `json:"gpus,omitempty"`          // -G, for the whole job
+	GPUsPerNode []resource.GRES `json:"gpus_per_node,omitempty"` // --gpus-per-node
+	GPUsPerTask []resource.GRES `json:"gpus_per_task,omitempty"` // --gpus-per-task
+	CPUsPerGPU  int             `json:"cpus_per_gpu,omitempty"`
+	GRES        []resource.GRES `json:"gres,omitempty"` // --gres, per node
+
+	// Placement.
+	Exclusive Exclusive `json:"exclusive,omitempty"`
+	NodeList  string    `json:"required_nodes,omitempty"` // -w, a host list
+	Exclude   string    `json:"excluded_nodes,omitempty"` // -x, a host list
+	// Constraint is -C as given ("gpu&ib", "[rack1|rack2]"). Features holds
+	// its features when it is a plain AND list ("a&b", "a,b"), else nil.
+	Constraint string   `json:"constraints,omitempty"`
+	Features   []string `json:"features,omitempty"`
+
+	// Time. A nil limit was not given; slurmtime.Unlimited is UNLIMITED.
+	TimeLimit *time.Duration `json:"time_limit,omitempty"`
+	TimeMin   *time.Duration `json:"time_minimum,omitempty"`
+	Begin     *time.Time     `json:"begin_time,omitempty"`
+	Deadline  *time.Time     `json:"deadline,omitempty"`
+
+	// Priority, life cycle and notification.
+	Nice             *int     `json:"nice,omitempty"`
+	Hold             bool     `json:"hold,omitempty"`
+	Requeue          *bool    `json:"requeue,omitempty"` // nil: the cluster's JobRequeue default
+	Signal           *Signal  `json:"signal,omitempty"`
+	MailType         MailType `json:"mail_type,omitempty"`
+	MailUser         string   `json:"mail_user,omitempty"`
+	KillOnInvalidDep *bool    `json:"kill_on_invalid_dependency,omitempty"`
+
+	// Arrays and dependencies stay in their spec syntax: only the
+	// controller knows MaxArraySize and the jobs referenced, and Slurm
+	// refuses bad specs there (ParseArray, ParseDependency).
+	Array      string `json:"array,omitempty"`
+	Dependency string `json:"dependency,omitempty"`
+
+	// DataPaths (Loam, --data) must exist before the job is accepted.
+	DataPaths []string `json:"data_paths,omitempty"`
+
+	// RunAsUser is --uid, honoured for root only.
+	RunAsUser string `json:"run_as_user,omitempty"`
+
+	// Filled in by the controller from the submitter's credential, never
+	// taken from the client.
+	UserID     uint32 `json:"user_id"`
+	GroupID    uint32 `json:"group_id"`
+	UserName   string `json:"user_name,omitempty"`
+	SubmitHost string `json:"submit_host,omitempty"`
+	SubmitDir  string `json:"submit_dir,omitempty"`
+}
+
+// OpenMode is how the job opens its output files.
+type OpenMode string
+
+// Open modes; "" leaves it to the cluster (JobFileAppend).
+const (
+	OpenAppend   OpenMode = "append"
+	OpenTruncate OpenMode = "truncate"
+)
+
+// Exclusive is the node sharing the job asks for.
+type Exclusive string
+
+// Sharing modes; "" leaves it to the partition.
+const (
+	ExclusiveNodes Exclusive = "exclusive"     // --exclusive: whole nodes
+	ExclusiveUser  Exclusive = "user"          // share only with the same user
+	ExclusiveMCS   Exclusive = "mcs"           // share only with the same MCS label
+	Oversubscribe  Exclusive = "oversubscribe" // --oversubscribe / --exclusive=oversubscribe
+)
+
+// SimpleFeatures returns the features of a constraint that is a plain AND
+// list ("gpu&ib", "gpu,ib", "gpu"), or nil when it uses OR, brackets,
+// parentheses or counts, whose meaning needs the node inventory.
+func SimpleFeatures(constraint string) []string {
+	if constraint == "" || strings.ContainsAny(constraint, "|[]()*!") {
+		return nil
+	}
+	parts := strings.FieldsFunc(constraint, func(r rune) bool { return r == '&' || r == ',' })
+	if len(parts) != strings.Count(constraint, "&")+strings.Count(constraint, ",")+1 {
+		return nil // an empty feature: "a&&b", "&a"
+	}
+	return parts
+}

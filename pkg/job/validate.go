@@ -1,0 +1,124 @@
+package job
+
+import (
+	"fmt"
+
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// InvalidError is a request Slurm refuses, in Slurm's words: Msg is the
+// message sbatch or the controller prints ("Invalid GRES specification (with
+// and without type identification)"), Detail an explanation line some GRES
+// errors print before it.
+type InvalidError struct {
+	Msg    string
+	Detail string
+}
+
+func (e *InvalidError) Error() string {
+	if e.Detail != "" {
+		return e.Detail + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Slurm's messages for invalid requests, kept exact because users and their
+// scripts read them.
+const (
+	MsgMemoryOptions  = "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive."
+	MsgBeginDeadline  = "Incompatible begin and deadline time specification"
+	MsgInvalidGRES    = "Invalid generic resource (gres) specification"
+	MsgGRESTypeMix    = "Invalid GRES specification (with and without type identification)"
+	MsgTimeMin        = "Invalid time-min specification (exceeds job's time or other limits)"
+	MaxNice           = 2147483645 // NICE_OFFSET - 3
+	msgGPUsPerTask    = "Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed."
+	msgMemPerGPUNoGPU = "Requested mem_per_tres=gres:gpu:%d but did not request any GPU."
+)
+
+// Validate checks that the request is consistent in itself, in the order
+// and with the words of Slurm's checks. It does not look at the cluster:
+// partitions, node names, GRES names and limits are the controller's.
+func (r *Request) Validate() error {
+	if err := r.ValidateClient(); err != nil {
+		return err
+	}
+	if r.TimeLimit != nil && r.TimeMin != nil && *r.TimeMin > *r.TimeLimit {
+		return &InvalidError{Msg: MsgTimeMin}
+	}
+	return nil
+}
+
+// ValidateClient is the part of Validate that sbatch itself checks before
+// it sends a request; the controller checks the rest (Validate).
+func (r *Request) ValidateClient() error {
+	checks := []func() error{r.checkMemory, r.checkCounts, r.checkTimes, r.checkGRES}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Request) checkMemory() error {
+	n := 0
+	for _, m := range []*int64{r.MemPerNode, r.MemPerCPU, r.MemPerGPU} {
+		if m != nil {
+			n++
+			if *m < 0 {
+				return &InvalidError{Msg: fmt.Sprintf("Invalid memory size %d", *m)}
+			}
+		}
+	}
+	if n > 1 {
+		return &InvalidError{Msg: MsgMemoryOptions}
+	}
+	return nil
+}
+
+func (r *Request) checkCounts() error {
+	switch {
+	case r.NTasks < 0:
+		return &InvalidError{Msg: fmt.Sprintf("invalid number of tasks (-n %d)", r.NTasks)}
+	case r.CPUsPerTask < 0:
+		return &InvalidError{Msg: fmt.Sprintf("invalid number of cpus per task (-c %d)", r.CPUsPerTask)}
+	case r.MinNodes < 0 || r.MaxNodes < 0 || (r.MaxNodes != 0 && r.MinNodes > r.MaxNodes):
+		return &InvalidError{Msg: fmt.Sprintf("invalid number of nodes (-N %d-%d)", r.MinNodes, r.MaxNodes)}
+	case r.NTasksPerNode < 0 || r.CPUsPerGPU < 0:
+		return &InvalidError{Msg: "Invalid negative task or CPU count"}
+	case r.Nice != nil && (*r.Nice > MaxNice || *r.Nice < -MaxNice):
+		return &InvalidError{Msg: fmt.Sprintf("Invalid --nice value, out of range (+/- %d)", MaxNice)}
+	}
+	return nil
+}
+
+func (r *Request) checkTimes() error {
+	if r.Begin != nil && r.Deadline != nil && r.Deadline.Before(*r.Begin) {
+		return &InvalidError{Msg: MsgBeginDeadline}
+	}
+	if (r.TimeLimit != nil && *r.TimeLimit < 0) || (r.TimeMin != nil && *r.TimeMin < 0) {
+		return &InvalidError{Msg: "Invalid negative time limit"}
+	}
+	return nil
+}
+
+// checkGRES applies the request-only part of Slurm's GRES validation.
+func (r *Request) checkGRES() error {
+	var all []resource.GRES
+	for _, list := range [][]resource.GRES{r.GRES, r.GPUs, r.GPUsPerNode, r.GPUsPerTask} {
+		all = append(all, list...)
+	}
+	gpus := false
+	for _, g := range all {
+		gpus = gpus || g.Name == "gpu"
+	}
+	switch {
+	case resource.CheckTypes(all) != nil:
+		return &InvalidError{Msg: MsgGRESTypeMix}
+	case len(r.GPUsPerTask) > 0 && len(r.GPUs) == 0 && r.NTasks == 0:
+		return &InvalidError{Detail: msgGPUsPerTask, Msg: MsgInvalidGRES}
+	case r.MemPerGPU != nil && !gpus:
+		return &InvalidError{Detail: fmt.Sprintf(msgMemPerGPUNoGPU, *r.MemPerGPU), Msg: MsgInvalidGRES}
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package jobopt
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// builder collects one submission from its option occurrences.
+type builder struct {
+	p   *Parser
+	req job.Request
+
+	// Client-only settings.
+	parsable, testOnly, wait bool
+	quiet                    bool
+	verbose                  int
+	wrap                     *string
+	action                   Action
+
+	// Where each memory option was last set, for Slurm's rule that the
+	// command line (or script) beats the environment.
+	memSrc map[string]source
+	// gresNone: --gres=none, which sends no GRES at all.
+	gresNone bool
+	// exportSpec is --export as given, for SLURM_EXPORT_ENV.
+	exportSpec string
+	// unnamed: the job got no name (a script on stdin); Slurm then calls
+	// it "sbatch" but does not export SLURM_JOB_NAME.
+	unnamed bool
+	// gpuSpecs are the --gpus* values as given, for SLURM_GPUS*.
+	gpuSpecs map[string]string
+	warnings []string
+}
+
+func newBuilder(p *Parser) *builder {
+	return &builder{p: p, memSrc: map[string]source{}, gpuSpecs: map[string]string{}}
+}
+
+// apply runs one occurrence of o.
+func (b *builder) apply(o *Option, v value) error {
+	if o.set == nil {
+		if v.src != fromEnv {
+			b.warn(fmt.Sprintf("Loam ignores %s", v.name))
+		}
+		return nil
+	}
+	return o.set(b, v)
+}
+
+func (b *builder) warn(msg string) {
+	b.warnings = append(b.warnings, b.p.prog()+": warning: "+msg)
+}
+
+// clientError is an error sbatch prints as "sbatch: error: ..." and exits
+// 255 for.
+func (b *builder) clientError(format string, args ...any) error {
+	return &Error{Code: ExitClient, Lines: []string{b.p.prog() + ": error: " + fmt.Sprintf(format, args...)}}
+}
+
+// exitError is an error sbatch exits with status 1 (or SLURM_EXIT_ERROR) for.
+func (b *builder) exitError(lines ...string) error {
+	e := &Error{Code: b.p.errorExit()}
+	for _, l := range lines {
+		e.Lines = append(e.Lines, b.p.prog()+": error: "+l)
+	}
+	return e
+}
+
+// fatal is an error Slurm reports with fatal(): always exit status 1.
+func (b *builder) fatal(msg string) error {
+	return &Error{Code: ExitError, Lines: []string{b.p.prog() + ": fatal: " + msg}}
+}
+
+// now is the submission time every relative time is read against.
+func (b *builder) now() time.Time { return b.p.Now }

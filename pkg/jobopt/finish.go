@@ -1,0 +1,130 @@
+package jobopt
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// finish fills in the script, its arguments and the job's environment.
+func (b *builder) finish(cl *CommandLine, body string) {
+	r := &b.req
+	r.Script = body
+	if cl.Script != "" {
+		r.Argv = append([]string{cl.Script}, cl.ScriptArgs...)
+	}
+	r.Environment = b.environment()
+}
+
+// environment builds the job's environment as sbatch does: it first sets
+// SLURM_* variables in its own environment, then copies what --export
+// selects (plus every SLURM_* variable), then adds the variables describing
+// the request.
+func (b *builder) environment() []string {
+	r := &b.req
+	var own envList
+	own.merge(b.p.Env...)
+	if !b.unnamed {
+		own.set("SLURM_JOB_NAME", r.Name)
+	}
+	switch r.OpenMode {
+	case job.OpenAppend:
+		own.set("SLURM_OPEN_MODE", "a")
+	case job.OpenTruncate:
+		own.set("SLURM_OPEN_MODE", "t")
+	}
+	if r.Dependency != "" {
+		own.set("SLURM_JOB_DEPENDENCY", r.Dependency)
+	}
+	if r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL") {
+		own.setDefault("SLURM_EXPORT_ENV", b.exportSpec)
+	}
+	own.set("SLURM_SUBMIT_DIR", b.p.Cwd)
+	if b.p.Host != "" {
+		own.set("SLURM_SUBMIT_HOST", b.p.Host)
+	}
+	export := job.Export{All: true}
+	if r.Export != nil {
+		export = *r.Export
+	}
+	var out envList
+	out.merge(export.Environment(own.list)...)
+	b.requestVariables(&out)
+	return out.list
+}
+
+// requestVariables adds what sbatch's set_env_from_opts and set_envs add.
+func (b *builder) requestVariables(env *envList) {
+	r := &b.req
+	if r.CPUsPerGPU > 0 {
+		env.set("SLURM_CPUS_PER_GPU", strconv.Itoa(r.CPUsPerGPU))
+	}
+	for _, name := range []string{"SLURM_GPUS", "SLURM_GPUS_PER_NODE", "SLURM_GPUS_PER_TASK"} {
+		if s, ok := b.gpuSpecs[name]; ok {
+			env.set(name, s)
+		}
+	}
+	if r.MemPerGPU != nil {
+		env.set("SLURM_MEM_PER_GPU", strconv.FormatInt(*r.MemPerGPU, 10))
+	}
+	if r.CPUsPerTask > 0 {
+		env.set("SLURM_CPUS_PER_TASK", strconv.Itoa(r.CPUsPerTask))
+	}
+	if r.NTasks > 0 {
+		env.set("SLURM_NPROCS", strconv.Itoa(r.NTasks))
+		env.set("SLURM_NTASKS", strconv.Itoa(r.NTasks))
+	}
+	if r.NTasksPerNode > 0 {
+		env.set("SLURM_NTASKS_PER_NODE", strconv.Itoa(r.NTasksPerNode))
+	}
+}
+
+// validate runs the request checks sbatch itself makes before sending.
+func (b *builder) validate() error {
+	if b.gresNone {
+		b.req.GRES = nil
+	}
+	err := b.req.ValidateClient()
+	inv, ok := err.(*job.InvalidError)
+	switch {
+	case err == nil:
+		return nil
+	case !ok:
+		return b.exitError(err.Error())
+	case inv.Detail != "":
+		return b.exitError(inv.Detail, inv.Msg)
+	}
+	return b.exitError(inv.Msg)
+}
+
+// envList is an environment that keeps its order; setting a variable that
+// exists replaces it in place.
+type envList struct {
+	list []string
+	at   map[string]int
+}
+
+func (l *envList) merge(kvs ...string) {
+	for _, kv := range kvs {
+		name, _, _ := strings.Cut(kv, "=")
+		l.put(name, kv, true)
+	}
+}
+
+func (l *envList) set(name, val string)        { l.put(name, name+"="+val, true) }
+func (l *envList) setDefault(name, val string) { l.put(name, name+"="+val, false) }
+
+func (l *envList) put(name, kv string, overwrite bool) {
+	if l.at == nil {
+		l.at = map[string]int{}
+	}
+	if i, ok := l.at[name]; ok {
+		if overwrite {
+			l.list[i] = kv
+		}
+		return
+	}
+	l.at[name] = len(l.list)
+	l.list = append(l.list, kv)
+}

@@ -1,0 +1,191 @@
+package jobopt
+
+// goldenCase is one sbatch invocation run against the real sbatch (with
+// -peer) and against Parser. The runner puts "--hold" first so that
+// accepted jobs stay pending for scontrol, writes Script to job.sh in the
+// case directory, and feeds Stdin on standard input.
+type goldenCase struct {
+	Name   string
+	Args   []string
+	Env    []string
+	Script string
+	Stdin  string
+	// Loam, when set, is what Loam does instead of what Slurm does, and Why
+	// says why; the captured Slurm behaviour stays in the golden file for
+	// reference.
+	Loam *loamWant
+	Why  string
+}
+
+type loamWant struct {
+	Accepted bool
+	Code     int
+	Lines    []string // each a prefix of the line Loam prints
+}
+
+const sh = "#!/bin/bash\n"
+
+var goldenCases = []goldenCase{
+	// Accepted submissions: fields as scontrol shows them.
+	{Name: "many options on the command line", Args: []string{"-J", "myname", "-A", "acct1", "-p", "batch,normal",
+		"-q", "normal", "--comment=hello world", "-N", "2-4", "-n", "8", "--ntasks-per-node=4", "-c", "2", "--mem=16g",
+		"-C", "gpu&cpu", "-w", "gpu[001-002]", "-x", "gpu003", "-t", "100:00:00", "--time-min=30", "--nice=10",
+		"--requeue", "--mail-type=END,FAIL", "--mail-user=a@b", "--kill-on-invalid-dep=yes", "--gres=gpu:H100:1",
+		"-o", "out.%j", "-e", "err.%j", "-i", "/dev/null", "--open-mode=append", "--export=NONE", "-D", "/tmp",
+		"job.sh", "a", "b"}, Script: sh + "true\n"},
+	{Name: "several options on one directive line with trailing comments",
+		Args: []string{"job.sh"}, Script: sh + "#SBATCH -J train -N 2 -n 16   # two nodes\n#SBATCH --time=100:00:00 # long\n#SBATCH --mem=16g\n\nsrun hostname\n"},
+	{Name: "disabled and indented directives are comments",
+		Args: []string{"job.sh"}, Script: sh + "##SBATCH -J no1\n# SBATCH -J no2\n#sbatch -J no3\n  #SBATCH -J no4\n#SBATCH --comment=yes\n"},
+	{Name: "directives after the first command are ignored",
+		Args: []string{"job.sh"}, Script: sh + "#SBATCH -J first\n\n# a comment\necho hi\n#SBATCH -J late\n"},
+	{Name: "directives in a heredoc are ignored",
+		Args: []string{"job.sh"}, Script: sh + "#SBATCH -J outer\ncat > inner.sh <<EOF\n#!/bin/sh\n#SBATCH -J inner\nEOF\n"},
+	{Name: "unexpanded variables stay literal",
+		Args: []string{"job.sh"}, Script: sh + "#SBATCH -J ${NAME}_x --comment=$HOME/x\n"},
+	{Name: "a 30-day limit and 100Gb of memory",
+		Args: []string{"job.sh"}, Script: sh + "#SBATCH --time=30-00:00:00\n#SBATCH --mem=100Gb\n"},
+	{Name: "1875m per CPU", Args: []string{"--mem-per-cpu=1875m", "job.sh"}, Script: sh},
+	{Name: "a typed GRES keeps its case", Args: []string{"job.sh"}, Script: sh + "#SBATCH --gres=gpu:H100:1\n"},
+	{Name: "an unquoted hash ends the argument", Args: []string{"job.sh"}, Script: sh + "#SBATCH --comment=abc#def\n"},
+	{Name: "a quoted hash is kept", Args: []string{"job.sh"}, Script: sh + "#SBATCH --comment=\"abc#def\"\n"},
+	{Name: "quotes group and are removed", Args: []string{"job.sh"}, Script: sh + "#SBATCH --comment=a\"b c\"d -J 'x y'\n"},
+	{Name: "a backslash escapes a quote", Args: []string{"job.sh"}, Script: sh + "#SBATCH --comment=\"a b\\\" c\"\n"},
+	{Name: "tabs and a glued magic word", Args: []string{"job.sh"}, Script: sh + "#SBATCH\t-N\t3\n#SBATCH-n6\n"},
+	{Name: "the command line beats the environment beats the script",
+		Args: []string{"-J", "fromargv", "job.sh"}, Env: []string{"SBATCH_JOB_NAME=fromenv", "SBATCH_TIMELIMIT=20"},
+		Script: sh + "#SBATCH -J fromscript -p batch --time=10\n"},
+	{Name: "the environment beats the script", Env: []string{"SBATCH_ACCOUNT=envacct"},
+		Args: []string{"job.sh"}, Script: sh + "#SBATCH -A scriptacct\n"},
+	{Name: "SBATCH variables", Args: []string{"job.sh"}, Script: sh, Env: []string{"SBATCH_PARTITION=urgent",
+		"SBATCH_QOS=normal", "SBATCH_GRES=gpu:2", "SBATCH_MEM_PER_NODE=2G", "SBATCH_NO_REQUEUE=1",
+		"SBATCH_CONSTRAINT=gpu", "SBATCH_OUTPUT=o.%j", "SBATCH_ERROR=e.%j", "SBATCH_EXCLUSIVE=",
+		"SBATCH_CPUS_PER_GPU=3", "SBATCH_ARRAY_INX=1-3"}},
+	{Name: "a flag variable set to no is off", Args: []string{"job.sh"}, Script: sh + "#SBATCH --no-requeue\n",
+		Env: []string{"SBATCH_NO_REQUEUE=no"}},
+	{Name: "a memory option on the command line beats another from the environment",
+		Args: []string{"--mem=4G", "job.sh"}, Env: []string{"SBATCH_MEM_PER_CPU=2G"}, Script: sh},
+	{Name: "a memory option in the script beats another from the environment",
+		Args: []string{"job.sh"}, Env: []string{"SBATCH_MEM_PER_NODE=8G"}, Script: sh + "#SBATCH --mem-per-cpu=1g\n"},
+	{Name: "glued short values", Args: []string{"-N2", "-pbatch", "-n4", "-t5", "job.sh"}, Script: sh},
+	{Name: "unambiguous long prefixes", Args: []string{"--part=batch", "--err=e.txt", "--job-n", "pfx", "--comm=c",
+		"--accou=acct", "--nodes=2", "job.sh"}, Script: sh},
+	{Name: "clustered flags", Args: []string{"-Hv", "job.sh"}, Script: sh},
+	{Name: "options stop at the script path", Args: []string{"-J", "x", "job.sh", "-N", "5", "--foo"}, Script: sh},
+	{Name: "a double dash ends the options", Args: []string{"-J", "dd", "--", "job.sh", "a"}, Script: sh},
+	{Name: "the separated value form", Args: []string{"--job-name", "sep", "--time", "5", "job.sh"}, Script: sh},
+	{Name: "wrap", Args: []string{"--wrap=echo hi"}},
+	{Name: "a script on standard input", Stdin: sh + "#SBATCH --comment=stdin\ntrue\n"},
+	{Name: "output patterns against the working directory", Args: []string{"-o", "out.%j", "-e", "logs/err-%x.txt",
+		"-D", "/tmp", "-J", "pat", "job.sh"}, Script: sh},
+	{Name: "output to none", Args: []string{"-o", "none", "-e", "NONE", "job.sh"}, Script: sh},
+	{Name: "mail types accumulate", Args: []string{"--mail-type=BEGIN", "job.sh"}, Script: sh + "#SBATCH --mail-type=END\n"},
+	{Name: "an array spec", Args: []string{"--array=0-15%4", "job.sh"}, Script: sh},
+	{Name: "a stepped array with a throttle", Args: []string{"job.sh"}, Script: sh + "#SBATCH --array=500-9500:1000%26\n"},
+	{Name: "1k nodes", Args: []string{"-N", "1k", "job.sh"}, Script: sh},
+	{Name: "tasks from tasks per node", Args: []string{"-N", "3", "--ntasks-per-node=4", "job.sh"}, Script: sh},
+	{Name: "tasks per node with a node range", Args: []string{"-N", "2-4", "--ntasks-per-node=4", "job.sh"}, Script: sh},
+	{Name: "fewer tasks than nodes", Args: []string{"-n", "2", "-N", "4", "job.sh"}, Script: sh},
+	{Name: "a node list with duplicates", Args: []string{"-w", "gpu[001-002],gpu001", "job.sh"}, Script: sh},
+	{Name: "nice without a value", Args: []string{"--nice", "job.sh"}, Script: sh},
+	{Name: "nice with text is zero", Args: []string{"--nice=abc", "job.sh"}, Script: sh},
+	{Name: "exclusive", Args: []string{"--exclusive", "job.sh"}, Script: sh},
+	{Name: "exclusive to the user", Args: []string{"--exclusive=user", "job.sh"}, Script: sh},
+	{Name: "no time limit", Args: []string{"-t", "0", "job.sh"}, Script: sh},
+	{Name: "minus one is no limit", Args: []string{"-t", "-1", "job.sh"}, Script: sh},
+	{Name: "days and hours", Args: []string{"--time=2-12", "job.sh"}, Script: sh},
+	{Name: "seconds round up to a minute", Args: []string{"--time=0:30", "job.sh"}, Script: sh},
+	{Name: "begin an hour from now", Args: []string{"--begin=now+1hour", "job.sh"}, Script: sh},
+	{Name: "a deadline", Args: []string{"--deadline=now+2days", "job.sh"}, Script: sh},
+	{Name: "kill on invalid dependency no", Args: []string{"--kill-on-invalid-dep=no", "job.sh"}, Script: sh},
+	{Name: "no requeue", Args: []string{"--no-requeue", "job.sh"}, Script: sh},
+	{Name: "GPUs for the job with CPUs and memory per GPU", Args: []string{"--gpus=2", "--cpus-per-gpu=2",
+		"--mem-per-gpu=1g", "job.sh"}, Script: sh},
+	{Name: "GPUs per task", Args: []string{"--gpus-per-task=1", "-n", "2", "job.sh"}, Script: sh},
+	{Name: "GPUs per node and GRES", Args: []string{"--gres=gpu:1", "--gpus-per-node=2", "job.sh"}, Script: sh},
+	{Name: "typed GPUs everywhere", Args: []string{"--gres=gpu:h100:1", "--gpus=h100:2", "job.sh"}, Script: sh},
+	{Name: "a relative working directory", Args: []string{"-D", "sub", "job.sh"}, Script: sh},
+	{Name: "the old SLURM magic word", Args: []string{"job.sh"}, Script: sh + "#SLURM -J old\n"},
+	{Name: "a signal spec", Args: []string{"--signal=B:USR1@120", "job.sh"}, Script: sh},
+
+	// Refused by sbatch itself.
+	{Name: "an unknown option", Args: []string{"--foo=bar", "job.sh"}, Script: sh},
+	{Name: "an unknown option in the script", Args: []string{"job.sh"}, Script: sh + "#SBATCH --foo=bar\n"},
+	{Name: "an ambiguous prefix", Args: []string{"--ex", "job.sh"}, Script: sh},
+	{Name: "an ambiguous prefix with a value in the script", Args: []string{"job.sh"}, Script: sh + "#SBATCH --ex=1\n"},
+	{Name: "an ambiguous prefix of time", Args: []string{"--ti=5", "job.sh"}, Script: sh},
+	{Name: "a missing value at the end", Args: []string{"--time"}},
+	{Name: "a missing short value", Args: []string{"-t"}},
+	{Name: "a missing value in the script", Args: []string{"job.sh"}, Script: sh + "#SBATCH -J x -t\n"},
+	{Name: "a value for a flag", Args: []string{"--parsable=1", "job.sh"}, Script: sh},
+	{Name: "a value for a flag by prefix", Args: []string{"--pars=1", "job.sh"}, Script: sh},
+	{Name: "an unknown short option", Args: []string{"-y", "job.sh"}, Script: sh},
+	{Name: "an unknown short option in a cluster", Args: []string{"-Hy", "job.sh"}, Script: sh},
+	{Name: "a bad time", Args: []string{"--time=bad", "job.sh"}, Script: sh},
+	{Name: "a bad time in the script", Args: []string{"job.sh"}, Script: sh + "#SBATCH --time=1:00:00:00:00\n"},
+	{Name: "a bad time-min", Args: []string{"--time-min=x", "job.sh"}, Script: sh},
+	{Name: "a bad memory size", Args: []string{"--mem=10x", "job.sh"}, Script: sh},
+	{Name: "a negative memory size", Args: []string{"--mem-per-cpu=-5", "job.sh"}, Script: sh},
+	{Name: "a bad begin time", Args: []string{"--begin=bad", "job.sh"}, Script: sh},
+	{Name: "a bad deadline", Args: []string{"--deadline=soon", "job.sh"}, Script: sh},
+	{Name: "a backwards node range", Args: []string{"-N", "4-2", "job.sh"}, Script: sh},
+	{Name: "a bad node count", Args: []string{"-N", "abc", "job.sh"}, Script: sh},
+	{Name: "a bad node range maximum", Args: []string{"-N", "2-abc", "job.sh"}, Script: sh},
+	{Name: "zero tasks", Args: []string{"-n", "0", "job.sh"}, Script: sh},
+	{Name: "text for CPUs per task", Args: []string{"-c", "abc", "job.sh"}, Script: sh},
+	{Name: "zero tasks per node", Args: []string{"--ntasks-per-node=0", "job.sh"}, Script: sh},
+	{Name: "a bad signal", Args: []string{"--signal=FOO", "job.sh"}, Script: sh},
+	{Name: "a bad signal time", Args: []string{"--signal=USR1@abc", "job.sh"}, Script: sh},
+	{Name: "a bad open mode", Args: []string{"--open-mode=x", "job.sh"}, Script: sh},
+	{Name: "a bad mail type", Args: []string{"--mail-type=bogus", "job.sh"}, Script: sh},
+	{Name: "a bad kill-on-invalid-dep", Args: []string{"--kill-on-invalid-dep=maybe", "job.sh"}, Script: sh},
+	{Name: "a bad exclusive", Args: []string{"--exclusive=bad", "job.sh"}, Script: sh},
+	{Name: "a nice value out of range", Args: []string{"--nice=99999999999", "job.sh"}, Script: sh},
+	{Name: "no shebang", Args: []string{"job.sh"}, Script: "echo hi\n"},
+	{Name: "DOS line breaks", Args: []string{"job.sh"}, Script: "#!/bin/sh\r\necho hi\r\n"},
+	{Name: "an empty script", Args: []string{"job.sh"}, Script: ""},
+	{Name: "a script of white space", Args: []string{"job.sh"}, Script: "  \n\t\n"},
+	{Name: "a NUL byte", Args: []string{"job.sh"}, Script: "#!/bin/sh\necho \x00\n"},
+	{Name: "no shebang on standard input", Stdin: "echo hi\n"},
+	{Name: "an unmatched quote", Args: []string{"job.sh"}, Script: sh + "#SBATCH -J x  --comment=\"abc\n"},
+	{Name: "a colon where an argument starts", Args: []string{"job.sh"}, Script: sh + "#SBATCH :\n"},
+	{Name: "a non-option in a directive", Args: []string{"job.sh"}, Script: sh + "#SBATCH -J x foo -N 2\n"},
+	{Name: "an empty quoted value shifts the arguments", Args: []string{"job.sh"},
+		Script: sh + "#SBATCH --comment \"\" -N 5\n#SBATCH -J x\n"},
+	{Name: "wrap with script arguments", Args: []string{"--wrap=true", "job.sh"}, Script: sh},
+	{Name: "verbose and quiet", Args: []string{"-v", "-Q", "job.sh"}, Script: sh},
+	{Name: "more listed nodes than the maximum", Args: []string{"-w", "gpu[001-003]", "-N", "2", "job.sh"}, Script: sh},
+	{Name: "a deadline before the begin time", Args: []string{"--begin=now+2hours", "--deadline=now+1hour", "job.sh"}, Script: sh},
+	{Name: "typed and untyped GPUs", Args: []string{"--gres=gpu:h100:1", "--gpus=2", "job.sh"}, Script: sh},
+	{Name: "typed and untyped GPUs in one option", Args: []string{"--gpus=h100:1,2", "job.sh"}, Script: sh},
+	{Name: "GPUs per task without tasks", Args: []string{"--gpus-per-task=2", "job.sh"}, Script: sh},
+	{Name: "memory per GPU without GPUs", Args: []string{"--mem-per-gpu=10g", "job.sh"}, Script: sh},
+	{Name: "two memory options on the command line", Args: []string{"--mem=16g", "--mem-per-cpu=2g", "job.sh"}, Script: sh},
+	{Name: "memory options in the script and on the command line", Args: []string{"--mem-per-cpu=2g", "job.sh"},
+		Script: sh + "#SBATCH --mem=16g\n"},
+	{Name: "two memory variables", Args: []string{"job.sh"}, Script: sh,
+		Env: []string{"SBATCH_MEM_PER_CPU=1G", "SBATCH_MEM_PER_NODE=2G"}},
+	{Name: "the first bad command-line option wins", Args: []string{"--time=bad", "--foo", "job.sh"}, Script: sh},
+	{Name: "a bad value before help", Args: []string{"-N", "abc", "--help"}},
+	{Name: "a bad script value before a bad command-line value", Args: []string{"-t", "5", "job.sh"},
+		Script: sh + "#SBATCH --mem=lots\n"},
+
+	// Refused by slurmctld: the parser accepts them; the job package's
+	// controller-side checks refuse them.
+	{Name: "an array index beyond MaxArraySize", Args: []string{"job.sh"}, Script: sh + "#SBATCH --array=500-17000:1000%26\n"},
+	{Name: "a bad array spec", Args: []string{"--array=1-3:2:2", "job.sh"}, Script: sh},
+	{Name: "a dependency on a job name", Args: []string{"--dependency=afterok:abc", "job.sh"}, Script: sh},
+	{Name: "an unknown dependency type", Args: []string{"-d", "before:12", "job.sh"}, Script: sh},
+	{Name: "time-min above the limit", Args: []string{"-t", "10", "--time-min=20", "job.sh"}, Script: sh},
+
+	// Where Loam differs on purpose.
+	{Name: "Loam's data paths", Args: []string{"--data=/data/a,/data/b", "job.sh"}, Script: sh,
+		Loam: &loamWant{Accepted: true}, Why: "--data is Loam's extension (R1); Slurm does not know it"},
+	{Name: "a GRES name the cluster does not have", Args: []string{"--gres=foo:1", "job.sh"}, Script: sh,
+		Loam: &loamWant{Accepted: true}, Why: "sbatch checks GRES names against the local slurm.conf; Loam's client has no cluster configuration, the controller refuses it"},
+	{Name: "a --uid for an unknown user", Args: []string{"--uid=nosuchuser", "job.sh"}, Script: sh,
+		Loam: &loamWant{Accepted: true}, Why: "user names are resolved by the controller, not by the client"},
+	{Name: "a malformed node list", Args: []string{"-w", "gpu[3-1]", "job.sh"}, Script: sh,
+		Loam: &loamWant{Code: 1, Lines: []string{`sbatch: error: Invalid node list "gpu[3-1]": `}},
+		Why:  "Slurm prints a bare \"memory allocation failure\"; Loam names the problem"},
+}

@@ -1,0 +1,166 @@
+package jobopt
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// verify applies sbatch's checks and client-side defaults in its order
+// (_opt_verify). Some failures stop at once; others, like sbatch's, are
+// printed and counted, and stop the submission at the end.
+func (b *builder) verify(cl *CommandLine) error {
+	var deferred []string
+	stop := func(err error) error { return prepend(deferred, err) }
+
+	// 1. At most one memory option, the command line beating the environment.
+	if err := b.verifyMemory(); err != nil {
+		return err
+	}
+	if b.quiet && b.verbose > 0 {
+		deferred = append(deferred, b.errLine("don't specify both --verbose (-v) and --quiet (-Q)"))
+	}
+	// 2. File names: stdin defaults to /dev/null; all are made absolute
+	// against the job's working directory.
+	if b.req.StdIn == "" {
+		b.req.StdIn = "/dev/null"
+	}
+	for _, f := range []*string{&b.req.StdErr, &b.req.StdIn, &b.req.StdOut} {
+		if *f != "" && !path.IsAbs(*f) {
+			*f = b.req.WorkDir + "/" + *f
+		}
+	}
+	// 3. -w: the node count covers the listed nodes.
+	hosts, err := b.nodeListHosts()
+	if err != nil {
+		return stop(err)
+	}
+	// 4. Derived counts and the default job name.
+	b.deriveTasks()
+	b.defaultName(cl)
+	if r := &b.req; r.MaxNodes != 0 && r.MinNodes > r.MaxNodes {
+		deferred = append(deferred, b.errLine(fmt.Sprintf("invalid number of nodes (-N %d-%d)", r.MinNodes, r.MaxNodes)))
+	}
+	b.fitNodesToTasks(hosts)
+	// 5. Times.
+	if r := &b.req; r.Deadline != nil && r.Begin != nil && r.Deadline.Before(*r.Begin) {
+		return stop(b.exitError(job.MsgBeginDeadline))
+	}
+	if len(deferred) > 0 {
+		return &Error{Code: b.p.errorExit(), Lines: deferred}
+	}
+	return nil
+}
+
+func (b *builder) errLine(msg string) string { return b.p.prog() + ": error: " + msg }
+
+// prepend puts lines already printed before an error's own lines.
+func prepend(lines []string, err error) error {
+	e, ok := err.(*Error)
+	if !ok || len(lines) == 0 {
+		return err
+	}
+	return &Error{Code: e.Code, Lines: append(append([]string(nil), lines...), e.Lines...)}
+}
+
+// verifyMemory is Slurm's _validate_memory_options: two memory options set
+// on the command line or in the script are an error; one set there drops
+// the others set by SBATCH_* variables; two set only by variables are an
+// error too.
+func (b *builder) verifyMemory() error {
+	fields := map[string]**int64{"mem": &b.req.MemPerNode, "mem-per-cpu": &b.req.MemPerCPU, "mem-per-gpu": &b.req.MemPerGPU}
+	var cli, env []string
+	for _, name := range []string{"mem", "mem-per-cpu", "mem-per-gpu"} {
+		if *fields[name] == nil {
+			continue
+		}
+		if b.memSrc[name] == fromEnv {
+			env = append(env, name)
+		} else {
+			cli = append(cli, name)
+		}
+	}
+	switch {
+	case len(cli) > 1:
+		return b.fatal(job.MsgMemoryOptions)
+	case len(cli) == 1:
+		for name, f := range fields {
+			if name != cli[0] {
+				*f = nil
+			}
+		}
+	case len(env) > 1:
+		return b.fatal("SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.")
+	}
+	return nil
+}
+
+// nodeListHosts expands -w into its distinct hosts in host list order and
+// raises the minimum node count to their number, as sbatch does.
+func (b *builder) nodeListHosts() ([]string, error) {
+	if b.req.NodeList == "" {
+		return nil, nil
+	}
+	names, err := hostlist.Expand(b.req.NodeList)
+	if err != nil {
+		return nil, b.exitError(fmt.Sprintf("Invalid node list %q: %v", b.req.NodeList, err))
+	}
+	hosts, err := hostlist.Expand(hostlist.Compress(names))
+	if err != nil {
+		return nil, b.exitError(fmt.Sprintf("Invalid node list %q: %v", b.req.NodeList, err))
+	}
+	r := &b.req
+	r.NodeList = hostlist.Compress(hosts)
+	if r.NodesSet {
+		r.MinNodes = max(r.MinNodes, len(hosts))
+	} else {
+		r.MinNodes, r.NodesSet = len(hosts), true
+	}
+	return hosts, nil
+}
+
+// deriveTasks sets the task count from --ntasks-per-node when the node
+// count is fixed, as sbatch does (-N 3 --ntasks-per-node=4 is 12 tasks).
+func (b *builder) deriveTasks() {
+	r := &b.req
+	if r.NTasksPerNode > 0 && r.NTasks == 0 && (r.MaxNodes == 0 || r.MinNodes == r.MaxNodes) {
+		r.NTasks = max(r.MinNodes, 1) * r.NTasksPerNode
+	}
+}
+
+// defaultName names the job as sbatch does: "wrap" for --wrap, the script's
+// base name for a script file; a script from stdin stays unnamed here and
+// becomes "sbatch".
+func (b *builder) defaultName(cl *CommandLine) {
+	switch {
+	case b.req.Name != "":
+	case cl.Wrap != nil:
+		b.req.Name = "wrap"
+	case cl.Script != "":
+		b.req.Name = path.Base(cl.Script)
+	default:
+		b.req.Name, b.unnamed = "sbatch", true
+	}
+}
+
+// fitNodesToTasks shrinks the node range to the task count, warning as
+// sbatch does, and drops listed hosts beyond it.
+func (b *builder) fitNodesToTasks(hosts []string) {
+	r := &b.req
+	if !r.NodesSet || r.NTasks == 0 {
+		return
+	}
+	if r.NTasks < r.MaxNodes {
+		r.MaxNodes = r.NTasks
+	}
+	if r.NTasks < r.MinNodes {
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: Warning: can't run %d processes on %d nodes, setting nnodes to %d",
+			b.p.prog(), r.NTasks, r.MinNodes, r.NTasks))
+		r.MinNodes, r.MaxNodes = r.NTasks, r.NTasks
+		if len(hosts) > r.MinNodes {
+			r.NodeList = hostlist.Compress(hosts[:r.MinNodes])
+		}
+	}
+}
