@@ -1,0 +1,307 @@
+package slurmconf
+
+import "time"
+
+// Config is the whole typed configuration of a cluster: slurm.conf's
+// cluster keys, nodes and partitions, merged with gres.conf, topology.conf
+// and tenants.conf by Load. Field names follow the Slurm keys they come
+// from. Every field holds its effective value: built-in defaults (Default)
+// are filled in, so consumers never test for "unset".
+type Config struct {
+	// Files lists every file read, in the order read (includes in place).
+	Files []string
+
+	ClusterName string
+	// SlurmctldHosts are the SlurmctldHost lines in order: the first is the
+	// primary controller, the others are backups.
+	SlurmctldHosts    []ControllerHost
+	SlurmctldPort     int
+	SlurmdPort        int
+	StateSaveLocation string
+	SlurmdSpoolDir    string
+	SlurmUser         string
+	MailProg          string
+	GresTypes         []string
+
+	KillWait       time.Duration
+	MinJobAge      time.Duration
+	SlurmdTimeout  time.Duration
+	InactiveLimit  time.Duration
+	MessageTimeout time.Duration
+	MaxJobCount    int64
+	MaxArraySize   int64
+
+	SchedulerType       string
+	SchedulerParameters SchedulerParameters
+	SelectType          string
+	// SelectTypeParameters is kept as written (upper-cased, as scontrol
+	// prints it); Loam always allocates cores, memory and GPUs.
+	SelectTypeParameters string
+	TopologyPlugin       string
+
+	PriorityType            string
+	PriorityWeightAge       int64
+	PriorityWeightFairshare int64
+	PriorityWeightJobSize   int64
+	PriorityWeightPartition int64
+	PriorityWeightQOS       int64
+	// PriorityWeightTRES maps a TRES name ("cpu", "mem", "gres/gpu") to its
+	// weight, from "CPU=1000,Mem=2000,GRES/gpu=3000".
+	PriorityWeightTRES    map[string]float64
+	PriorityDecayHalfLife time.Duration
+	PriorityMaxAge        time.Duration
+	PriorityFavorSmall    bool
+	// PriorityWeightCompensation is Loam's: priority points given back to a
+	// preempted job per hour of run time it lost (R11).
+	PriorityWeightCompensation float64
+
+	PreemptType       string
+	PreemptMode       PreemptMode
+	PreemptExemptTime time.Duration
+
+	DefMemPerCPU    int64 // MB; 0: none
+	DefMemPerGPU    int64 // MB; 0: none
+	MaxMemPerNode   int64 // MB; Unlimited when unset
+	JobRequeue      bool
+	ReturnToService int
+
+	// LoamKeyFile is the cluster key that authenticates daemons and signs
+	// user credentials.
+	LoamKeyFile string
+	// LoamCtldSocket and LoamNodedSocket are the daemons' Unix sockets.
+	LoamCtldSocket  string
+	LoamNodedSocket string
+
+	Nodes      []Node
+	Partitions []Partition
+	// GRESConf is gres.conf as read, nil when there is none. Its devices
+	// are also attached to the nodes (Node.GRES, Node.AutoDetect).
+	GRESConf *GRESConf
+	// Topology is topology.conf's switch tree, nil when there is none.
+	Topology *Topology
+	Tenants  []Tenant
+	Users    []User
+
+	// Warnings are the problems that did not stop loading, in file order.
+	Warnings []Warning
+
+	nodeIndex map[string]int
+	order     map[Pos]int // reading order of every line, for sorting errors
+}
+
+// ControllerHost is one SlurmctldHost line: "host" or "host(addr)".
+type ControllerHost struct {
+	Host string
+	Addr string // equals Host when no address is given
+	Pos  Pos
+}
+
+// SchedulerParameters holds the SchedulerParameters options Loam honours.
+type SchedulerParameters struct {
+	SchedInterval     time.Duration // sched_interval
+	BfInterval        time.Duration // bf_interval
+	BfMaxJobTest      int64         // bf_max_job_test
+	BfResolution      time.Duration // bf_resolution
+	BfWindow          time.Duration // bf_window (written in minutes)
+	BfContinue        bool          // bf_continue
+	DefaultQueueDepth int64         // default_queue_depth
+	// Raw is the value as written, for printing.
+	Raw string
+}
+
+// PreemptMode is what happens to a preemption victim.
+type PreemptMode string
+
+// Preemption modes Loam implements. Slurm's SUSPEND and GANG are read with a
+// warning and become REQUEUE and nothing.
+const (
+	PreemptOff     PreemptMode = "OFF"
+	PreemptCancel  PreemptMode = "CANCEL"
+	PreemptRequeue PreemptMode = "REQUEUE"
+)
+
+// Node is one compute node, expanded from a NodeName line with its defaults
+// applied and its gres.conf devices attached.
+type Node struct {
+	Name           string
+	Hostname       string // NodeHostname; the node name when unset
+	Addr           string // NodeAddr; the host name when unset
+	Port           int    // Port, or SlurmdPort when unset
+	CPUs           int
+	Boards         int
+	Sockets        int // total sockets (Boards x SocketsPerBoard)
+	CoresPerSocket int
+	ThreadsPerCore int
+	RealMemory     int64 // MB
+	TmpDisk        int64 // MB
+	GRES           []GRES
+	Features       []string
+	Weight         int64
+	State          string // UNKNOWN, IDLE, DOWN, DRAIN, FUTURE
+	Reason         string
+	// AutoDetect is the node's gres.conf AutoDetect: "off" or "nvml".
+	AutoDetect string
+	Pos        Pos
+}
+
+// GRES is one generic resource of a node: slurm.conf's Gres= count, with
+// the devices gres.conf declares for it.
+type GRES struct {
+	Name  string // "gpu"
+	Type  string // "h100"; empty when untyped
+	Count int64
+	// Devices are the gres.conf File= entries, one per unit, numbered from
+	// 0 across all GRES of the same name on the node. Empty when gres.conf
+	// declares no files (a count-only resource, or AutoDetect).
+	Devices []Device
+	Flags   []string
+}
+
+// Device is one unit of a GRES with a device file.
+type Device struct {
+	Index int
+	File  string
+	Cores string // gres.conf Cores=, as written
+	Links string // gres.conf Links=, as written
+}
+
+// Partition is one PartitionName line with its defaults applied.
+type Partition struct {
+	Name string
+	// Nodes are the partition's node names in node-table order; NodesSpec
+	// is the value as written ("ALL", a host list).
+	Nodes             []string
+	NodesSpec         string
+	Default           bool
+	State             string        // UP, DOWN, DRAIN, INACTIVE
+	MaxTime           time.Duration // slurmtime.Unlimited when unset
+	DefaultTime       time.Duration // 0: none, MaxTime applies
+	MaxNodes          int64         // Unlimited when unset
+	MinNodes          int64
+	PriorityTier      int
+	PriorityJobFactor int
+	PreemptMode       PreemptMode   // the cluster's when unset
+	GraceTime         time.Duration // written in seconds
+	// AllowAccounts nil means every account; names are lower case, as
+	// Slurm stores them. DenyAccounts applies only without AllowAccounts.
+	AllowAccounts []string
+	DenyAccounts  []string
+	AllowQOS      []string
+	DenyQOS       []string
+	OverSubscribe string // NO, EXCLUSIVE, YES, FORCE
+	DefMemPerCPU  int64  // MB; the cluster's when unset
+	DefMemPerGPU  int64  // MB; the cluster's when unset
+	MaxMemPerNode int64  // MB; the cluster's when unset
+	Queue                // Loam's queue keys
+	Pos           Pos
+}
+
+// QueueClass is one of Loam's three queue classes (R2).
+type QueueClass string
+
+// Queue classes.
+const (
+	ClassUrgent QueueClass = "urgent"
+	ClassNormal QueueClass = "normal"
+	ClassBatch  QueueClass = "batch"
+)
+
+// ReservationMode says whether lower jobs may backfill a reservation.
+type ReservationMode string
+
+// Reservation modes.
+const (
+	// ReserveBackfill lets lower jobs use reserved resources when they end
+	// before the reservation's planned start.
+	ReserveBackfill ReservationMode = "backfill"
+	// ReserveStrict keeps reserved resources idle until the job starts.
+	ReserveStrict ReservationMode = "strict"
+)
+
+// Queue holds Loam's own partition keys: the queue class and the
+// aging, reservation and preemption parameters of R2, R3, R9 and R11.
+type Queue struct {
+	QueueClass QueueClass
+	// QueueClassDerived is true when QueueClass was not written and came
+	// from the partition's PriorityTier rank.
+	QueueClassDerived bool
+	// AgingRate is the priority points a pending job gains per hour waited,
+	// up to AgingCap points.
+	AgingRate float64
+	AgingCap  float64
+	// ReservationTimeout drops a reservation whose job has not started
+	// within it; ReservationCooldown is how long that job then waits before
+	// it may reserve again.
+	ReservationTimeout  time.Duration
+	ReservationCooldown time.Duration
+	// ReservationDepth is how many of the queue's top blocked jobs hold
+	// reservations; 0 disables reservations.
+	ReservationDepth int
+	ReservationMode  ReservationMode
+	// CheckpointSignal is sent to preemption victims that asked for no
+	// signal of their own ("USR1").
+	CheckpointSignal string
+	// RequiredMounts must be mounted on every node of the partition.
+	RequiredMounts []string
+}
+
+// Topology is topology.conf's tree of switches.
+type Topology struct {
+	Switches []Switch
+}
+
+// Switch is one SwitchName line.
+type Switch struct {
+	Name      string
+	Nodes     []string // expanded Nodes=
+	Switches  []string // expanded Switches=
+	LinkSpeed int64
+	// Parent is the switch whose Switches= lists this one; empty for a root.
+	Parent string
+	Pos    Pos
+}
+
+// TRES is a set of trackable resource counts keyed by Slurm's TRES names:
+// "cpu", "mem" (MB), "node", "billing", "gres/gpu", "gres/gpu:h100",
+// "license/NAME". In a limit, a name that is absent is not limited.
+type TRES map[string]int64
+
+// Tenant is one TenantName line of tenants.conf: a Slurm account with its
+// share and elastic quota (R4, R6, R7).
+type Tenant struct {
+	Name        string // lower case, as Slurm stores account names
+	Description string
+	Weight      float64
+	// Guarantee is the tenant's own quota; BorrowLimit bounds use beyond it
+	// (empty: unlimited); LendLimit bounds how much of its idle guarantee
+	// others may borrow (defaults to all of Guarantee); GrpTRES is the hard
+	// cap on concurrent use (defaults to Guarantee+BorrowLimit).
+	Guarantee   TRES
+	BorrowLimit TRES
+	LendLimit   TRES
+	GrpTRES     TRES
+	// Per-user defaults inside the tenant; User lines override them.
+	MaxTRESPerUser       TRES
+	MaxJobsPerUser       int64
+	MaxSubmitJobsPerUser int64
+	GrpJobs              int64
+	GrpSubmitJobs        int64
+	// Partitions the tenant may use; nil means all.
+	Partitions []string
+	Pos        Pos
+}
+
+// User is one UserName line of tenants.conf.
+type User struct {
+	Name           string
+	Accounts       []string // tenants, lower case
+	DefaultAccount string
+	Share          float64 // weight among the tenant's users
+	// GrpTRES, MaxJobs and MaxSubmitJobs cap the user's jobs in each of its
+	// tenants. A TRES name absent from GrpTRES, and a count equal to
+	// Inherit, take the tenant's per-user default (see UserLimits).
+	GrpTRES       TRES
+	MaxJobs       int64
+	MaxSubmitJobs int64
+	Pos           Pos
+}
