@@ -1,0 +1,311 @@
+package sched
+
+import (
+	"slices"
+)
+
+// pick is one node of a placement: the GPU slots (node-local indices) and
+// the CPUs and memory taken there.
+type pick struct {
+	node int32
+	gpus []int
+	cpus int
+	mem  int64
+}
+
+// cand is a node that can hold one of a demand's nodes.
+type cand struct {
+	node  int32
+	class int8 // 0: own reservation, 1: backfill into a hold, 2: free, 3: a lower tier's hold
+	free  int  // usable GPUs, for best fit
+	full  bool // fits a full node of the demand, not only the last
+}
+
+// failKey identifies requests that fail together: within a cycle free
+// resources only shrink (until a reservation is released), so once a shape
+// fails for a job ending at E it fails for every later end.
+type failKey struct {
+	part          int32
+	n, g, c       int
+	lg, lc        int
+	m, lm         int64
+	constraintKey string
+}
+
+type failCache struct {
+	m map[failKey]tick
+}
+
+func (f *failCache) reset() { clear(f.m) }
+
+func keyOf(p int32, d *demand) failKey {
+	return failKey{part: p, n: d.n, g: d.g, c: d.c, lg: d.lg, lc: d.lc, m: d.m, lm: d.lm, constraintKey: d.key}
+}
+
+// place finds nodes for demand d in partition p now, for a job that ends at
+// end and owns reservation own (-1: none). It prefers, in order: the job's
+// own reserved resources; resources held by reservations that start after
+// the job ends (they would idle otherwise); then best fit by free GPUs, so
+// small jobs fill the most-used nodes and whole nodes stay whole for big
+// jobs. Nothing is changed; commit applies the result.
+func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
+	k := keyOf(p, d)
+	if own < 0 {
+		if e, ok := c.fails.m[k]; ok && end >= e {
+			return nil
+		}
+	}
+	picks := c.placeSearch(p, d, end, own)
+	if picks == nil && own < 0 {
+		if e, ok := c.fails.m[k]; !ok || end < e {
+			c.fails.m[k] = end
+		}
+	}
+	return picks
+}
+
+func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
+	held := c.heldCands(p, d, end, own)
+	if d.n == 1 && len(d.nodeList) == 0 {
+		var best *cand
+		for i := range held {
+			if best == nil || cmpCand(c)(held[i], *best) < 0 {
+				best = &held[i]
+			}
+		}
+		if best != nil && best.class <= 1 {
+			return c.pickGPUs(p, []int32{best.node}, d, end, own)
+		}
+		if ni, ok := c.firstFit(p, d, end); ok {
+			return c.pickGPUs(p, []int32{ni}, d, end, own)
+		}
+		if best != nil {
+			return c.pickGPUs(p, []int32{best.node}, d, end, own)
+		}
+		return nil
+	}
+	if len(held)+c.idx.atLeast(p, d.lg) < d.n {
+		return nil
+	}
+	cands := c.freeCands(p, d, end, held)
+	nodes := c.chooseNodes(cands, d)
+	if nodes == nil {
+		return nil
+	}
+	return c.pickGPUs(p, nodes, d, end, own)
+}
+
+// cmpCand orders candidates: own reservation, then holds, then fewest
+// usable GPUs (best fit), then node preference.
+func cmpCand(c *cycle) func(a, b cand) int {
+	return func(a, b cand) int {
+		if a.class != b.class {
+			return int(a.class) - int(b.class)
+		}
+		if a.free != b.free {
+			return a.free - b.free
+		}
+		return int(c.nodes[a.node].rank - c.nodes[b.node].rank)
+	}
+}
+
+// heldCands lists nodes of the job's own reservation and of reservations
+// it may backfill into (non-strict ones planned to start after it ends).
+func (c *cycle) heldCands(p int32, d *demand, end tick, own int32) []cand {
+	var out []cand
+	c.stampGen++
+	tier := c.parts[p].cfg.Tier
+	if !c.anyPermits(end, tier) && own < 0 {
+		return nil
+	}
+	for ri, r := range c.resvs {
+		mine := int32(ri) == own
+		if !mine && !r.permits(end, tier) {
+			continue
+		}
+		for _, ni := range r.nodes {
+			if c.stamp[ni] == c.stampGen {
+				continue
+			}
+			c.stamp[ni] = c.stampGen
+			if cd, ok := c.evalNode(p, ni, d, end, own); ok {
+				switch {
+				case mine:
+					cd.class = 0
+				case r.permits(end, -1<<30):
+					cd.class = 1
+				default:
+					cd.class = 3 // only because j's tier outranks it
+				}
+				out = append(out, cd)
+			}
+		}
+	}
+	return out
+}
+
+// firstFit walks the partition's buckets from the smallest free count that
+// can hold the request upward and returns the first node that fits.
+func (c *cycle) firstFit(p int32, d *demand, end tick) (int32, bool) {
+	found := int32(-1)
+	for k := d.g; k < c.idx.buckets && found < 0; k++ {
+		c.idx.scan(p, k, func(rank int) bool {
+			ni := c.byRank[rank]
+			if _, ok := c.evalNode(p, ni, d, end, -1); ok {
+				found = ni
+				return false
+			}
+			return true
+		})
+	}
+	return found, found >= 0
+}
+
+// freeCands collects the nodes that can hold part of a multi-node request,
+// held ones first, in preference order. Without a topology the first n
+// suffice, since buckets are walked best fit first.
+func (c *cycle) freeCands(p int32, d *demand, end tick, held []cand) []cand {
+	slices.SortFunc(held, cmpCand(c))
+	out := append(c.scratch.cands[:0], held...)
+	defer func() { c.scratch.cands = out[:0] }()
+	stopAt := -1
+	if c.leaves == 0 && len(d.nodeList) == 0 && d.lg == d.g {
+		stopAt = d.n
+	}
+	full := 0
+	for _, h := range held {
+		if h.full {
+			full++
+		}
+	}
+	for k := d.lg; k < c.idx.buckets; k++ {
+		if stopAt >= 0 && full >= stopAt {
+			break
+		}
+		c.idx.scan(p, k, func(rank int) bool {
+			ni := c.byRank[rank]
+			if c.stamp[ni] == c.stampGen {
+				return true // already a held candidate
+			}
+			if cd, ok := c.evalNode(p, ni, d, end, -1); ok {
+				cd.class = 2
+				out = append(out, cd)
+				if cd.full {
+					full++
+				}
+			}
+			return stopAt < 0 || full < stopAt
+		})
+	}
+	return out
+}
+
+// evalNode checks whether node ni can take one node of demand d now: it is
+// up and in p, passes the request's constraints, and has the GPUs, CPUs and
+// memory free (counting holds the job may use).
+func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (cand, bool) {
+	n := &c.nodes[ni]
+	if !n.schedulable() || !slices.Contains(n.parts, p) || !d.nodeStatic(n, ni, d.lg, d.lc, d.lm) {
+		return cand{}, false
+	}
+	tier := c.parts[p].cfg.Tier
+	cpus, mem := c.nodeCPUFree(n, own, end, tier)
+	free := 0
+	for s := n.base; s < n.base+n.gpus; s++ {
+		if c.gpuUsable(s, own, end, tier) {
+			free++
+		}
+	}
+	if d.excl && (len(n.runs) > 0 || free < n.gpus || cpus < n.cpus || mem < n.mem) {
+		return cand{}, false
+	}
+	if free < d.lg || cpus < d.lc || mem < d.lm {
+		return cand{}, false
+	}
+	full := free >= d.g && cpus >= d.c && mem >= d.m && d.nodeStatic(n, ni, d.g, d.c, d.m)
+	return cand{node: ni, free: free, full: full}, true
+}
+
+// chooseNodes picks d.n nodes from cands (sorted by preference): the -w
+// nodes first, then on as few leaf switches as possible. The last node may
+// be one that only fits the smaller last share of the request.
+func (c *cycle) chooseNodes(cands []cand, d *demand) []int32 {
+	var chosen []int32
+	for _, ni := range d.nodeList {
+		i := slices.IndexFunc(cands, func(x cand) bool { return x.node == ni })
+		if i < 0 {
+			return nil
+		}
+		chosen = append(chosen, ni)
+	}
+	rest := d.n - len(chosen)
+	if rest <= 0 {
+		return chosen
+	}
+	var fulls, lasts []int32
+	for _, cd := range cands {
+		if slices.Contains(chosen, cd.node) {
+			continue
+		}
+		if cd.full {
+			fulls = append(fulls, cd.node)
+		} else {
+			lasts = append(lasts, cd.node)
+		}
+	}
+	if len(fulls) >= rest {
+		return append(chosen, c.pickLeaves(fulls, rest)...)
+	}
+	if len(fulls) < rest-1 || len(lasts) == 0 {
+		return nil
+	}
+	return append(append(chosen, fulls...), lasts[0])
+}
+
+// pickGPUs chooses the GPU slots on each chosen node: the job's own held
+// GPUs first, then GPUs held for reservations that start after it ends
+// (idle until then), then free ones, then, for a job of a higher tier,
+// GPUs held by lower tiers; lowest index first within each group.
+func (c *cycle) pickGPUs(p int32, nodes []int32, d *demand, end tick, own int32) []pick {
+	tier := c.parts[p].cfg.Tier
+	out := make([]pick, 0, len(nodes))
+	for i, ni := range nodes {
+		n := &c.nodes[ni]
+		g, cpus, mem := d.need(i == len(nodes)-1)
+		if d.excl {
+			g, cpus, mem = n.gpus, n.cpus, n.mem
+		}
+		pk := pick{node: ni, cpus: cpus, mem: mem, gpus: make([]int, 0, g)}
+		for pass := 0; pass < 4 && len(pk.gpus) < g; pass++ {
+			for s := n.base; s < n.base+n.gpus && len(pk.gpus) < g; s++ {
+				if !c.gpuUsable(s, own, end, tier) || slices.Contains(pk.gpus, s-n.base) {
+					continue
+				}
+				if c.slotClass(s, own, end) == pass {
+					pk.gpus = append(pk.gpus, s-n.base)
+				}
+			}
+		}
+		if len(pk.gpus) < g {
+			return nil
+		}
+		slices.Sort(pk.gpus)
+		out = append(out, pk)
+	}
+	return out
+}
+
+// slotClass ranks a usable GPU slot for pickGPUs: 0 own hold, 1 a hold
+// that starts after the job ends, 2 free, 3 a lower tier's hold.
+func (c *cycle) slotClass(s int, own int32, end tick) int {
+	h := c.gpuHold[s] - 1
+	switch {
+	case h < 0:
+		return 2
+	case h == own:
+		return 0
+	case c.resvs[h].permits(end, -1<<30):
+		return 1
+	}
+	return 3
+}

@@ -1,0 +1,305 @@
+package sched
+
+import (
+	"slices"
+	"time"
+)
+
+// runPass considers every pending job once, in scheduling order: higher
+// PriorityTier first, then higher priority, then lower job id. A job either
+// starts (on its reservation, on resources held for a later reservation
+// that it ends before, or on free resources), or waits with a reason; the
+// first blocked jobs of each queue reserve (reserve.go) and urgent jobs or
+// reclaiming lenders may preempt (preempt.go). Lower jobs keep being tried
+// after a blocked one: that is backfill, and it is safe because what a
+// reservation needs is held and only jobs that end before its planned
+// start may use it.
+func (c *cycle) runPass() {
+	var deferred []int32
+	for _, ji := range c.order {
+		j := &c.jobs[ji]
+		if c.deferrable(j) {
+			deferred = append(deferred, ji)
+			continue
+		}
+		c.consider(j)
+	}
+	if len(deferred) == 0 {
+		return
+	}
+	// Least work (GPU-minutes, or CPU-minutes) first, then priority order,
+	// packed into one integer: the area in the high bits, the position
+	// among the deferred jobs in the low ones.
+	const posBits = 24
+	keys := make([]uint64, len(deferred))
+	for k, ji := range deferred {
+		j := &c.jobs[ji]
+		units := uint64(max(j.dem.totalG, 1))
+		if j.dem.totalG == 0 {
+			units = uint64(max(j.dem.totalC, 1))
+		}
+		minutes := uint64(max(j.limit, time.Minute) / time.Minute)
+		if j.limit <= 0 {
+			minutes = 1 << 20 // no limit: after every limited job
+		}
+		area := min(units*min(minutes, 1<<20), 1<<(64-posBits)-1)
+		keys[k] = area<<posBits | uint64(k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		c.consider(&c.jobs[deferred[key&(1<<posBits-1)]])
+	}
+}
+
+// deferrable reports whether, under Loam, job j is a pure backfill
+// candidate: a higher-priority job of its queue already waits for
+// resources and j cannot reserve. Such jobs only fill what the
+// reservations leave, so Loam tries them after the priority pass, smallest
+// work first (SJF backfilling): short, small jobs fill the holes first,
+// which cuts mean wait and slowdown, while the reservations, which go to
+// jobs in priority order, and aging keep big jobs from starving.
+func (c *cycle) deferrable(j *jobInfo) bool {
+	if c.pol != PolicyLoam || j.reason != "" || j.resv >= 0 || j.prim < 0 {
+		return false
+	}
+	p := &c.parts[j.prim]
+	return p.blocked && p.cfg.Class != ClassUrgent && !c.mayReserve(j, false)
+}
+
+func (c *cycle) consider(j *jobInfo) {
+	c.plan.Stats.Considered++
+	if j.reason != "" {
+		return
+	}
+	p := &c.parts[j.prim]
+	if c.pol == PolicyFCFS && p.stopped {
+		j.reason = ReasonPriority
+		return
+	}
+	tasks := j.tasks()
+	for j.starts < tasks && c.tryStart(j) {
+	}
+	switch {
+	case j.reason != "":
+		if j.resv >= 0 && j.starts == 0 {
+			// A limit, not the cluster, stops the job: holding resources
+			// for it would only idle them.
+			c.dropResv(j.resv, DropGone, nil, time.Time{})
+		}
+	case j.starts == 0:
+		c.blocked(j)
+	case j.starts < j.p.ArrayTasks && j.starts == j.p.ArrayRoom:
+		j.reason = ReasonJobArrayTaskLimit
+	case j.starts < j.p.ArrayTasks:
+		j.reason = c.waitReason(p, j)
+	}
+}
+
+// tasks is how many starts the job may get now: one, or for an array as
+// many tasks as are pending, bounded by its throttle.
+func (j *jobInfo) tasks() int {
+	n := max(j.p.ArrayTasks, 1)
+	if j.p.ArrayRoom > 0 {
+		n = min(n, j.p.ArrayRoom)
+	}
+	return n
+}
+
+// tryStart places and starts the job (or one array task) in its first
+// partition that admits and fits it. It sets j.reason when a limit, not the
+// lack of resources, stops it.
+func (c *cycle) tryStart(j *jobInfo) bool {
+	end := after(c.now, j.limit)
+	var limit Reason
+	var never bool
+	for k := -1; k < len(j.alts); k++ {
+		part, d, own := j.prim, &j.dem, j.resv
+		if k >= 0 {
+			part, d, own = j.alts[k].part, &j.alts[k].dem, -1
+		}
+		owned, r, nev := c.admit(j.p.Tenant, j.p.User, c.want(part, d))
+		if r != "" {
+			if limit == "" {
+				limit, never = r, nev
+			}
+			continue
+		}
+		if picks := c.place(part, d, end, own); picks != nil {
+			c.commitStart(j, part, picks, owned)
+			return true
+		}
+		limit, never = "", false // resources, not a limit, are what is missing
+	}
+	if limit != "" {
+		j.reason, j.noEst = limit, never && j.starts == 0
+	}
+	return false
+}
+
+// want is the TRES a request counts against limits. An exclusive job is
+// charged whole nodes of the partition's largest size, so the check holds
+// whichever nodes it gets.
+func (c *cycle) want(part int32, d *demand) tres {
+	if d.excl {
+		p := &c.parts[part]
+		return tres{int64(d.n * p.maxGPUs), int64(d.n * p.maxCPUs), int64(d.n) * p.maxMem, int64(d.n)}
+	}
+	return tres{int64(d.totalG), int64(d.totalC), d.m*int64(d.n-1) + d.lm, int64(d.n)}
+}
+
+// commitStart applies a placement: the job (or task) runs from now until
+// now+limit in the working state, and a Start is added to the plan.
+func (c *cycle) commitStart(j *jobInfo, part int32, picks []pick, owned int64) {
+	p := &c.parts[part]
+	st := Start{Job: j.p.ID, Partition: p.cfg.Name, Reserved: j.resv >= 0}
+	left := owned
+	for _, pk := range picks {
+		n := &c.nodes[pk.node]
+		a := NodeAlloc{Node: n.name, CPUs: pk.cpus, MemMB: pk.mem, GPUs: pk.gpus}
+		if c.quota.elastic && len(pk.gpus) > 0 {
+			a.Borrowed = make([]bool, len(pk.gpus))
+			for i := range a.Borrowed {
+				a.Borrowed[i] = left <= 0
+				left--
+			}
+		}
+		st.Alloc = append(st.Alloc, a)
+	}
+	ri := c.addRun(runInfo{id: j.p.ID, part: part, tenant: j.p.Tenant, user: j.p.User, prio: j.prio,
+		start: c.now, end: after(c.now, j.limit), alloc: st.Alloc, started: true})
+	for _, ni := range c.runs[ri].nodeIdx {
+		c.refreshNode(ni)
+	}
+	c.charge(&c.runs[ri])
+	if j.resv >= 0 {
+		c.dropResv(j.resv, DropStarted, nil, time.Time{})
+	}
+	c.plan.Starts = append(c.plan.Starts, st)
+	c.plan.Stats.Started++
+	if c.parts[j.prim].blocked {
+		c.plan.Stats.Backfilled++
+	}
+	j.starts++
+}
+
+// blocked handles a job that fits no partition now: FCFS stops its queue;
+// otherwise it may preempt, and it holds or gets a reservation.
+func (c *cycle) blocked(j *jobInfo) {
+	p := &c.parts[j.prim]
+	first := !p.blocked
+	p.blocked = true
+	if c.pol == PolicyFCFS {
+		p.stopped = true
+		j.reason = c.waitReason(p, j)
+		return
+	}
+	p.blockedN++
+	switch {
+	case c.pol == PolicyEASY && first:
+		c.displaceOthers(j)
+	case c.pol == PolicyLoam && j.resv < 0 && p.depth <= p.resvs && p.blockedN <= p.depth && !c.cooling(j):
+		// j is among the queue's top blocked jobs but a job of lower
+		// priority holds the last slot: j takes precedence.
+		if ri := c.displaceable(j); ri >= 0 {
+			c.dropResv(ri, DropDisplaced, nil, time.Time{})
+		}
+	}
+	claimed := c.tryPreempt(j)
+	if j.resv >= 0 || claimed || (c.mayReserve(j, first) && !c.planFailed(j)) {
+		c.reserve(j, claimed)
+	}
+	j.reason = c.waitReason(p, j)
+}
+
+// waitReason is Resources for the job that waits at the head of its queue
+// (the first blocked one, or one holding a reservation or waiting for
+// preempted resources) and Priority for the jobs behind it, as in Slurm.
+func (c *cycle) waitReason(p *partInfo, j *jobInfo) Reason {
+	if !p.headSet {
+		p.headSet, p.head = true, j.p.ID
+	}
+	if j.resv >= 0 || j.claim > 0 || p.head == j.p.ID {
+		return ReasonResources
+	}
+	return ReasonPriority
+}
+
+// mayReserve reports whether j may take a new reservation: its queue has a
+// free slot (EASY: j is the queue's top blocked job) and, under Loam, its
+// cool-down after a timed-out reservation is over.
+func (c *cycle) mayReserve(j *jobInfo, first bool) bool {
+	p := &c.parts[j.prim]
+	switch c.pol {
+	case PolicyEASY:
+		return first
+	case PolicyLoam:
+		if c.cooling(j) {
+			return false
+		}
+		if p.depth <= p.resvs && p.blockedN < p.depth && c.displaceable(j) >= 0 {
+			return true
+		}
+	}
+	return p.depth > p.resvs
+}
+
+// cooling reports whether j is in its reservation cool-down.
+func (c *cycle) cooling(j *jobInfo) bool {
+	return toTick(j.p.ReserveAfter) > c.now || j.coolUntil > c.now
+}
+
+// displaceable returns the reservation of j's queue held for the job of
+// lowest priority below j, or -1.
+func (c *cycle) displaceable(j *jobInfo) int32 {
+	best := int32(-1)
+	for ri, rv := range c.resvs {
+		if rv.dead || rv.job == nil || rv.part != j.prim || rv.job.pos <= j.pos {
+			continue
+		}
+		if best < 0 || rv.job.pos > c.resvs[best].job.pos {
+			best = int32(ri)
+		}
+	}
+	return best
+}
+
+// displaceOthers drops, under EASY, the queue's reservation held for a job
+// that is no longer its top blocked job.
+func (c *cycle) displaceOthers(j *jobInfo) {
+	for ri, rv := range c.resvs {
+		if !rv.dead && rv.part == j.prim && rv.job != j {
+			c.dropResv(int32(ri), DropDisplaced, nil, time.Time{})
+		}
+	}
+}
+
+// reserve re-plans j's reservation or creates one. A plan that cannot be
+// made drops the reservation (its resources can never complete).
+func (c *cycle) reserve(j *jobInfo, force bool) {
+	pl, ok := c.planAny(j, j.resv)
+	if !ok {
+		if j.resv >= 0 {
+			c.dropResv(j.resv, DropInfeasible, nil, time.Time{})
+		} else {
+			c.planFails[keyOf(j.prim, &j.dem)] = true
+		}
+		return
+	}
+	if j.resv < 0 {
+		if !force && !c.mayReserve(j, true) && c.pol != PolicyEASY {
+			return
+		}
+		ri := int32(len(c.resvs))
+		c.resvs = append(c.resvs, &resv{job: j, id: j.p.ID, part: j.prim, created: c.now,
+			limit: j.limit, strict: c.parts[j.prim].strict, tier: c.parts[j.prim].cfg.Tier})
+		j.resv = ri
+		c.parts[j.prim].resvs++
+	}
+	c.commitPlan(j.resv, pl)
+}
+
+// planFailed reports whether a request of this shape already found no
+// plan in this cycle; plans only get harder as the cycle goes on.
+func (c *cycle) planFailed(j *jobInfo) bool {
+	return c.planFails[keyOf(j.prim, &j.dem)]
+}

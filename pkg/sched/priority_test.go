@@ -1,0 +1,124 @@
+package sched_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/loamhpc/loam/pkg/sched"
+	"github.com/loamhpc/loam/pkg/sched/schedtest"
+)
+
+// priorityOf runs one cycle over a single pending job on a 4-node, 256-CPU
+// cluster and returns the change reported for it.
+func priorityOf(t *testing.T, cfg sched.Config, usage []sched.Usage, job sched.PendingJob) sched.PriorityChange {
+	t.Helper()
+	snap := &sched.Snapshot{Now: schedtest.Epoch, Nodes: schedtest.Nodes("n[1-4]").Build(), Pending: []sched.PendingJob{job},
+		Usage: usage}
+	// Keep the job from starting: every node is drained, so it only waits.
+	for i := range snap.Nodes {
+		snap.Nodes[i].State = sched.NodeDrain
+	}
+	plan := sched.New(cfg).Cycle(snap)
+	if len(plan.Priorities) != 1 {
+		t.Fatalf("got %d priority changes, want 1", len(plan.Priorities))
+	}
+	return plan.Priorities[0]
+}
+
+func TestPriorityFactors(t *testing.T) {
+	base := func() sched.Config {
+		cfg := schedtest.Config()
+		cfg.Priority = sched.PriorityConfig{WeightAge: 1000, WeightFairshare: 1000, WeightJobSize: 1000,
+			WeightPartition: 1000, WeightQOS: 1000, MaxQOSPriority: 10, WeightCompensation: 100, CompensationCap: 250,
+			MaxAge: 10 * time.Hour}
+		cfg.Partitions = []sched.Partition{
+			schedtest.Partition("normal", "n[1-4]").JobFactor(5).Aging(10, 30).Build(),
+			schedtest.Partition("high", "n[1-4]").JobFactor(10).Build(),
+		}
+		cfg.Tenants = []sched.Tenant{schedtest.Tenant("a").Weight(3).Build(), schedtest.Tenant("b").Weight(1).Build()}
+		cfg.Users = []sched.User{schedtest.User("u1", "a").Share(1).Build(), schedtest.User("u2", "a").Share(3).Build()}
+		return cfg
+	}
+	usage := []sched.Usage{{Tenant: "a", GPUSec: 750}, {Tenant: "a", User: "u1", GPUSec: 750}, {Tenant: "b", GPUSec: 250}}
+	now := schedtest.Epoch
+	cases := map[string]struct {
+		cfg   func() sched.Config
+		job   sched.PendingJob
+		want  int64
+		wantF sched.PriorityFactors
+	}{
+		"age counts from eligibility, capped at MaxAge; aging is capped per queue": {
+			cfg: base, job: schedtest.Job("j1").Tenant("b").User("x").CPUs(1).Submitted(now.Add(-20 * time.Hour)).Build(),
+			// b used exactly its share: fair share 2^-1; size (1/4+1/256)/2.
+			want:  1000 + 500 + 126 + 500 + 30,
+			wantF: sched.PriorityFactors{Age: 1000, Fairshare: 500, JobSize: 126.953125, Partition: 500, Aging: 30},
+		},
+		"fair share: a user who did all of a big tenant's usage with a small share": {
+			cfg: base, job: schedtest.Job("j2").Tenant("a").User("u1").CPUs(1).Build(),
+			// S = 3/4 * 1/4; UE = 3/4; F = 2^-(0.75/0.1875) = 1/16.
+			want:  689, // 62.5 + 126.95 + 500, truncated
+			wantF: sched.PriorityFactors{Fairshare: 62.5, JobSize: 126.953125, Partition: 500},
+		},
+		"partition factor is normalized by the largest JobFactor; QOS by MaxQOSPriority": {
+			cfg: base, job: schedtest.Job("j3").Tenant("b").User("x").CPUs(1).Partition("high").QOS(5).Build(),
+			want:  500 + 126 + 1000 + 500,
+			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 1000, QOS: 500},
+		},
+		"PriorityFavorSmall inverts the job size factor": {
+			cfg: func() sched.Config { c := base(); c.Priority.FavorSmall = true; return c },
+			job: schedtest.Job("j4").Tenant("b").User("x").Nodes(4).GPUsPerNode(1).CPUs(256).Build(),
+			// A job of the whole machine is the largest: 1 - 1 = 0.
+			want:  500 + 500,
+			wantF: sched.PriorityFactors{Fairshare: 500, Partition: 500},
+		},
+		"nice is subtracted and the priority stays at least 1": {
+			cfg: base, job: schedtest.Job("j5").Tenant("b").User("x").CPUs(1).Nice(5000).Build(),
+			want:  1,
+			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 500, Nice: 5000},
+		},
+		"lost run time is compensated, up to the cap": {
+			cfg: base, job: schedtest.Job("j6").Tenant("b").User("x").CPUs(1).LostRun("3h").Build(),
+			want:  500 + 126 + 500 + 250,
+			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 500, Compensation: 250},
+		},
+		"EASY has neither aging nor compensation": {
+			cfg:   func() sched.Config { c := base(); c.Policy = sched.PolicyEASY; return c },
+			job:   schedtest.Job("j7").Tenant("b").User("x").CPUs(1).LostRun("3h").Submitted(now.Add(-5 * time.Hour)).Build(),
+			want:  500 + 500 + 126 + 500,
+			wantF: sched.PriorityFactors{Age: 500, Fairshare: 500, JobSize: 126.953125, Partition: 500},
+		},
+		"a held job has priority 0": {
+			cfg: base, job: schedtest.Job("j8").Tenant("b").Hold(sched.HeldUser).PrevPriority(700).Build(),
+			want: 0,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := priorityOf(t, tc.cfg(), usage, tc.job)
+			if got.New != tc.want {
+				t.Errorf("priority = %d, want %d (factors %+v)", got.New, tc.want, got.Factors)
+			}
+			if diff := cmp.Diff(tc.wantF, got.Factors, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+				t.Errorf("factors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPriorityChangesOnlyWhenDifferent: a job whose priority did not move
+// is not reported again.
+func TestPriorityChangesOnlyWhenDifferent(t *testing.T) {
+	cfg := schedtest.Config()
+	cfg.Priority = sched.PriorityConfig{WeightPartition: 1000}
+	cfg.Partitions = []sched.Partition{schedtest.Partition("normal", "n1").Build()}
+	snap := &sched.Snapshot{Now: schedtest.Epoch, Nodes: schedtest.Nodes("n1").State(sched.NodeDrain).Build(),
+		Pending: []sched.PendingJob{schedtest.Job("j1").PrevPriority(1000).Build(), schedtest.Job("j2").Build()}}
+	plan := sched.New(cfg).Cycle(snap)
+	want := []sched.PriorityChange{{Job: 2, Old: 0, New: 1000, Factors: sched.PriorityFactors{Partition: 1000}}}
+	if diff := cmp.Diff(want, plan.Priorities); diff != "" {
+		t.Errorf("priority changes (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,41 @@
+package sched
+
+// Pending reasons, spelled exactly as Slurm's job_state_reason table spells
+// them, so squeue and scontrol show what a Slurm user expects.
+const (
+	ReasonPriority                 Reason = "Priority"
+	ReasonResources                Reason = "Resources"
+	ReasonDependency               Reason = "Dependency"
+	ReasonDependencyNeverSatisfied Reason = "DependencyNeverSatisfied"
+	ReasonJobHeldUser              Reason = "JobHeldUser"
+	ReasonJobHeldAdmin             Reason = "JobHeldAdmin"
+	ReasonBeginTime                Reason = "BeginTime"
+	ReasonPartitionTimeLimit       Reason = "PartitionTimeLimit"
+	ReasonPartitionNodeLimit       Reason = "PartitionNodeLimit"
+	ReasonPartitionDown            Reason = "PartitionDown"
+	// ReasonPartitionConfig: the request can never fit a node of the
+	// partition (more GPUs, CPUs or memory per node than any node has), or
+	// names a partition that does not exist.
+	ReasonPartitionConfig   Reason = "PartitionConfig"
+	ReasonAccountNotAllowed Reason = "AccountNotAllowed"
+	ReasonInvalidAccount    Reason = "InvalidAccount"
+	// ReasonBadConstraints: no node of the partition has the requested
+	// features or GPU type, or the request is malformed.
+	ReasonBadConstraints Reason = "BadConstraints"
+	// ReasonReqNodeNotAvail: a node named with -w (or every node that could
+	// run the job) is down, drained or reserved. Slurm appends the nodes:
+	// "ReqNodeNotAvail, UnavailableNodes:n[1-2]".
+	ReasonReqNodeNotAvail   Reason = "ReqNodeNotAvail"
+	ReasonQOSMaxGRESPerUser Reason = "QOSMaxGRESPerUser"
+	ReasonQOSMaxCPUPerUser  Reason = "QOSMaxCpuPerUserLimit"
+	ReasonQOSMaxMemPerUser  Reason = "QOSMaxMemoryPerUser"
+	ReasonQOSMaxNodePerUser Reason = "QOSMaxNodePerUserLimit"
+	ReasonAssocGrpGRES      Reason = "AssocGrpGRES"
+	ReasonAssocGrpCPU       Reason = "AssocGrpCpuLimit"
+	ReasonAssocGrpMem       Reason = "AssocGrpMemLimit"
+	ReasonAssocGrpNode      Reason = "AssocGrpNodeLimit"
+	ReasonAssocMaxJobs      Reason = "AssocMaxJobsLimit"
+	ReasonAssocGrpJobs      Reason = "AssocGrpJobsLimit"
+	ReasonJobArrayTaskLimit Reason = "JobArrayTaskLimit"
+	reasonUnavailablePrefix        = ", UnavailableNodes:"
+)

@@ -1,0 +1,291 @@
+package sched
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+)
+
+// Scheduler runs cycles for one Config. Between cycles it keeps only
+// scratch memory, cleared before use, never state that changes a decision:
+// the same Snapshot always yields the same Plan. A Scheduler is not safe
+// for concurrent use; run one per goroutine.
+type Scheduler struct {
+	cfg     Config
+	scratch scratch
+}
+
+// scratch is per-cycle working memory reused across cycles, so that a
+// cycle over 50,000 jobs does not allocate (and collect) them anew.
+type scratch struct {
+	jobs  []jobInfo
+	keys  []orderKey
+	order []int32
+	pos   []int32
+	cands []cand
+	freed []int
+}
+
+// grow returns s resized to n, reusing its array when large enough; the
+// caller overwrites or clears every element.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// New returns a Scheduler for cfg. The Config is copied shallowly; the
+// caller must not change it while the Scheduler is in use.
+func New(cfg Config) *Scheduler {
+	return &Scheduler{cfg: cfg}
+}
+
+// Cycle decides one scheduling pass over snap. snap.Now is the only time.
+// A nil snapshot yields an empty plan.
+func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
+	if snap == nil {
+		return &Plan{}
+	}
+	c := &cycle{cfg: &s.cfg, snap: snap, now: snap.Now.UnixNano(), pol: s.cfg.Policy,
+		plan: &Plan{Now: snap.Now}, scratch: &s.scratch}
+	if c.pol != PolicyEASY && c.pol != PolicyFCFS {
+		c.pol = PolicyLoam
+	}
+	c.fails.m = map[failKey]tick{}
+	c.planFails = map[failKey]bool{}
+	c.preemptFails = map[preemptKey]bool{}
+	c.victimLists = map[victimKey][]int32{}
+
+	// 1. The cluster: nodes, partitions, running jobs, the free-GPU index.
+	c.buildNodes()
+	c.loadRunning()
+	c.idx.init(c)
+	// 2. Jobs: reasons that rule them out, priorities, scheduling order.
+	c.initPriority()
+	c.initQuota()
+	jobByID, pos := c.loadJobs()
+	c.noteDemand()
+	// 3. Reservations carried over: gone, timed out, deadlocked.
+	c.loadReservations(jobByID, pos)
+	c.expireReservations()
+	if c.pol == PolicyLoam {
+		c.analyzeWaits()
+		c.breakDeadlocks()
+		c.growHolds()
+	}
+	// 4. Start, backfill, reserve, preempt, in order.
+	c.runPass()
+	// 5. Reservations nobody re-planned; cycles formed in this pass.
+	c.settleReservations()
+	c.settleDeadlocks()
+	// 6. Estimated starts, then the plan.
+	c.estimate()
+	c.assemble()
+	return c.plan
+}
+
+// loadJobs classifies and prioritises the pending jobs and sorts them into
+// scheduling order. It returns each job's index by id and its position.
+func (c *cycle) loadJobs() (map[JobID]int32, []int32) {
+	c.scratch.jobs = grow(c.scratch.jobs, len(c.snap.Pending))
+	c.jobs = c.scratch.jobs
+	clear(c.jobs)
+	jobByID := make(map[JobID]int32, len(c.snap.Pending))
+	feas := &feasCache{plain: map[feasKey]Reason{}, constrained: map[failKey]Reason{}}
+	for i := range c.snap.Pending {
+		j := &c.jobs[i]
+		j.p = &c.snap.Pending[i]
+		if _, dup := jobByID[j.p.ID]; dup {
+			j.reason, j.noEst, j.prim, j.resv = ReasonBadConstraints, true, -1, -1
+			continue // a second entry with one id is never scheduled
+		}
+		jobByID[j.p.ID] = int32(i)
+		c.classify(j, feas)
+		c.computePriority(j)
+	}
+	// Sort compact keys rather than the jobs: at 50,000 jobs the sort is
+	// a visible part of the cycle.
+	c.scratch.keys = grow(c.scratch.keys, len(c.jobs))
+	keys := c.scratch.keys
+	for i := range c.jobs {
+		j := &c.jobs[i]
+		// Priority (at most MaxUint32) descending, then id ascending, in
+		// one integer.
+		keys[i] = orderKey{tier: c.tierOf(j), key: uint64(math.MaxUint32-j.prio)<<32 | uint64(j.p.ID), idx: int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b orderKey) int {
+		if a.tier != b.tier {
+			return cmp.Compare(b.tier, a.tier)
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	c.scratch.order = grow(c.scratch.order, len(c.jobs))
+	c.scratch.pos = grow(c.scratch.pos, len(c.jobs))
+	c.order = c.scratch.order
+	pos := c.scratch.pos
+	for k, key := range keys {
+		c.order[k] = key.idx
+		pos[key.idx] = int32(k)
+		c.jobs[key.idx].pos = int32(k)
+	}
+	return jobByID, pos
+}
+
+// orderKey is what scheduling order sorts on: tier, then priority, both
+// descending, then job id.
+type orderKey struct {
+	tier int
+	key  uint64
+	idx  int32
+}
+
+func (c *cycle) tierOf(j *jobInfo) int {
+	if j.prim < 0 {
+		return -1 << 30
+	}
+	return c.parts[j.prim].cfg.Tier
+}
+
+// expireReservations drops, under Loam, reservations older than their
+// queue's ReservationTimeout that are not complete now; the job then may
+// not reserve again for the queue's ReservationCooldown (R9).
+func (c *cycle) expireReservations() {
+	if c.pol != PolicyLoam {
+		return
+	}
+	for ri, rv := range c.resvs {
+		if rv.dead || rv.job == nil {
+			continue
+		}
+		p := c.parts[rv.part].cfg
+		if p.ReservationTimeout <= 0 || c.now-rv.created < int64(p.ReservationTimeout) {
+			continue
+		}
+		if rv.ps > 0 && rv.ps <= c.now {
+			continue // complete: the job starts in this cycle
+		}
+		until := c.now + int64(max(p.ReservationCooldown, 0))
+		rv.job.coolUntil = until
+		c.dropResv(int32(ri), DropTimeout, nil, fromTick(until))
+	}
+}
+
+// settleReservations drops, under EASY, reservations that were not given
+// to their queue's top blocked job in this pass.
+func (c *cycle) settleReservations() {
+	if c.pol != PolicyEASY {
+		return
+	}
+	for ri, rv := range c.resvs {
+		if !rv.dead && !rv.seen {
+			c.dropResv(int32(ri), DropDisplaced, nil, time.Time{})
+		}
+	}
+}
+
+// assemble fills the Plan from the working state.
+func (c *cycle) assemble() {
+	pl := c.plan
+	for _, d := range c.drops {
+		pl.Reservations = append(pl.Reservations, ReservationChange{Action: ReserveDrop,
+			Reservation: d.res, Reason: d.reason, CycleWith: d.cycleWith, ReserveAfter: d.after})
+	}
+	for _, rv := range c.resvs {
+		if rv.dead {
+			continue
+		}
+		pl.Stats.Reservations++
+		out := c.output(rv)
+		switch {
+		case rv.prev == nil:
+			pl.Reservations = append(pl.Reservations, ReservationChange{Action: ReserveCreate, Reservation: out})
+		case !sameReservation(rv.prev, &out):
+			pl.Reservations = append(pl.Reservations, ReservationChange{Action: ReserveExtend, Reservation: out})
+		}
+	}
+	c.assemblePending()
+	c.assemblePriorities()
+	pl.Fragmentation = c.fragmentation()
+}
+
+func (c *cycle) assemblePending() {
+	counts := make([]int, len(c.parts)) // per primary partition
+	other := map[string]int{}           // jobs without a known partition
+	c.plan.Pending = make([]Pending, 0, len(c.jobs))
+	for _, ji := range c.order {
+		j := &c.jobs[ji]
+		if j.starts > 0 && j.starts >= max(j.p.ArrayTasks, 1) {
+			continue
+		}
+		part, position := "", 0
+		if j.prim >= 0 {
+			part = c.parts[j.prim].cfg.Name
+			counts[j.prim]++
+			position = counts[j.prim]
+		} else {
+			if len(j.p.Partitions) > 0 {
+				part = j.p.Partitions[0]
+			}
+			other[part]++
+			position = other[part]
+		}
+		r := j.reason
+		if r == "" {
+			r = ReasonPriority
+		}
+		c.plan.Pending = append(c.plan.Pending, Pending{Job: j.p.ID, Reason: r, EstStart: fromTick(j.est),
+			Position: position, Partition: part, Priority: j.prio})
+	}
+}
+
+func (c *cycle) assemblePriorities() {
+	c.plan.Priorities = make([]PriorityChange, 0, len(c.jobs))
+	for i := range c.jobs {
+		j := &c.jobs[i]
+		if j.prio != j.p.PrevPriority {
+			c.plan.Priorities = append(c.plan.Priorities, PriorityChange{Job: j.p.ID, Old: j.p.PrevPriority,
+				New: j.prio, Factors: j.fac})
+		}
+	}
+	slices.SortStableFunc(c.plan.Priorities, func(a, b PriorityChange) int { return cmpID(a.Job, b.Job) })
+}
+
+// fragmentation is the share of free GPUs on up nodes that sit on nodes
+// with some GPU in use, so cannot serve a whole-node request.
+func (c *cycle) fragmentation() float64 {
+	var free, split int
+	for i := range c.nodes {
+		n := &c.nodes[i]
+		if !n.schedulable() || n.gpus == 0 {
+			continue
+		}
+		f := 0
+		for s := n.base; s < n.base+n.gpus; s++ {
+			if c.gpuOcc[s] == 0 {
+				f++
+			}
+		}
+		free += f
+		if f < n.gpus {
+			split += f
+		}
+	}
+	if free == 0 {
+		return 0
+	}
+	return float64(split) / float64(free)
+}
+
+// sameReservation compares everything a caller stores of a reservation.
+func sameReservation(a, b *Reservation) bool {
+	return a.Job == b.Job && a.Partition == b.Partition && a.Created.Equal(b.Created) &&
+		a.PlannedStart.Equal(b.PlannedStart) && sameAllocs(a.Alloc, b.Alloc) && sameAllocs(a.Awaiting, b.Awaiting)
+}
+
+func sameAllocs(a, b []NodeAlloc) bool {
+	return slices.EqualFunc(a, b, func(x, y NodeAlloc) bool {
+		return x.Node == y.Node && x.CPUs == y.CPUs && x.MemMB == y.MemMB && slices.Equal(x.GPUs, y.GPUs)
+	})
+}

@@ -1,0 +1,184 @@
+package sched
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxCount bounds every count in a request so that products of counts
+// cannot overflow; anything larger cannot fit a real cluster anyway.
+const maxCount = 1 << 24
+
+// demand is a request resolved against one partition: n nodes, the first
+// n-1 needing (g, c, m) and the last (lg, lc, lm) <= (g, c, m). A request
+// without a node count is split into the fewest nodes of the partition's
+// largest size, so the remainder lands on the last node.
+type demand struct {
+	n          int
+	g, c       int
+	m          int64
+	lg, lc     int
+	lm         int64
+	excl       bool
+	gpuType    string
+	features   []string
+	exclude    []int32 // sorted node indices
+	nodeList   []int32 // node indices, all must be used
+	totalG     int
+	totalC     int
+	key        string // non-empty for requests with node constraints
+	unknownReq bool   // -w names a node that does not exist
+}
+
+// constrained reports whether the request restricts nodes beyond counts.
+func (d *demand) constrained() bool { return d.key != "" }
+
+// resolveDemand turns a job's Shape into a demand on partition p. It
+// returns a reason when the shape is malformed or cannot fit p.
+func (c *cycle) resolveDemand(sh *Shape, p *partInfo) (demand, Reason) {
+	var d demand
+	if sh.Nodes < 0 || sh.GPUs < 0 || sh.GPUsPerNode < 0 || sh.CPUs < 0 || sh.CPUsPerNode < 0 ||
+		sh.MemPerNode < 0 || sh.MemPerCPU < 0 || sh.MemPerGPU < 0 {
+		return d, ReasonBadConstraints
+	}
+	if sh.Nodes > len(p.nodes) || (p.cfg.MaxNodes > 0 && sh.Nodes > p.cfg.MaxNodes) || len(sh.NodeList) > len(p.nodes) {
+		return d, ReasonPartitionNodeLimit
+	}
+	if sh.GPUs > maxCount || sh.GPUsPerNode > maxCount || sh.CPUs > maxCount || sh.CPUsPerNode > maxCount ||
+		sh.MemPerCPU > 1<<40 || sh.MemPerGPU > 1<<40 {
+		return d, ReasonPartitionConfig
+	}
+	d.n = max(sh.Nodes, len(sh.NodeList))
+	d.splitGPUs(sh, p)
+	d.splitCPUs(sh, p)
+	d.splitMem(sh)
+	d.excl = sh.Exclusive
+	d.totalG = d.g*(d.n-1) + d.lg
+	d.totalC = d.c*(d.n-1) + d.lc
+	if d.n > len(p.nodes) || (p.cfg.MaxNodes > 0 && d.n > p.cfg.MaxNodes) {
+		return d, ReasonPartitionNodeLimit
+	}
+	c.resolveConstraints(&d, sh)
+	return d, ""
+}
+
+func (d *demand) splitGPUs(sh *Shape, p *partInfo) {
+	switch {
+	case sh.GPUsPerNode > 0:
+		d.n = max(d.n, 1)
+		d.g, d.lg = sh.GPUsPerNode, sh.GPUsPerNode
+	case sh.GPUs > 0:
+		if d.n == 0 {
+			d.n = 1
+			if p.maxGPUs > 0 && sh.GPUs > p.maxGPUs {
+				d.n = (sh.GPUs + p.maxGPUs - 1) / p.maxGPUs
+			}
+		}
+		d.g = (sh.GPUs + d.n - 1) / d.n
+		d.lg = max(sh.GPUs-(d.n-1)*d.g, 0)
+	default:
+		d.n = max(d.n, 1)
+	}
+}
+
+func (d *demand) splitCPUs(sh *Shape, p *partInfo) {
+	switch {
+	case sh.CPUsPerNode > 0:
+		d.c, d.lc = sh.CPUsPerNode, sh.CPUsPerNode
+	case sh.CPUs > 0:
+		if sh.Nodes == 0 && len(sh.NodeList) == 0 && d.g == 0 && d.n == 1 && p.maxCPUs > 0 && sh.CPUs > p.maxCPUs {
+			d.n = (sh.CPUs + p.maxCPUs - 1) / p.maxCPUs
+		}
+		d.c = (sh.CPUs + d.n - 1) / d.n
+		d.lc = max(sh.CPUs-(d.n-1)*d.c, 1)
+	default:
+		d.c, d.lc = 1, 1
+	}
+}
+
+func (d *demand) splitMem(sh *Shape) {
+	switch {
+	case sh.MemPerNode > 0:
+		d.m, d.lm = sh.MemPerNode, sh.MemPerNode
+	case sh.MemPerCPU > 0:
+		d.m, d.lm = int64(d.c)*sh.MemPerCPU, int64(d.lc)*sh.MemPerCPU
+	case sh.MemPerGPU > 0:
+		d.m, d.lm = int64(d.g)*sh.MemPerGPU, int64(d.lg)*sh.MemPerGPU
+	}
+}
+
+// resolveConstraints maps node names to indices and builds the key that
+// identifies equally constrained requests in the failure caches.
+func (c *cycle) resolveConstraints(d *demand, sh *Shape) {
+	d.gpuType = sh.GPUType
+	if len(sh.Features) > 0 {
+		d.features = slices.Clone(sh.Features)
+		slices.Sort(d.features)
+	}
+	for _, name := range expandNames(sh.Exclude) {
+		if i, ok := c.nodeIdx[name]; ok {
+			d.exclude = append(d.exclude, i)
+		}
+	}
+	slices.Sort(d.exclude)
+	d.exclude = slices.Compact(d.exclude)
+	for _, name := range expandNames(sh.NodeList) {
+		i, ok := c.nodeIdx[name]
+		if !ok {
+			d.unknownReq = true
+			continue
+		}
+		if !slices.Contains(d.nodeList, i) {
+			d.nodeList = append(d.nodeList, i)
+		}
+	}
+	d.n = max(d.n, len(d.nodeList))
+	if d.gpuType == "" && len(d.features) == 0 && len(d.exclude) == 0 && len(d.nodeList) == 0 && !d.excl {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(d.gpuType)
+	b.WriteByte('|')
+	b.WriteString(strings.Join(d.features, ","))
+	for _, set := range [][]int32{d.exclude, d.nodeList} {
+		b.WriteByte('|')
+		for _, i := range set {
+			b.WriteString(strconv.Itoa(int(i)))
+			b.WriteByte(',')
+		}
+	}
+	if d.excl {
+		b.WriteString("|x")
+	}
+	d.key = b.String()
+}
+
+// nodeStatic reports whether node n can ever hold g GPUs, cpus and mem of
+// this request: capacity, GPU type, features and -x. State is not looked at.
+func (d *demand) nodeStatic(n *nodeInfo, ni int32, g, cpus int, mem int64) bool {
+	if n.gpus < g || n.cpus < cpus || n.mem < mem {
+		return false
+	}
+	if d.gpuType != "" && n.gpuType != d.gpuType {
+		return false
+	}
+	if len(d.features) > 0 && !n.hasFeatures(d.features) {
+		return false
+	}
+	if len(d.exclude) > 0 {
+		if _, found := slices.BinarySearch(d.exclude, ni); found {
+			return false
+		}
+	}
+	return true
+}
+
+// need returns what the k-th of the demand's nodes needs (the last one may
+// need less).
+func (d *demand) need(last bool) (int, int, int64) {
+	if last {
+		return d.lg, d.lc, d.lm
+	}
+	return d.g, d.c, d.m
+}

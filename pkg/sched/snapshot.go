@@ -1,0 +1,169 @@
+package sched
+
+import "time"
+
+// JobID is the controller's job id. A pending array is one job; each task that
+// starts gets its own id from the caller (as in Slurm).
+type JobID uint32
+
+// Snapshot is the cluster at one instant: the only input of Cycle besides
+// Config. Slices are in the caller's order; Cycle never depends on it for
+// anything but tie-breaking by JobID, so callers need not sort.
+type Snapshot struct {
+	Now          time.Time
+	Nodes        []Node
+	Running      []RunningJob
+	Pending      []PendingJob
+	Reservations []Reservation
+	// Usage is decayed GPU-second usage per tenant and per user, maintained
+	// by the caller with DecayUsage (it depends on time, so it lives with the
+	// caller's clock, not in the core).
+	Usage []Usage
+}
+
+// NodeState is the scheduler's view of a node.
+type NodeState int
+
+const (
+	NodeUp       NodeState = iota
+	NodeDrain              // running jobs continue; nothing new starts
+	NodeDown               // nothing runs or starts
+	NodeReserved           // reserved by an admin reservation: skipped
+)
+
+// Node is a compute node's capacity. What is in use follows from RunningJob
+// allocations.
+type Node struct {
+	Name     string
+	State    NodeState
+	CPUs     int
+	MemMB    int64
+	GPUs     int
+	GPUType  string
+	Features []string
+	Weight   int // lower weights are preferred, as in Slurm
+}
+
+// NodeAlloc is what one job holds on one node.
+type NodeAlloc struct {
+	Node  string
+	CPUs  int
+	MemMB int64
+	GPUs  []int // GPU indices on the node
+	// Borrowed marks which of GPUs (same order) are borrowed from another
+	// tenant's quota rather than owned.
+	Borrowed []bool
+}
+
+// RunningJob holds resources now.
+type RunningJob struct {
+	ID        JobID
+	Partition string
+	Tenant    string
+	User      string
+	Priority  int64
+	Start     time.Time
+	// Limit is the time limit; Start+Limit is when the resources free at the
+	// latest. 0 means unlimited.
+	Limit time.Duration
+	Alloc []NodeAlloc
+	// Requeue says whether preemption requeues (else cancels) this job.
+	Requeue bool
+	// Preempting is set while the job is inside its grace window after a
+	// preemption: its resources free by PreemptDeadline and it must not be
+	// chosen again.
+	Preempting      bool
+	PreemptDeadline time.Time
+}
+
+// HoldReason is why the caller keeps a job from being considered at all.
+type HoldReason int
+
+const (
+	NotHeld HoldReason = iota
+	HeldUser
+	HeldAdmin
+	HeldDependency      // waiting on a dependency
+	HeldDependencyNever // dependency can never be satisfied
+)
+
+// Shape is what a job asks for, already normalized by the caller (defaults
+// applied, per-task values multiplied out).
+type Shape struct {
+	// Nodes is the exact node count; 0 lets the scheduler choose the fewest
+	// nodes that hold the request.
+	Nodes       int
+	GPUs        int // total GPUs when GPUsPerNode is 0
+	GPUsPerNode int
+	GPUType     string
+	CPUs        int // total CPUs when CPUsPerNode is 0
+	CPUsPerNode int
+	MemPerNode  int64 // MB; 0 when MemPerCPU or MemPerGPU applies
+	MemPerCPU   int64
+	MemPerGPU   int64
+	Exclusive   bool
+	NodeList    []string // -w: all must be used
+	Exclude     []string // -x
+	Features    []string // -C, all required
+}
+
+// PendingJob waits to start.
+type PendingJob struct {
+	ID         JobID
+	Partitions []string // in the user's order; the first that can run it wins
+	Tenant     string
+	User       string
+	Shape      Shape
+	Limit      time.Duration
+	Submit     time.Time
+	// Eligible is when the job became eligible to run (begin time passed,
+	// dependencies satisfied); age counts from here.
+	Eligible time.Time
+	Begin    time.Time // --begin; zero when none
+	Nice     int
+	QOSPrio  int
+	Hold     HoldReason
+	// PrevPriority is the priority reported in the previous cycle (0 if new);
+	// Cycle reports a PriorityChange when the new value differs.
+	PrevPriority int64
+	// LostRun is run time lost to earlier preemptions, for compensation.
+	LostRun  time.Duration
+	Restarts int
+	// ArrayTasks is the number of still-pending tasks of an array (0 or 1 for
+	// an ordinary job); ArrayRoom is how many more may start now under the
+	// array's %throttle (-1: no throttle).
+	ArrayTasks int
+	ArrayRoom  int
+	// ReserveAfter is the end of a reservation cool-down: the job may not
+	// hold a new reservation before it.
+	ReserveAfter time.Time
+}
+
+// Reservation is resources held for one blocked job, carried over from the
+// previous cycle's Plan.
+type Reservation struct {
+	Job       JobID
+	Partition string
+	Created   time.Time
+	// PlannedStart is when the held resources are expected to be complete;
+	// zero while the reservation waits on another reservation's resources.
+	PlannedStart time.Time
+	// Alloc is what the reservation holds now: GPU indices that were free
+	// when taken (they may since have been lent to backfill jobs that end
+	// before PlannedStart) and, per node, the CPUs and memory the job will
+	// need there. It grows as the planned resources free up.
+	Alloc []NodeAlloc
+	// Awaiting lists the GPUs of the planned allocation that are still in
+	// use by running jobs (or held by another reservation). Cycle
+	// recomputes it; as input it is ignored.
+	Awaiting []NodeAlloc
+}
+
+// Usage is decayed usage (GPU-seconds, CPU-seconds for CPU-only work) of one
+// tenant (User empty) or one user inside a tenant.
+type Usage struct {
+	Tenant string
+	User   string
+	GPUSec float64
+	CPUSec float64
+}
