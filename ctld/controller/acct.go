@@ -1,0 +1,174 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/store"
+)
+
+// acctJob builds r's accounting record.
+func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
+	var j api.Job
+	c.fillJob(&j, r, need{nodes: true, tres: true})
+	a := api.AcctJob{
+		JobID: r.ID, ArrayJobID: r.St.ArrayJobID, ArrayTaskID: r.taskID(), ArrayTaskString: j.ArrayTaskString,
+		Name: j.Name, UserID: j.UserID, UserName: j.UserName, GroupID: j.GroupID, Account: j.Account,
+		Partition: r.St.Partition, QOS: j.QOS, State: r.St.State, Reason: r.St.Reason, ExitCode: r.St.ExitCode,
+		SubmitTime: r.St.Submit, EligibleTime: r.St.Eligible, StartTime: r.St.Start, EndTime: r.St.End,
+		TimeLimit: r.St.TimeLimit, Nodes: j.Nodes, NodeCount: j.NodeCount, CPUs: j.CPUs,
+		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
+	}
+	if a.StartTime != 0 {
+		end := a.EndTime
+		if end == 0 {
+			end = now
+		}
+		a.Elapsed = max(end-a.StartTime, 0)
+		a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
+			StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,
+			CPUs: batchCPUs(r), AllocTRES: j.TRESAllocStr}}
+	}
+	return a
+}
+
+// batchStepState is the batch step's state as sacct shows it: a cancelled
+// or timed-out job's batch step was killed by a signal (CANCELLED).
+func batchStepState(st job.State) job.State {
+	switch st {
+	case job.Timeout, job.Preempted, job.Deadline:
+		return job.Cancelled
+	}
+	return st
+}
+
+func batchCPUs(r *jobRecord) int {
+	if len(r.St.Alloc) == 0 {
+		return 0
+	}
+	return r.St.Alloc[0].CPUs
+}
+
+// acctRow is r's accounting row for the store.
+func (c *Controller) acctRow(r *jobRecord) store.AcctRow {
+	a := c.acctJob(r, unix(c.now()))
+	data, _ := json.Marshal(a)
+	return store.AcctRow{ID: r.ID, ArrayJobID: r.St.ArrayJobID, UserID: a.UserID, UserName: a.UserName,
+		Account: a.Account, Partition: a.Partition, Name: a.Name, State: string(a.State),
+		SubmitTime: a.SubmitTime, EligibleTime: a.EligibleTime, StartTime: a.StartTime, EndTime: a.EndTime, Record: data}
+}
+
+// lookupEnded finds how a job no longer in memory ended.
+func (c *Controller) lookupEnded(id uint32) (endInfo, bool) {
+	rows, err := c.store.QueryAcct(store.AcctFilter{JobIDs: []uint32{id}})
+	if err != nil {
+		c.log.WithError(err).Warn("accounting lookup failed")
+		return endInfo{}, false
+	}
+	for _, r := range rows {
+		if r.ID == id || r.ArrayJobID == id {
+			return endInfo{state: job.State(r.State), start: r.StartTime, end: r.EndTime}, true
+		}
+	}
+	return endInfo{}, false
+}
+
+// handleAccounting is sacct: finished jobs from the history, live ones from
+// memory.
+func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var q api.AcctQuery
+	if err := decode(body, &q); err != nil {
+		return nil, err
+	}
+	f, aerr := c.compileFilter(filterSpec{JobIDs: q.JobIDs, Users: q.Users, Accounts: q.Accounts,
+		Partitions: q.Partitions, States: q.States, Names: q.Names, Nodes: q.Nodes})
+	if aerr != nil {
+		return nil, aerr
+	}
+	sf := store.AcctFilter{Accounts: q.Accounts, Partitions: q.Partitions, Names: q.Names, Start: q.StartTime, End: q.EndTime}
+	for _, ref := range f.refs {
+		sf.JobIDs = append(sf.JobIDs, ref.JobID)
+	}
+	for uid := range f.users {
+		sf.UserIDs = append(sf.UserIDs, uid)
+	}
+	for st := range f.states {
+		sf.States = append(sf.States, string(st))
+	}
+	if f.noUser {
+		return &api.AcctResponse{Jobs: []api.AcctJob{}}, nil
+	}
+	rows, err := c.store.QueryAcct(sf)
+	if err != nil {
+		return nil, api.Errorf(api.CodeInternal, "%v", err)
+	}
+	out := &api.AcctResponse{Now: unix(c.now()), Jobs: []api.AcctJob{}}
+	seen := c.liveAccounting(f, &q, out)
+	for _, row := range rows {
+		if seen[row.ID] {
+			continue
+		}
+		var a api.AcctJob
+		if err := json.Unmarshal(row.Record, &a); err != nil {
+			continue
+		}
+		if acctMatches(f, &a) {
+			out.Jobs = append(out.Jobs, a)
+		}
+	}
+	slices.SortStableFunc(out.Jobs, func(x, y api.AcctJob) int {
+		if x.SubmitTime != y.SubmitTime {
+			return int(x.SubmitTime - y.SubmitTime)
+		}
+		return int(int64(x.JobID) - int64(y.JobID))
+	})
+	if q.Limit > 0 && len(out.Jobs) > q.Limit {
+		out.Jobs = out.Jobs[:q.Limit]
+	}
+	for i := range out.Jobs {
+		if q.AllocationsOnly {
+			out.Jobs[i].Steps = nil
+		}
+	}
+	return out, nil
+}
+
+// liveAccounting adds the jobs still in memory that have not finished.
+func (c *Controller) liveAccounting(f *jobFilter, q *api.AcctQuery, out *api.AcctResponse) map[uint32]bool {
+	seen := map[uint32]bool{}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	now := unix(c.now())
+	c.selectJobs(f, func(r *jobRecord) {
+		if r.finished() || (q.EndTime > 0 && r.St.Submit > q.EndTime) {
+			return
+		}
+		out.Jobs = append(out.Jobs, c.acctJob(r, now))
+		seen[r.ID] = true
+	})
+	return seen
+}
+
+// acctMatches applies the filters the store cannot: task references and
+// nodes.
+func acctMatches(f *jobFilter, a *api.AcctJob) bool {
+	if len(f.refs) > 0 {
+		ok := false
+		for _, ref := range f.refs {
+			switch {
+			case len(ref.Tasks) == 0:
+				ok = ok || ref.JobID == a.JobID || ref.JobID == a.ArrayJobID
+			case a.ArrayTaskID != nil && ref.JobID == a.ArrayJobID:
+				ok = ok || slices.Contains(ref.Tasks, *a.ArrayTaskID)
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,449 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmconf"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+// admitted is a submission after defaults and checks: everything needed to
+// create the job record except its id.
+type admitted struct {
+	req        *job.Request
+	partitions []string
+	account    string
+	groups     []uint32
+	timeLimit  int64
+	array      *job.Array
+	dep        *job.Dependency
+	hold       Hold
+	requeue    bool
+	nice       int
+	begin      time.Time
+	deadline   time.Time
+}
+
+// admit applies the cluster's defaults to a submission and refuses what
+// Slurm refuses at submit, with Slurm's messages. It reads the
+// configuration only; the live checks (dependencies, MaxJobCount) happen
+// under the controller's lock.
+func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitRequest, now time.Time) (*admitted, *api.Error) {
+	req := in.Job // a copy: the caller's request stays as sent
+	a := &admitted{req: &req}
+	steps := []func() *api.Error{
+		func() *api.Error { return c.admitIdentity(a, id, in) },
+		func() *api.Error { return checkRequest(a.req) },
+		func() *api.Error { return admitPartitions(cs, a) },
+		func() *api.Error { return admitAccount(cs, a) },
+		func() *api.Error { return admitShape(cs, a) },
+		func() *api.Error { return admitArray(cs, a) },
+		func() *api.Error { return admitTimes(cs, a, now) },
+		func() *api.Error { return c.admitPriority(id, a) },
+		func() *api.Error { return admitDependency(a) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	applyDefaults(cs, a)
+	return a, nil
+}
+
+// admitIdentity fills in who submits, from the connection, never from the
+// request; root may submit for another user with --uid.
+func (c *Controller) admitIdentity(a *admitted, id auth.Identity, in *api.SubmitRequest) *api.Error {
+	if id.Via == auth.ViaDaemon {
+		return api.Errorf(api.CodeAccessDenied, "node daemons do not submit jobs")
+	}
+	r := a.req
+	r.UserID, r.GroupID, r.UserName, a.groups = id.UID, id.GID, id.User, id.Groups
+	if r.RunAsUser != "" {
+		if !c.isOperator(id) {
+			return api.Errorf(api.CodeAccessDenied, "--uid is reserved to root")
+		}
+		u, err := user.Lookup(r.RunAsUser)
+		if err != nil {
+			if u, err = user.LookupId(r.RunAsUser); err != nil {
+				return api.Errorf(api.CodeUserIDMissing, "no such user %q", r.RunAsUser)
+			}
+		}
+		uid, _ := strconv.ParseUint(u.Uid, 10, 32)
+		gid, _ := strconv.ParseUint(u.Gid, 10, 32)
+		r.UserID, r.GroupID = uint32(uid), uint32(gid) // the user's primary group, as sbatch --uid
+		r.UserName, a.groups = auth.LookupUser(r.UserID, r.GroupID)
+	}
+	r.SubmitHost = in.SubmitHost
+	if r.SubmitDir == "" {
+		r.SubmitDir = r.WorkDir
+	}
+	return nil
+}
+
+// checkRequest applies the request's own consistency checks.
+func checkRequest(r *job.Request) *api.Error {
+	if strings.TrimSpace(r.Script) == "" {
+		return api.NewError(api.CodeScriptMissing)
+	}
+	if r.WorkDir == "" || !filepath.IsAbs(r.WorkDir) {
+		return api.NewError(api.CodeMissingWorkDir)
+	}
+	err := r.Validate()
+	var ie *job.InvalidError
+	if !errors.As(err, &ie) {
+		if err != nil {
+			return api.Errorf(api.CodeError, "%v", err)
+		}
+		return nil
+	}
+	code := api.CodeError
+	switch ie.Msg {
+	case job.MsgInvalidGRES, job.MsgGRESTypeMix:
+		code = api.CodeInvalidGRES
+	case job.MsgTimeMin:
+		code = api.CodeInvalidTimeMin
+	case job.MsgBeginDeadline:
+		code = api.CodeInvalidTimeValue
+	}
+	if strings.HasPrefix(ie.Msg, "Invalid --nice") {
+		code = api.CodeInvalidNice
+	}
+	return &api.Error{Code: code, Message: ie.Msg, Detail: ie.Detail}
+}
+
+// admitPartitions resolves the candidate partitions: the default when none
+// is given, ordered by PriorityTier (highest first) as Slurm orders them.
+func admitPartitions(cs *confState, a *admitted) *api.Error {
+	names := a.req.Partitions
+	if len(names) == 0 {
+		if cs.defPart == "" {
+			return api.NewError(api.CodeDefaultPartitionUnset)
+		}
+		names = []string{cs.defPart}
+	}
+	var parts []*slurmconf.Partition
+	for _, n := range names {
+		p, ok := cs.parts[n]
+		if !ok {
+			return api.Errorf(api.CodeInvalidPartitionName, "no partition %q", n)
+		}
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	slices.SortStableFunc(parts, func(x, y *slurmconf.Partition) int { return y.PriorityTier - x.PriorityTier })
+	usable := false
+	for _, p := range parts {
+		a.partitions = append(a.partitions, p.Name)
+		usable = usable || (p.State != "INACTIVE" && p.State != "DRAIN")
+	}
+	if !usable {
+		return api.Errorf(api.CodePartitionNotAvail, "partition %s is %s", parts[0].Name, parts[0].State)
+	}
+	return nil
+}
+
+// admitAccount takes the user's default account from tenants.conf and
+// checks the account against tenants.conf and the partitions' Allow/Deny
+// lists. Without tenants.conf any account is accepted, as Slurm does
+// without slurmdbd.
+func admitAccount(cs *confState, a *admitted) *api.Error {
+	acct := strings.ToLower(a.req.Account)
+	conf := cs.conf
+	if acct == "" {
+		if u, ok := conf.User(a.req.UserName); ok {
+			acct = u.DefaultAccount
+		}
+	}
+	if acct != "" && len(conf.Tenants) > 0 {
+		if _, ok := conf.Tenant(acct); !ok {
+			return api.Errorf(api.CodeInvalidAccount, "no tenant %q in tenants.conf", acct)
+		}
+		if u, ok := conf.User(a.req.UserName); ok && len(u.Accounts) > 0 && !slices.Contains(u.Accounts, acct) {
+			return api.Errorf(api.CodeInvalidAccount, "user %s may not use account %s", a.req.UserName, acct)
+		}
+	}
+	var allowed []string
+	for _, name := range a.partitions {
+		p := cs.parts[name]
+		if accountAllowed(p, acct) {
+			allowed = append(allowed, name)
+		}
+	}
+	if len(allowed) == 0 {
+		return api.Errorf(api.CodeInvalidAccount, "account %q may not use partition %s", acct, a.partitions[0])
+	}
+	a.partitions, a.account = allowed, acct
+	return nil
+}
+
+func accountAllowed(p *slurmconf.Partition, acct string) bool {
+	if p.AllowAccounts != nil {
+		return slices.Contains(p.AllowAccounts, acct) || slices.Contains(p.AllowAccounts, "all")
+	}
+	return !slices.Contains(p.DenyAccounts, acct)
+}
+
+// admitArray parses --array against MaxArraySize.
+func admitArray(cs *confState, a *admitted) *api.Error {
+	if a.req.Array == "" {
+		return nil
+	}
+	arr, err := job.ParseArray(a.req.Array, int(cs.conf.MaxArraySize))
+	if err != nil {
+		return api.Errorf(api.CodeInvalidArray, "%v", err)
+	}
+	if arr.Count() > 0 {
+		a.array = arr
+	}
+	return nil
+}
+
+// admitTimes resolves the time limit (the partition's default when none is
+// given), --begin and --deadline.
+func admitTimes(cs *confState, a *admitted, now time.Time) *api.Error {
+	r := a.req
+	switch {
+	case r.TimeLimit != nil && *r.TimeLimit == slurmtime.Unlimited:
+		a.timeLimit = api.UnlimitedSeconds
+	case r.TimeLimit != nil:
+		a.timeLimit = max(int64(*r.TimeLimit/time.Second), 60)
+	default:
+		p := cs.parts[a.partitions[0]]
+		lim := p.DefaultTime
+		if lim <= 0 {
+			lim = p.MaxTime
+		}
+		a.timeLimit = durationSeconds(lim)
+	}
+	if r.Begin != nil && r.Begin.After(now) {
+		a.begin = *r.Begin
+	}
+	if r.Deadline != nil {
+		if !r.Deadline.After(now) {
+			return api.Errorf(api.CodeInvalidTimeValue, "deadline %s has passed", slurmtime.FormatTime(*r.Deadline))
+		}
+		a.deadline = *r.Deadline
+	}
+	return nil
+}
+
+func durationSeconds(d time.Duration) int64 {
+	if d == slurmtime.Unlimited || d <= 0 {
+		return api.UnlimitedSeconds
+	}
+	return int64(d / time.Second)
+}
+
+// admitPriority checks --nice (negative values are for operators) and
+// --hold.
+func (c *Controller) admitPriority(id auth.Identity, a *admitted) *api.Error {
+	if a.req.Nice != nil {
+		if *a.req.Nice < 0 && !c.isOperator(id) {
+			return api.Errorf(api.CodeAccessDenied, "only operators may set a negative nice value")
+		}
+		a.nice = *a.req.Nice
+	}
+	if a.req.Hold {
+		a.hold = HeldUser
+	}
+	return nil
+}
+
+// admitDependency parses --dependency; the referenced jobs are checked
+// under the lock.
+func admitDependency(a *admitted) *api.Error {
+	if a.req.Dependency == "" {
+		return nil
+	}
+	d, err := job.ParseDependency(a.req.Dependency)
+	if err != nil {
+		return api.Errorf(api.CodeDependency, "%v", err)
+	}
+	if len(d.Deps) > 0 {
+		a.dep = d
+	}
+	return nil
+}
+
+// applyDefaults fills in what Slurm's controller fills in.
+func applyDefaults(cs *confState, a *admitted) {
+	r := a.req
+	if r.Name == "" {
+		r.Name = "sbatch"
+	}
+	if r.StdOut == "" {
+		r.StdOut = "slurm-%j.out"
+		if a.array != nil {
+			r.StdOut = "slurm-%A_%a.out"
+		}
+	}
+	for _, p := range []*string{&r.StdOut, &r.StdErr, &r.StdIn} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(r.WorkDir, *p)
+		}
+	}
+	a.requeue = cs.conf.JobRequeue
+	if r.Requeue != nil {
+		a.requeue = *r.Requeue
+	}
+	r.Partitions, r.Account = a.partitions, a.account
+}
+
+// admitShape refuses what no node of the candidate partitions could ever
+// run, as Slurm refuses it at submit: unknown or too many GPUs per node,
+// unknown features, unknown node names, more memory or CPUs per node than
+// any node has. Node counts beyond the partition are accepted and pend,
+// as in Slurm.
+func admitShape(cs *confState, a *admitted) *api.Error {
+	r := a.req
+	if r.NodeList != "" {
+		names, err := hostlist.Expand(r.NodeList)
+		if err != nil {
+			return api.Errorf(api.CodeInvalidNodeName, "%v", err)
+		}
+		for _, n := range names {
+			if _, ok := cs.conf.Node(n); !ok {
+				return api.Errorf(api.CodeInvalidNodeName, "no node %q", n)
+			}
+		}
+	}
+	need := perNodeNeed(r)
+	if err := checkGRESNames(cs, need); err != nil {
+		return err
+	}
+	for _, pn := range a.partitions {
+		for _, n := range cs.parts[pn].Nodes {
+			if nc, ok := cs.conf.Node(n); ok && need.fits(nc) {
+				return nil
+			}
+		}
+	}
+	if len(need.features) > 0 && !anyNodeHas(cs, a.partitions, need.features) {
+		return api.Errorf(api.CodeInvalidFeature, "no node of %s has features %s", strings.Join(a.partitions, ","), strings.Join(need.features, "&"))
+	}
+	return api.Errorf(api.CodeNodeConfigUnavailable, "no node of partition %s can hold %s", strings.Join(a.partitions, ","), need)
+}
+
+// nodeNeed is the least one node must offer to hold a share of the job.
+type nodeNeed struct {
+	cpus     int
+	memMB    int64
+	gres     map[string]int64 // "gpu" or "gpu:h100" -> per node
+	features []string
+}
+
+func (n nodeNeed) String() string {
+	var parts []string
+	if n.cpus > 0 {
+		parts = append(parts, fmt.Sprintf("%d CPUs", n.cpus))
+	}
+	if n.memMB > 0 {
+		parts = append(parts, fmt.Sprintf("%d MB", n.memMB))
+	}
+	keys := make([]string, 0, len(n.gres))
+	for k := range n.gres {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s:%d", k, n.gres[k]))
+	}
+	if len(parts) == 0 {
+		return "the request"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// perNodeNeed computes the per-node minimum of a request.
+func perNodeNeed(r *job.Request) nodeNeed {
+	n := nodeNeed{gres: map[string]int64{}, features: r.Features}
+	cpt := max(r.CPUsPerTask, 1)
+	n.cpus = cpt * max(r.NTasksPerNode, 1)
+	if r.NTasksPerNode == 0 && r.NTasks > 0 {
+		nodes := max(r.MinNodes, 1)
+		n.cpus = cpt * ((r.NTasks + nodes - 1) / nodes)
+	}
+	if r.MemPerNode != nil && *r.MemPerNode > 0 {
+		n.memMB = *r.MemPerNode
+	}
+	if r.MemPerCPU != nil {
+		n.memMB = *r.MemPerCPU * int64(n.cpus)
+	}
+	for _, list := range [][]resource.GRES{r.GRES, r.GPUsPerNode} {
+		for _, g := range list {
+			key := g.Name
+			if g.Type != "" {
+				key += ":" + g.Type
+			}
+			n.gres[key] = max(n.gres[key], g.Count)
+		}
+	}
+	return n
+}
+
+func (n nodeNeed) fits(nc *slurmconf.Node) bool {
+	if nc.CPUs < n.cpus || nc.RealMemory < n.memMB {
+		return false
+	}
+	for _, f := range n.features {
+		if !slices.Contains(nc.Features, f) {
+			return false
+		}
+	}
+	for key, want := range n.gres {
+		name, typ, _ := strings.Cut(key, ":")
+		var have int64
+		for _, g := range nc.GRES {
+			if g.Name == name && (typ == "" || strings.EqualFold(g.Type, typ)) {
+				have += g.Count
+			}
+		}
+		if have < want {
+			return false
+		}
+	}
+	return true
+}
+
+// checkGRESNames refuses a GRES no node is configured with at all.
+func checkGRESNames(cs *confState, n nodeNeed) *api.Error {
+	for key := range n.gres {
+		name, _, _ := strings.Cut(key, ":")
+		known := false
+		for i := range cs.conf.Nodes {
+			for _, g := range cs.conf.Nodes[i].GRES {
+				known = known || g.Name == name
+			}
+		}
+		if !known {
+			return api.Errorf(api.CodeInvalidGRES, "no node has gres %q", name)
+		}
+	}
+	return nil
+}
+
+func anyNodeHas(cs *confState, parts []string, features []string) bool {
+	for _, pn := range parts {
+		for _, n := range cs.parts[pn].Nodes {
+			nc, ok := cs.conf.Node(n)
+			if ok && (nodeNeed{features: features}).fits(nc) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,41 @@
+package controller
+
+import (
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+)
+
+// Authorization (R19), as Slurm's defaults: everyone may see every job
+// (PrivateData unset); only a job's owner, root, SlurmUser and the node
+// daemons may act on it; only operators may change nodes, reconfigure,
+// raise priorities or lower nice values.
+
+// isOperator reports whether id may do everything: root, SlurmUser or a
+// node daemon (which holds the cluster key).
+func (c *Controller) isOperator(id auth.Identity) bool {
+	switch id.Via {
+	case auth.ViaDaemon:
+		return true
+	case auth.ViaPeerCred, auth.ViaCredential:
+		return id.UID == 0 || id.UID == c.confNow().slurmUID
+	}
+	return false
+}
+
+// canModify reports whether id may cancel, hold, release, update or
+// requeue r.
+func (c *Controller) canModify(id auth.Identity, r *jobRecord) bool {
+	return c.isOperator(id) || (id.Via != auth.ViaDaemon && r.Req.UserID == id.UID)
+}
+
+// canSee reports whether id may see r. Slurm's default PrivateData shows
+// every job to everyone.
+func (c *Controller) canSee(id auth.Identity, r *jobRecord) bool { return true }
+
+// requireOperator refuses a non-operator.
+func (c *Controller) requireOperator(id auth.Identity, what string) *api.Error {
+	if c.isOperator(id) {
+		return nil
+	}
+	return api.Errorf(api.CodeAccessDenied, "%s is reserved to root and SlurmUser", what)
+}

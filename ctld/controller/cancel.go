@@ -1,0 +1,176 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// handleCancel is scancel: cancel the selected jobs, or signal them.
+func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.CancelRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if in.Signal < 0 || in.Signal > 64 {
+		return nil, api.Errorf(api.CodeBadRequest, "signal %d out of range", in.Signal)
+	}
+	f := in.Filter
+	spec := filterSpec{JobIDs: f.JobIDs, Users: f.Users, Accounts: f.Accounts, Partitions: f.Partitions,
+		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes}
+	var b batch
+	c.mu.Lock()
+	out, aerr := c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error {
+		if in.Signal != 0 && in.Signal != int(syscall.SIGKILL) {
+			return c.signalJob(&b, r, in.Signal, in.BatchOnly)
+		}
+		return c.cancelJob(&b, r, tasks)
+	})
+	c.mu.Unlock()
+	if aerr != nil {
+		return nil, aerr
+	}
+	if err := c.finishBatch(&b); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// cancelJob cancels one record: a pending job at once, a running one by
+// asking its nodes to end it.
+func (c *Controller) cancelJob(b *batch, r *jobRecord, tasks []int) *api.Error {
+	switch {
+	case r.finished():
+		return api.NewError(api.CodeAlreadyDone)
+	case r.pending() && tasks != nil:
+		return c.cancelTasks(b, r, tasks)
+	case r.pending():
+		b.persist(c.cancelPendingLocked(r, job.ReasonNone))
+	case r.St.EndState != "":
+		return nil // already being stopped
+	default:
+		c.stopRunning(b, r, api.TerminateCancel, job.Cancelled, job.ReasonNone, 0, c.killWait())
+	}
+	return nil
+}
+
+// cancelTasks cancels some pending tasks of an array's pending record:
+// each splits off as its own CANCELLED record with a new id, as in Slurm.
+func (c *Controller) cancelTasks(b *batch, r *jobRecord, tasks []int) *api.Error {
+	var gone, keep []int
+	for _, t := range r.pendingTasks() {
+		if slices.Contains(tasks, t) {
+			gone = append(gone, t)
+		} else {
+			keep = append(keep, t)
+		}
+	}
+	if len(keep) == 0 {
+		b.persist(c.cancelPendingLocked(r, job.ReasonNone))
+		return nil
+	}
+	if err := c.eng.CancelTasks(r.ID, gone); err != nil {
+		return api.Errorf(api.CodeInternal, "cancel tasks of job %d: %v", r.ID, err)
+	}
+	c.setArrayPending(r, indexRanges(keep))
+	b.persist(c.persistStatus(r))
+	for _, t := range gone {
+		tr := c.splitTask(r, t, c.eng.NextID())
+		tr.gone = true // the engine never saw it: finish must not tell it
+		c.finish(tr, job.Cancelled, job.ReasonNone, job.ExitCode{})
+		c.addRecord(tr)
+		b.persist(c.persistJob(tr))
+	}
+	return nil
+}
+
+// splitTask makes task t of array record r its own record with id nid.
+func (c *Controller) splitTask(r *jobRecord, t int, nid uint32) *jobRecord {
+	st := r.St
+	st.ArrayPending, st.ArrayTask, st.Alloc, st.Dep = "", t, nil, cloneDep(r.St.Dep)
+	return &jobRecord{ID: nid, Req: r.Req, St: st, reqBlob: r.reqBlob}
+}
+
+func cloneDep(d *job.Dependency) *job.Dependency {
+	if d == nil {
+		return nil
+	}
+	cp := *d
+	cp.Deps = slices.Clone(d.Deps)
+	return &cp
+}
+
+// stopRunning ends a running job through its node daemons: the job shows
+// COMPLETING until the batch node reports the end, then takes endState.
+// signal 0 sends SIGTERM; grace is the wait before SIGKILL.
+func (c *Controller) stopRunning(b *batch, r *jobRecord, why api.TerminateReason, endState job.State, endReason job.Reason, signal int, grace time.Duration) {
+	c.setState(r, job.Completing)
+	r.St.EndState, r.St.EndReason = endState, endReason
+	r.St.StopBy = unix(c.now().Add(grace + c.killWait()))
+	b.persist(c.persistStatus(r))
+	req := api.TerminateRequest{JobID: r.ID, Reason: why, Signal: signal, Grace: int64(grace / time.Second)}
+	for _, target := range c.nodeTargets(r) {
+		batchNode := target.node == r.St.BatchHost
+		b.sends = append(b.sends, func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			_, err := c.noded.Terminate(ctx, target.addr, &req)
+			if err != nil && batchNode {
+				c.log.WithError(err).WithField("job_id", req.JobID).WithField("node", target.node).Warn("terminate failed; ending the job here")
+				c.endUnreachable(req.JobID)
+			}
+		})
+	}
+	if len(c.nodeTargets(r)) == 0 {
+		b.persist(c.finishStopped(r, job.ExitCode{Signal: int(syscall.SIGTERM)}))
+	}
+}
+
+// endUnreachable finishes a job that is being stopped but whose batch node
+// cannot be told: the node daemon kills it when it registers again.
+func (c *Controller) endUnreachable(id uint32) {
+	c.mu.Lock()
+	r := c.jobs[id]
+	var p interface{ Wait() error }
+	if r != nil && r.St.State == job.Completing {
+		p = c.finishStopped(r, job.ExitCode{Signal: int(syscall.SIGKILL)})
+	}
+	c.mu.Unlock()
+	if p != nil {
+		if err := p.Wait(); err != nil {
+			c.fail(fmt.Errorf("persist end of job %d: %w", id, err))
+		}
+	}
+}
+
+// signalJob forwards scancel --signal to a running job's nodes.
+func (c *Controller) signalJob(b *batch, r *jobRecord, sig int, batchOnly bool) *api.Error {
+	switch {
+	case r.finished():
+		return api.NewError(api.CodeAlreadyDone)
+	case r.pending():
+		return api.NewError(api.CodeJobPending)
+	}
+	req := api.SignalRequest{JobID: r.ID, Signal: sig, BatchOnly: batchOnly}
+	for _, target := range c.nodeTargets(r) {
+		if batchOnly && target.node != r.St.BatchHost {
+			continue
+		}
+		b.sends = append(b.sends, func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			if _, err := c.noded.Signal(ctx, target.addr, &req); err != nil {
+				c.log.WithError(err).WithField("job_id", req.JobID).WithField("node", target.node).Warn("signal failed")
+			}
+		})
+	}
+	return nil
+}
+
+func (c *Controller) killWait() time.Duration { return c.confNow().conf.KillWait }

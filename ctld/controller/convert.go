@@ -1,0 +1,313 @@
+package controller
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// need says which costly groups of api.Job fields a listing asks for; a
+// full record needs them all.
+type need struct {
+	nodes, tres, deps, stdio, detail, loam, group bool
+}
+
+var needAll = need{true, true, true, true, true, true, true}
+
+// needFor maps requested table fields to the groups they need.
+func needFor(fields []string) need {
+	var n need
+	for _, f := range fields {
+		switch f {
+		case "nodes", "batch_host":
+			n.nodes = true
+		case "tres_req_str", "tres_alloc_str", "tres_per_node", "tres_per_job", "tres_per_task":
+			n.tres = true
+		case "dependency":
+			n.deps = true
+		case "group_name":
+			n.group = true
+		case "standard_output", "standard_error", "standard_input":
+			n.stdio = true
+		case "queue_position", "estimated_start", "gpus", "borrowed_gpus", "queue_class", "tenant":
+			n.loam = true
+		}
+	}
+	return n
+}
+
+// fillJob writes r into j (a reused scratch record), the costly groups
+// only when n asks for them.
+func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
+	*j = api.Job{}
+	q, st := r.Req, &r.St
+	j.JobID, j.Name, j.UserID, j.UserName, j.GroupID = r.ID, q.Name, q.UserID, q.UserName, q.GroupID
+	j.Account, j.Partition, j.QOS, j.Comment = st.Account, st.Partition, q.QOS, q.Comment
+	if r.pending() {
+		j.Partition = strings.Join(st.Partitions, ",")
+	}
+	j.JobState, j.StateReason, j.StateDescription = st.State, st.Reason, st.Desc
+	if r.pending() && r.plan.Reason != "" && st.Hold == NotHeld {
+		j.StateReason, j.StateDescription = r.plan.Reason, r.plan.Desc
+	}
+	j.Priority, j.Nice, j.Hold = st.Priority, st.Nice, st.Hold == HeldUser || st.Hold == HeldAdmin
+	if j.Hold {
+		j.Priority = 0
+	}
+	c.fillArray(j, r)
+	c.fillShape(j, r)
+	j.TimeLimit, j.SubmitTime, j.EligibleTime, j.BeginTime = st.TimeLimit, st.Submit, st.Eligible, st.Begin
+	j.StartTime, j.EndTime, j.Deadline, j.PreemptTime = st.Start, st.End, st.Deadline, st.Preempt
+	if r.pending() {
+		j.StartTime = unix(r.plan.EstStart)
+	}
+	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, true, st.Restarts, st.Requeue
+	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
+	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
+	if q.MailType != 0 {
+		j.MailType = q.MailType.String()
+	}
+	if q.Signal != nil {
+		j.Signal = q.Signal.String()
+	}
+	if n.nodes {
+		j.Nodes, j.BatchHost = allocNodes(st.Alloc), st.BatchHost
+	}
+	if n.tres {
+		c.fillTRES(j, r)
+	}
+	if n.deps && st.Dep != nil {
+		j.Dependency = st.Dep.String()
+	}
+	if n.stdio {
+		j.StdOut, j.StdErr, j.StdIn = c.stdioPath(r, q.StdOut), c.stdioPath(r, q.StdErr), c.stdioPath(r, q.StdIn)
+		if q.StdErr == "" {
+			j.StdErr = j.StdOut
+		}
+	}
+	if n.detail {
+		j.Allocation = st.Alloc
+		j.GRESDetail = gresDetail(st.Alloc)
+		j.PriorityFactors = r.plan.Factors
+		j.SchedReservation = c.reservationOf(r)
+	}
+	if n.loam {
+		c.fillLoam(j, r)
+	}
+	if n.group {
+		j.GroupName = c.users.groupName(q.GroupID)
+	}
+}
+
+func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
+	st := &r.St
+	if st.ArrayJobID == 0 {
+		return
+	}
+	j.ArrayJobID, j.ArrayTaskID, j.ArrayMaxTasks = st.ArrayJobID, r.taskID(), st.Throttle
+	if r.arrayRecord() && (r.pending() || st.ArrayTask < 0) {
+		j.ArrayTaskID = nil
+		if a, err := job.ParseArray(st.ArrayPending, job.MaxArraySizeLimit); err == nil {
+			a.SetThrottle(st.Throttle)
+			j.ArrayTaskString = a.Display()
+			j.ArrayTaskCount = a.Count()
+		}
+	}
+}
+
+// fillShape reports what the job holds when running, what it asks for
+// when pending.
+func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
+	q := r.Req
+	j.Tasks, j.CPUsPerTask, j.TasksPerNode = max(q.NTasks, 1), max(q.CPUsPerTask, 1), q.NTasksPerNode
+	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
+	if q.MemPerNode != nil {
+		j.MemoryPerNode, j.MinMemory = *q.MemPerNode, *q.MemPerNode
+	}
+	if q.MemPerCPU != nil {
+		j.MemoryPerCPU, j.MinMemory = *q.MemPerCPU, *q.MemPerCPU
+	}
+	if q.MemPerGPU != nil {
+		j.MemoryPerGPU = *q.MemPerGPU
+	}
+	if q.TimeMin != nil {
+		j.TimeMinimum = int64(q.TimeMin.Seconds())
+	}
+	if len(r.St.Alloc) > 0 {
+		j.NodeCount = len(r.St.Alloc)
+		for _, a := range r.St.Alloc {
+			j.CPUs += a.CPUs
+			j.GPUs += len(a.GPUs)
+			for _, b := range a.Borrowed {
+				if b {
+					j.BorrowedGPUs++
+				}
+			}
+		}
+		return
+	}
+	j.NodeCount = max(q.MinNodes, 1)
+	j.CPUs = max(j.Tasks*j.CPUsPerTask, j.NodeCount*max(q.NTasksPerNode, 0)*j.CPUsPerTask, 1)
+	j.GPUs = requestedGPUs(q, j.NodeCount)
+}
+
+func requestedGPUs(q *job.Request, nodes int) int {
+	n := 0
+	for _, g := range q.GPUs {
+		n += int(g.Count)
+	}
+	for _, list := range [][]resource.GRES{q.GPUsPerNode, q.GRES} {
+		for _, g := range list {
+			if g.Name == "gpu" {
+				n += int(g.Count) * nodes
+			}
+		}
+	}
+	for _, g := range q.GPUsPerTask {
+		n += int(g.Count) * max(q.NTasks, 1)
+	}
+	return n
+}
+
+// fillTRES prints the TRES strings scontrol shows.
+func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
+	q := r.Req
+	j.TRESPerNode = resource.FormatTRESPer(append(append([]resource.GRES{}, q.GRES...), q.GPUsPerNode...))
+	j.TRESPerJob = resource.FormatTRESPer(q.GPUs)
+	j.TRESPerTask = resource.FormatTRESPer(q.GPUsPerTask)
+	mem := c.jobMemory(r, j.NodeCount, j.CPUs)
+	req := resource.TRES{}
+	req.Set(resource.TRESCPU, int64(j.CPUs))
+	req.Set(resource.TRESMem, mem)
+	req.Set(resource.TRESNode, int64(j.NodeCount))
+	req.Set(resource.TRESBilling, int64(j.CPUs))
+	if j.GPUs > 0 {
+		req.Set(resource.TRESGPU, int64(j.GPUs))
+	}
+	if len(r.St.Alloc) > 0 {
+		j.TRESAllocStr = req.String()
+		var want resource.TRES
+		want.Set(resource.TRESCPU, int64(max(j.Tasks*j.CPUsPerTask, 1)))
+		want.Set(resource.TRESMem, mem)
+		want.Set(resource.TRESNode, int64(max(q.MinNodes, 1)))
+		want.Set(resource.TRESBilling, int64(max(j.Tasks*j.CPUsPerTask, 1)))
+		j.TRESReqStr = want.String()
+		return
+	}
+	j.TRESReqStr = req.String()
+}
+
+// jobMemory is the job's memory in MB: what it holds when running, what
+// it asks for (or the cluster default per CPU) when pending.
+func (c *Controller) jobMemory(r *jobRecord, nodes, cpus int) int64 {
+	if len(r.St.Alloc) > 0 {
+		var m int64
+		for _, a := range r.St.Alloc {
+			m += a.Memory
+		}
+		return m
+	}
+	q := r.Req
+	switch {
+	case q.MemPerNode != nil:
+		return *q.MemPerNode * int64(nodes)
+	case q.MemPerCPU != nil:
+		return *q.MemPerCPU * int64(cpus)
+	}
+	return c.confNow().conf.DefMemPerCPU * int64(cpus)
+}
+
+func allocNodes(alloc []api.NodeAllocation) string {
+	if len(alloc) == 0 {
+		return ""
+	}
+	names := make([]string, len(alloc))
+	for i, a := range alloc {
+		names[i] = a.Node
+	}
+	return hostlist.Compress(names)
+}
+
+// gresDetail prints scontrol -d's per-node GRES: "gpu:2(IDX:0-1)".
+func gresDetail(alloc []api.NodeAllocation) []string {
+	var out []string
+	for _, a := range alloc {
+		if len(a.GPUs) == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("gpu:%d(IDX:%s)", len(a.GPUs), indexRanges(a.GPUs)))
+	}
+	return out
+}
+
+// indexRanges prints sorted indices as "0-3,6".
+func indexRanges(idx []int) string {
+	var b strings.Builder
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(idx[i]))
+		if j > i {
+			b.WriteString("-" + strconv.Itoa(idx[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// commandOf is scontrol's Command=: the script path, or "(null)" for a
+// script read from stdin or --wrap.
+func commandOf(q *job.Request) string {
+	if len(q.Argv) == 0 {
+		return ""
+	}
+	return strings.Join(q.Argv, " ")
+}
+
+// stdioPath expands an output pattern as scontrol shows it (before the job
+// runs, %N is not known and stays as written).
+func (c *Controller) stdioPath(r *jobRecord, pattern string) string {
+	if pattern == "" {
+		return ""
+	}
+	v := api.StdioVars{JobID: r.ID, ArrayJobID: r.St.ArrayJobID, ArrayTaskID: r.taskID(),
+		User: r.Req.UserName, JobName: r.Req.Name, Host: "%N", Step: "batch"}
+	if r.St.BatchHost != "" {
+		v.Host = c.hostnameOf(r.St.BatchHost)
+	}
+	return api.ExpandStdio(pattern, v)
+}
+
+// fillLoam adds Loam's user-view fields (R13).
+func (c *Controller) fillLoam(j *api.Job, r *jobRecord) {
+	j.Tenant = r.St.Account
+	if r.pending() {
+		j.QueuePosition, j.EstimatedStart = r.plan.Position, unix(r.plan.EstStart)
+	}
+	if p, ok := c.confNow().parts[r.St.Partition]; ok {
+		j.QueueClass = string(p.QueueClass)
+	}
+}
+
+func (c *Controller) reservationOf(r *jobRecord) *api.SchedReservation {
+	if r.resv == nil {
+		return nil
+	}
+	rv := r.resv
+	var names []string
+	for _, a := range rv.Held {
+		names = append(names, a.Node)
+	}
+	return &api.SchedReservation{Created: unix(rv.Created), PlannedStart: unix(rv.PlannedStart),
+		Expires: unix(rv.Expires), Nodes: hostlist.Compress(names), Held: rv.Held, Awaiting: rv.Awaiting}
+}

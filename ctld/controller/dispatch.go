@@ -1,0 +1,89 @@
+package controller
+
+import (
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// launchRequest builds the launch of r on its i-th node (0: the batch
+// node).
+func (c *Controller) launchRequest(r *jobRecord, i int) *api.LaunchRequest {
+	q, st := r.Req, &r.St
+	conf := c.confNow().conf
+	req := &api.LaunchRequest{
+		JobID: r.ID, Name: q.Name, Batch: i == 0,
+		UserID: q.UserID, GroupID: q.GroupID, Groups: st.Groups, UserName: q.UserName,
+		Script: q.Script, Environment: q.Environment, WorkDir: q.WorkDir,
+		StdOut: q.StdOut, StdErr: q.StdErr, StdIn: q.StdIn, OpenMode: c.openMode(q),
+		Alloc: st.Alloc[i], Nodes: st.Alloc, NodeList: allocNodes(st.Alloc),
+		NTasks: max(q.NTasks, 1), TasksPerNode: tasksPerNode(q, st.Alloc), CPUsPerTask: max(q.CPUsPerTask, 1),
+		TimeLimit: st.TimeLimit, StartTime: st.Start, Signal: q.Signal,
+		KillWait: int64(conf.KillWait / time.Second), Restarts: st.Restarts,
+		ClusterName: conf.ClusterName, Partition: st.Partition, Account: st.Account, QOS: q.QOS,
+		SubmitHost: q.SubmitHost, SubmitDir: q.SubmitDir, ControllerAddr: c.controllerAddr(),
+	}
+	if len(q.Argv) > 1 {
+		req.Argv = q.Argv[1:]
+	}
+	if q.MemPerCPU != nil {
+		req.MemPerCPU = *q.MemPerCPU
+	} else if q.MemPerNode == nil && q.MemPerGPU == nil && conf.DefMemPerCPU > 0 {
+		req.MemPerCPU = conf.DefMemPerCPU
+	}
+	if q.MemPerNode != nil {
+		req.MemPerNode = *q.MemPerNode
+	}
+	if q.MemPerGPU != nil {
+		req.MemPerGPU = *q.MemPerGPU
+	}
+	if st.ArrayJobID != 0 {
+		req.ArrayJobID, req.ArrayTaskID = st.ArrayJobID, r.taskID()
+		req.ArrayTaskCount, req.ArrayTaskMin, req.ArrayTaskMax, req.ArrayTaskStep = st.ArrayCount, st.ArrayMin, st.ArrayMax, st.ArrayStep
+	}
+	return req
+}
+
+// openMode resolves --open-mode: truncate unless asked (Slurm's default
+// JobFileAppend=0), and append after a requeue so earlier output stays.
+func (c *Controller) openMode(q *job.Request) job.OpenMode {
+	if q.OpenMode != "" {
+		return q.OpenMode
+	}
+	return job.OpenTruncate
+}
+
+// tasksPerNode spreads the job's tasks over its nodes as Slurm's block
+// distribution does: --ntasks-per-node when given, else as evenly as
+// possible with the first nodes taking the remainder.
+func tasksPerNode(q *job.Request, alloc []api.NodeAllocation) []int {
+	n := len(alloc)
+	out := make([]int, n)
+	if q.NTasksPerNode > 0 {
+		for i := range out {
+			out[i] = q.NTasksPerNode
+		}
+		return out
+	}
+	tasks := max(q.NTasks, n)
+	for i := range out {
+		out[i] = tasks / n
+		if i < tasks%n {
+			out[i]++
+		}
+	}
+	return out
+}
+
+// controllerAddr is "host:port" of this controller as nodes reach it.
+func (c *Controller) controllerAddr() string {
+	conf := c.confNow().conf
+	host := c.host
+	if len(conf.SlurmctldHosts) > 0 {
+		host = conf.SlurmctldHosts[0].Addr
+	}
+	return net.JoinHostPort(host, strconv.Itoa(conf.SlurmctldPort))
+}

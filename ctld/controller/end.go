@@ -1,0 +1,134 @@
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/store"
+)
+
+// endStateOf decides how a job the batch node reports ended ends, as Slurm
+// reports it.
+func endStateOf(ev *api.JobEvent) (job.State, job.Reason) {
+	switch ev.Terminated {
+	case api.TerminateCancel:
+		return job.Cancelled, job.ReasonNone
+	case api.TerminateTimeout:
+		return job.Timeout, job.ReasonTimeLimit
+	case api.TerminateNodeFail:
+		return job.NodeFail, job.ReasonNodeDown
+	case api.TerminateDeadline:
+		return job.Deadline, job.ReasonDeadLine
+	}
+	switch {
+	case ev.OOM:
+		return job.OutOfMemory, job.ReasonOutOfMemory
+	case ev.TimedOut:
+		return job.Timeout, job.ReasonTimeLimit
+	case ev.ExitCode != (job.ExitCode{}):
+		return job.Failed, job.ReasonNonZeroExitCode
+	}
+	return job.Completed, job.ReasonNone
+}
+
+// jobEnded applies a node daemon's report that a job's batch script ended.
+func (c *Controller) jobEnded(b *batch, r *jobRecord, ev *api.JobEvent) {
+	if !r.running() {
+		return // already ended (a replayed event)
+	}
+	c.cleanupOtherNodes(b, r)
+	if r.St.Preempt != 0 {
+		id, at := r.ID, unix(c.now())
+		detail := fmt.Appendf(nil, `{"exited_in_grace":%t,"exit_code":%q}`, ev.ExitedInGrace, ev.ExitCode.String())
+		b.persist(c.store.Enqueue(func(tx *store.Tx) error { return tx.AddJobEvent(id, at, "preempt_end", detail) }))
+	}
+	if r.St.EndState != "" {
+		b.persist(c.finishStopped(r, ev.ExitCode))
+		return
+	}
+	st, reason := endStateOf(ev)
+	b.persist(c.finish(r, st, reason, ev.ExitCode))
+}
+
+// finishStopped ends a job the controller was stopping: it takes the state
+// decided when the stop began, or goes back to the queue.
+func (c *Controller) finishStopped(r *jobRecord, exit job.ExitCode) *store.Pending {
+	if r.St.EndState == job.Requeued {
+		lost := time.Duration(0)
+		if r.St.Preempt != 0 {
+			lost = c.now().Sub(fromUnix(r.St.Start))
+		}
+		return c.requeueLocked(r, r.St.RequeueHold, lost)
+	}
+	return c.finish(r, r.St.EndState, r.St.EndReason, exit)
+}
+
+// requeueLocked puts a running or finished job back in the queue with the
+// same id: Restarts+1, a new submit time, the hold asked for.
+func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duration) *store.Pending {
+	now := c.now()
+	wasRunning := r.running()
+	if wasRunning {
+		if err := c.eng.Requeue(r.ID, now, max(lostRun, 0)); err != nil {
+			c.log.WithError(err).WithField("job_id", r.ID).Warn("requeue: scheduler did not know the running job")
+		}
+	}
+	c.detach(r)
+	c.setState(r, job.Pending)
+	st := &r.St
+	st.Restarts++
+	st.LostRun += int64(lostRun / time.Second)
+	st.Start, st.End, st.Alloc, st.BatchHost, st.Launched = 0, 0, nil, "", false
+	st.ExitCode, st.EndState, st.EndReason, st.Preempt, st.StopBy = job.ExitCode{}, "", "", 0, 0
+	st.Submit, st.Eligible, st.Reason, st.Desc = unix(now), unix(now), job.ReasonNone, ""
+	st.Hold, st.RequeueHold = hold, NotHeld
+	st.Reason = initialReason(r)
+	if !wasRunning {
+		if err := c.eng.Submit(c.engineJob(r)); err != nil {
+			c.log.WithError(err).WithField("job_id", r.ID).Error("requeue: scheduler refused the job")
+		}
+	} else if hold != NotHeld {
+		c.eng.Hold(r.ID, hold)
+	}
+	id, at := r.ID, unix(now)
+	p := c.persistStatus(r)
+	c.store.Enqueue(func(tx *store.Tx) error { return tx.AddJobEvent(id, at, "requeue", nil) })
+	c.jobChanged(r)
+	c.schedule()
+	return p
+}
+
+// nodeFailJob handles a running job whose node stopped answering: requeued
+// when it may be, NODE_FAIL otherwise.
+func (c *Controller) nodeFailJob(b *batch, r *jobRecord) {
+	if !r.running() {
+		return
+	}
+	c.cleanupOtherNodes(b, r)
+	if r.St.EndState != "" { // it was being stopped anyway
+		b.persist(c.finishStopped(r, job.ExitCode{Signal: 9}))
+		return
+	}
+	if r.St.Requeue {
+		lost := c.now().Sub(fromUnix(r.St.Start))
+		b.persist(c.requeueLocked(r, r.St.RequeueHold, lost))
+		return
+	}
+	b.persist(c.finish(r, job.NodeFail, job.ReasonNodeDown, job.ExitCode{}))
+}
+
+// cleanupOtherNodes tells the nodes of a multi-node job other than the
+// batch node to end their part.
+func (c *Controller) cleanupOtherNodes(b *batch, r *jobRecord) {
+	req := api.TerminateRequest{JobID: r.ID, Reason: api.TerminateCancel, Grace: int64(c.killWait() / time.Second)}
+	for _, t := range c.nodeTargets(r) {
+		if t.node == r.St.BatchHost {
+			continue
+		}
+		b.sends = append(b.sends, func() {
+			c.sendQuiet(t, func(ctx contextT) error { _, err := c.noded.Terminate(ctx, t.addr, &req); return err })
+		})
+	}
+}

@@ -1,0 +1,198 @@
+package controller
+
+import (
+	"slices"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// jobFilter is a compiled JobQuery or JobFilter.
+type jobFilter struct {
+	refs       []api.JobRef
+	users      map[uint32]bool
+	accounts   map[string]bool
+	partitions map[string]bool
+	states     map[job.State]bool
+	names      map[string]bool
+	qos        map[string]bool
+	nodes      map[string]bool
+	// noUser is set when every named user is unknown: nothing matches.
+	noUser bool
+}
+
+// filterSpec is what JobQuery and JobFilter share.
+type filterSpec struct {
+	JobIDs, Users, Accounts, Partitions, States, Names, QOS, Nodes []string
+}
+
+func set(list []string) map[string]bool {
+	if len(list) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
+}
+
+// compileFilter parses the references, users, states and node lists.
+func (c *Controller) compileFilter(s filterSpec) (*jobFilter, *api.Error) {
+	f := &jobFilter{accounts: set(s.Accounts), partitions: set(s.Partitions), names: set(s.Names), qos: set(s.QOS)}
+	refs, err := api.ParseJobRefs(s.JobIDs)
+	if err != nil {
+		return nil, api.Errorf(api.CodeInvalidJobID, "%v", err)
+	}
+	f.refs = refs
+	if len(s.Users) > 0 {
+		f.users = map[uint32]bool{}
+		for _, u := range s.Users {
+			if uid, ok := c.users.uidOf(u); ok {
+				f.users[uid] = true
+			}
+		}
+		f.noUser = len(f.users) == 0
+	}
+	for _, st := range s.States {
+		state, err := job.ParseState(st)
+		if err != nil {
+			return nil, api.Errorf(api.CodeBadRequest, "%v", err)
+		}
+		if f.states == nil {
+			f.states = map[job.State]bool{}
+		}
+		f.states[state] = true
+	}
+	for _, n := range s.Nodes {
+		names, err := hostlist.Expand(n)
+		if err != nil {
+			return nil, api.Errorf(api.CodeInvalidNodeName, "%v", err)
+		}
+		if f.nodes == nil {
+			f.nodes = map[string]bool{}
+		}
+		for _, name := range names {
+			f.nodes[name] = true
+		}
+	}
+	return f, nil
+}
+
+// attrs reports whether the filter selects by anything but references.
+func (f *jobFilter) attrs() bool {
+	return f.users != nil || f.noUser || f.accounts != nil || f.partitions != nil || f.states != nil ||
+		f.names != nil || f.qos != nil || f.nodes != nil
+}
+
+// matchAttrs checks everything but the references.
+func (f *jobFilter) matchAttrs(r *jobRecord) bool {
+	switch {
+	case f.noUser:
+		return false
+	case f.users != nil && !f.users[r.Req.UserID]:
+		return false
+	case f.accounts != nil && !f.accounts[r.St.Account]:
+		return false
+	case f.states != nil && !f.states[r.St.State]:
+		return false
+	case f.names != nil && !f.names[r.Req.Name]:
+		return false
+	case f.qos != nil && !f.qos[r.Req.QOS]:
+		return false
+	case f.partitions != nil && !f.matchPartition(r):
+		return false
+	case f.nodes != nil && !f.matchNodes(r):
+		return false
+	}
+	return true
+}
+
+func (f *jobFilter) matchPartition(r *jobRecord) bool {
+	if !r.pending() {
+		return f.partitions[r.St.Partition]
+	}
+	for _, p := range r.St.Partitions {
+		if f.partitions[p] {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *jobFilter) matchNodes(r *jobRecord) bool {
+	for _, a := range r.St.Alloc {
+		if f.nodes[a.Node] {
+			return true
+		}
+	}
+	return false
+}
+
+// refMatches reports whether ref names r (or some of its tasks).
+func refMatches(ref api.JobRef, r *jobRecord) bool {
+	switch {
+	case ref.JobID == r.ID && r.St.ArrayJobID == 0:
+		return true
+	case ref.JobID == r.ID && len(ref.Tasks) == 0 && r.St.ArrayJobID == r.ID:
+		return true
+	case ref.JobID != r.ID && ref.JobID != r.St.ArrayJobID:
+		return false
+	case len(ref.Tasks) == 0:
+		return ref.JobID == r.St.ArrayJobID || ref.JobID == r.ID
+	case r.arrayRecord() && r.pending():
+		pend := r.pendingTasks()
+		for _, t := range ref.Tasks {
+			if _, ok := slices.BinarySearch(pend, t); ok {
+				return true
+			}
+		}
+		return false
+	}
+	return ref.JobID == r.St.ArrayJobID && slices.Contains(ref.Tasks, r.St.ArrayTask)
+}
+
+// selectJobs returns the live records f selects, in id order, and the
+// references that named no live job. With references, only the records
+// they can name are visited, so squeue -j stays fast on a full queue.
+func (c *Controller) selectJobs(f *jobFilter, visit func(r *jobRecord)) (missing []string) {
+	if len(f.refs) == 0 {
+		for _, id := range c.order {
+			if r := c.jobs[id]; r != nil && f.matchAttrs(r) {
+				visit(r)
+			}
+		}
+		return nil
+	}
+	var ids []uint32
+	for _, ref := range f.refs {
+		found := false
+		for _, id := range c.candidates(ref.JobID) {
+			if r := c.jobs[id]; r != nil && refMatches(ref, r) {
+				ids = append(ids, id)
+				found = true
+			}
+		}
+		if !found {
+			missing = append(missing, ref.String())
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		if r := c.jobs[id]; f.matchAttrs(r) {
+			visit(r)
+		}
+	}
+	return missing
+}
+
+// candidates are the records a reference to id can name.
+func (c *Controller) candidates(id uint32) []uint32 {
+	out := slices.Clone(c.arrays[id])
+	if r := c.jobs[id]; r != nil && !slices.Contains(out, id) {
+		out = append(out, id)
+	}
+	return out
+}

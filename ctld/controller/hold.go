@@ -1,0 +1,134 @@
+package controller
+
+import (
+	"context"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// handleHold is scontrol hold and uhold. An operator's hold is
+// JobHeldAdmin, which only an operator may release; uhold and a user's own
+// hold are JobHeldUser.
+func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.HoldRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	h := HeldUser
+	if c.isOperator(id) && !in.User {
+		h = HeldAdmin
+	}
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+		switch {
+		case tasks != nil:
+			return someTasksUnsupported(r)
+		case !r.pending():
+			return api.NewError(api.CodeJobNotPending)
+		case r.St.Hold == h:
+			return nil
+		}
+		r.St.Hold = h
+		r.St.Reason = initialReason(r)
+		r.plan = PendingInfo{}
+		if err := c.eng.Hold(r.ID, h); err != nil {
+			return api.Errorf(api.CodeInternal, "hold job %d: %v", r.ID, err)
+		}
+		b.persist(c.persistStatus(r))
+		return nil
+	})
+}
+
+// handleRelease is scontrol release.
+func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.ReleaseRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+		switch {
+		case tasks != nil:
+			return someTasksUnsupported(r)
+		case !r.pending():
+			return api.NewError(api.CodeJobNotPending)
+		case r.St.Hold == HeldAdmin && !c.isOperator(id):
+			return api.Errorf(api.CodeAccessDenied, "job %d was held by an administrator", r.ID)
+		case r.St.Hold != HeldUser && r.St.Hold != HeldAdmin:
+			return nil
+		}
+		c.releaseLocked(r)
+		b.persist(c.persistStatus(r))
+		return nil
+	})
+}
+
+// releaseLocked lifts an explicit hold; a dependency may still hold the
+// job. Its reason is None until the next scheduling pass, as in Slurm.
+func (c *Controller) releaseLocked(r *jobRecord) {
+	r.St.Hold = NotHeld
+	r.St.Reason = job.ReasonNone
+	r.plan = PendingInfo{}
+	now := c.now()
+	if err := c.eng.Release(r.ID, now); err != nil {
+		c.log.WithError(err).WithField("job_id", r.ID).Warn("release: scheduler did not know the job")
+	}
+	if r.St.Eligible == 0 && r.St.Begin == 0 {
+		r.St.Eligible = unix(now)
+	}
+	c.evalDependency(r)
+	c.schedule()
+}
+
+// handleRequeue is scontrol requeue and requeuehold.
+func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.RequeueRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	hold := NotHeld
+	if in.Hold {
+		hold = HeldUser
+		if c.isOperator(id) {
+			hold = HeldAdmin
+		}
+	}
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+		switch {
+		case tasks != nil:
+			return someTasksUnsupported(r)
+		case !r.St.Requeue:
+			return api.Errorf(api.CodeDisabled, "job %d is not requeueable (--no-requeue)", r.ID)
+		case r.pending():
+			return api.NewError(api.CodeJobPending)
+		case r.finished():
+			b.persist(c.requeueLocked(r, hold, 0))
+			return nil
+		case r.St.EndState != "":
+			return api.NewError(api.CodeTransitionState)
+		}
+		r.St.RequeueHold = hold
+		c.stopRunning(b, r, api.TerminateRequeue, job.Requeued, job.ReasonNone, 0, c.killWait())
+		return nil
+	})
+}
+
+// runOp runs an operation on many jobs under the lock, then waits for its
+// commit and sends its messages.
+func (c *Controller) runOp(id auth.Identity, spec filterSpec, fn func(b *batch, r *jobRecord, tasks []int) *api.Error) (any, *api.Error) {
+	var b batch
+	c.mu.Lock()
+	out, aerr := c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error { return fn(&b, r, tasks) })
+	c.mu.Unlock()
+	if aerr != nil {
+		return nil, aerr
+	}
+	if err := c.finishBatch(&b); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func someTasksUnsupported(r *jobRecord) *api.Error {
+	return api.Errorf(api.CodeNotSupported, "job %d: this operation applies to a pending array as a whole; name %d", r.ID, r.St.ArrayJobID)
+}

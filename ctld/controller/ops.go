@@ -1,0 +1,106 @@
+package controller
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/store"
+)
+
+// opFunc acts on one record with the controller's lock held. tasks is
+// non-nil when a reference names only some tasks of an array's pending
+// record.
+type opFunc func(r *jobRecord, tasks []int) *api.Error
+
+// batch collects what one request must wait for and do after the lock is
+// released: the last store change (changes commit in order, so waiting for
+// the last waits for all) and the messages to node daemons.
+type batch struct {
+	last  *store.Pending
+	sends []func()
+}
+
+func (b *batch) persist(p *store.Pending) {
+	if p != nil {
+		b.last = p
+	}
+}
+
+// forEachTarget runs fn on every job the references and attributes select,
+// one result per reference (then one per attribute-selected job), and
+// checks that id may act on each.
+func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc) (*api.JobResults, *api.Error) {
+	f, aerr := c.compileFilter(spec)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if len(f.refs) == 0 && !f.attrs() {
+		return nil, api.Errorf(api.CodeInvalidJobID, "no job ids or filters given")
+	}
+	out := &api.JobResults{Results: []api.JobResult{}}
+	act := func(r *jobRecord, tasks []int) *api.Error {
+		if !c.canModify(id, r) {
+			return api.Errorf(api.CodeAccessDenied, "job %d belongs to %s", r.ID, r.Req.UserName)
+		}
+		return fn(r, tasks)
+	}
+	if len(f.refs) == 0 {
+		for _, jid := range append([]uint32(nil), c.order...) {
+			if r := c.jobs[jid]; r != nil && f.matchAttrs(r) {
+				out.Results = append(out.Results, api.JobResult{JobID: jobIDString(r), Error: act(r, nil)})
+			}
+		}
+		return out, nil
+	}
+	for _, ref := range f.refs {
+		res := api.JobResult{JobID: ref.String()}
+		found := false
+		for _, jid := range c.candidates(ref.JobID) {
+			r := c.jobs[jid]
+			if r == nil || !refMatches(ref, r) || !f.matchAttrs(r) {
+				continue
+			}
+			found = true
+			var tasks []int
+			if len(ref.Tasks) > 0 && r.arrayRecord() && r.pending() {
+				tasks = ref.Tasks
+			}
+			if err := act(r, tasks); err != nil && res.Error == nil {
+				res.Error = err
+			}
+		}
+		if !found {
+			res.Error = api.Errorf(api.CodeInvalidJobID, "no job %s", ref.String())
+		}
+		out.Results = append(out.Results, res)
+	}
+	return out, nil
+}
+
+// jobIDString prints a record's id as squeue does: "13", "12_4", "12_[5-9]".
+func jobIDString(r *jobRecord) string {
+	switch {
+	case r.St.ArrayJobID == 0:
+		return strconv.FormatUint(uint64(r.ID), 10)
+	case r.arrayRecord():
+		return fmt.Sprintf("%d_[%s]", r.St.ArrayJobID, r.St.ArrayPending)
+	}
+	return fmt.Sprintf("%d_%d", r.St.ArrayJobID, r.St.ArrayTask)
+}
+
+// finishBatch waits for the batch's commit, then sends its messages.
+func (c *Controller) finishBatch(b *batch) *api.Error {
+	if b.last != nil {
+		if err := b.last.Wait(); err != nil {
+			c.fail(fmt.Errorf("persist: %w", err))
+			return api.Errorf(api.CodeWritingToFile, "%v", err)
+		}
+	}
+	for _, send := range b.sends {
+		c.inflight.Add(1)
+		go func() { defer c.inflight.Done(); send() }()
+	}
+	return nil
+}

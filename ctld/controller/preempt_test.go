@@ -1,0 +1,73 @@
+package controller
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// TestPreemption: a victim gets its checkpoint signal with the grace
+// window, and is requeued (Restarts+1) or ends PREEMPTED once its node
+// reports the end.
+func TestPreemption(t *testing.T) {
+	tests := map[string]struct {
+		requeue   bool
+		signal    *job.Signal
+		wantState job.State
+		wantSig   int
+	}{
+		"requeue with the job's own signal":   {true, &job.Signal{Number: 10, Seconds: 60}, job.Pending, 10},
+		"cancel mode, the partition's signal": {false, nil, job.Preempted, 10},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			n := h.node("n01")
+			id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Signal = tc.signal }))
+			h.cycle()
+			n.Launch(t, id, 5*time.Second)
+			h.eng.Preempt(id, 99, tc.requeue, 90*time.Second)
+			h.cycle()
+			j := h.waitState(fmt.Sprint(id), tc.wantState)
+			if tc.requeue && j.Restarts != 1 {
+				t.Errorf("restarts %d", j.Restarts)
+			}
+			terms := n.Terminations()
+			if len(terms) != 1 || terms[0].Reason != api.TerminatePreempt || terms[0].Grace != 90 || terms[0].Signal != tc.wantSig {
+				t.Errorf("terminations %+v", terms)
+			}
+			ev, err := h.c.store.JobEvents(id)
+			if err != nil || len(ev) < 2 || ev[0].Kind != "preempt" || ev[1].Kind != "preempt_end" {
+				t.Errorf("job history %+v (%v)", ev, err)
+			}
+		})
+	}
+}
+
+// TestStoppedJobBackstop: when a node daemon never reports the end of a
+// job it was told to stop, the controller ends it after the grace window,
+// KillWait and a minute.
+func TestStoppedJobBackstop(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	n.AutoEnd = false
+	id := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, id, 5*time.Second)
+	results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(id)}}})
+	h.c.inflight.Wait()
+	if j := h.job(fmt.Sprint(id)); j.JobState != job.Completing {
+		t.Fatalf("cancelled running job shows %s, want COMPLETING", j.JobState)
+	}
+	h.tick(30 * time.Second)
+	if j := h.job(fmt.Sprint(id)); j.JobState != job.Completing {
+		t.Fatalf("ended too early: %s", j.JobState)
+	}
+	h.tick(2 * time.Minute)
+	if j := h.job(fmt.Sprint(id)); j.JobState != job.Cancelled {
+		t.Errorf("after the backstop: %s", j.JobState)
+	}
+}

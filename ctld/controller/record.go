@@ -1,0 +1,177 @@
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// jobRecord is the controller's record of one job id: the request as
+// accepted (shared by the tasks of an array) and the mutable status. Both
+// are persisted; the fields after St are soft state rebuilt by the next
+// scheduling cycle.
+type jobRecord struct {
+	ID  uint32
+	Req *job.Request
+	St  jobStatus
+
+	plan    PendingInfo      // the latest cycle's word on a pending job
+	resv    *ReservationInfo // the scheduler's reservation for it
+	gone    bool             // removed from the live table
+	reqBlob []byte           // Req as persisted (kept only while needed)
+}
+
+// jobStatus is the persisted mutable part of a job. Times are Unix seconds.
+type jobStatus struct {
+	State  job.State  `json:"state"`
+	Reason job.Reason `json:"reason,omitempty"`
+	Desc   string     `json:"desc,omitempty"`
+	// EndState is the state a job that is being stopped (cancel, timeout,
+	// preemption) takes once its node daemon reports the end.
+	EndState  job.State  `json:"end_state,omitempty"`
+	EndReason job.Reason `json:"end_reason,omitempty"`
+	// StopBy is when a job being stopped must be dead (signal, grace,
+	// KillWait); past it and some slack the controller stops waiting for
+	// its node daemon.
+	StopBy int64 `json:"stop_by,omitempty"`
+
+	// Array: the array job id and this record's task (-1 for an array's
+	// pending record or an ordinary job); Pending lists the tasks an
+	// array's pending record still holds; the statistics are the whole
+	// array's, for SLURM_ARRAY_TASK_*.
+	ArrayJobID   uint32 `json:"array_job_id,omitempty"`
+	ArrayTask    int    `json:"array_task"`
+	ArrayPending string `json:"array_pending,omitempty"`
+	Throttle     int    `json:"throttle,omitempty"`
+	ArrayCount   int    `json:"array_count,omitempty"`
+	ArrayMin     int    `json:"array_min,omitempty"`
+	ArrayMax     int    `json:"array_max,omitempty"`
+	ArrayStep    int    `json:"array_step,omitempty"`
+
+	Partitions []string `json:"partitions"`
+	Partition  string   `json:"partition"`
+	Account    string   `json:"account,omitempty"`
+	Groups     []uint32 `json:"groups,omitempty"`
+	// TimeLimit in seconds (api.UnlimitedSeconds); the partition's default
+	// is applied at submit.
+	TimeLimit int64 `json:"time_limit"`
+
+	Submit   int64 `json:"submit"`
+	Eligible int64 `json:"eligible,omitempty"`
+	Begin    int64 `json:"begin,omitempty"`
+	Start    int64 `json:"start,omitempty"`
+	End      int64 `json:"end,omitempty"`
+	Deadline int64 `json:"deadline,omitempty"`
+	Preempt  int64 `json:"preempt,omitempty"`
+
+	Priority int64 `json:"priority"`
+	Nice     int   `json:"nice"`
+	Hold     Hold  `json:"hold,omitempty"`
+	Restarts int   `json:"restarts,omitempty"`
+	Requeue  bool  `json:"requeue"`
+	// RequeueHold is the hold a job being requeued gets (requeuehold).
+	RequeueHold Hold  `json:"requeue_hold,omitempty"`
+	LostRun     int64 `json:"lost_run,omitempty"`
+
+	ExitCode  job.ExitCode         `json:"exit_code"`
+	Alloc     []api.NodeAllocation `json:"alloc,omitempty"`
+	BatchHost string               `json:"batch_host,omitempty"`
+	// Launched is set when the batch node confirmed the start.
+	Launched bool `json:"launched,omitempty"`
+
+	Dep        *job.Dependency `json:"dep,omitempty"`
+	KillInvDep bool            `json:"kill_inv_dep,omitempty"`
+}
+
+// pending, running and finished classify a record's state.
+func (r *jobRecord) pending() bool { return r.St.State == job.Pending }
+func (r *jobRecord) running() bool {
+	return r.St.State == job.Running || r.St.State == job.Completing || r.St.State == job.Configuring
+}
+func (r *jobRecord) finished() bool { return r.St.State.IsTerminal() }
+
+// arrayRecord reports whether r is an array's pending record (holding not
+// yet started tasks).
+func (r *jobRecord) arrayRecord() bool { return r.St.ArrayPending != "" }
+
+// taskID returns r's array task index, or nil.
+func (r *jobRecord) taskID() *int {
+	if r.St.ArrayTask < 0 || r.St.ArrayJobID == 0 {
+		return nil
+	}
+	t := r.St.ArrayTask
+	return &t
+}
+
+// pendingTasks parses the tasks an array's pending record holds.
+func (r *jobRecord) pendingTasks() []int {
+	if r.St.ArrayPending == "" {
+		return nil
+	}
+	a, err := job.ParseArray(r.St.ArrayPending, job.MaxArraySizeLimit)
+	if err != nil {
+		return nil
+	}
+	out := make([]int, 0, a.Count())
+	for i := range a.All() {
+		out = append(out, i)
+	}
+	return out
+}
+
+func unix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
+
+func fromUnix(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0)
+}
+
+func limitDuration(sec int64) time.Duration {
+	if sec <= 0 {
+		return 0
+	}
+	return time.Duration(sec) * time.Second
+}
+
+// statusBlob encodes the status for the store.
+func (r *jobRecord) statusBlob() []byte {
+	b, err := json.Marshal(&r.St)
+	if err != nil {
+		panic(fmt.Sprintf("encode job %d status: %v", r.ID, err)) // plain data: cannot fail
+	}
+	return b
+}
+
+// requestBlob encodes the request for the store, once per request.
+func (r *jobRecord) requestBlob() []byte {
+	if r.reqBlob == nil {
+		b, err := json.Marshal(r.Req)
+		if err != nil {
+			panic(fmt.Sprintf("encode job %d request: %v", r.ID, err))
+		}
+		r.reqBlob = b
+	}
+	return r.reqBlob
+}
+
+// decodeRecord rebuilds a record from the store.
+func decodeRecord(id uint32, request, status []byte) (*jobRecord, error) {
+	r := &jobRecord{ID: id, Req: &job.Request{}, reqBlob: request}
+	if err := json.Unmarshal(request, r.Req); err != nil {
+		return nil, fmt.Errorf("job %d request: %w", id, err)
+	}
+	if err := json.Unmarshal(status, &r.St); err != nil {
+		return nil, fmt.Errorf("job %d status: %w", id, err)
+	}
+	return r, nil
+}

@@ -1,0 +1,174 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/store"
+)
+
+// handleSubmit is sbatch: admit, create the job, persist, answer.
+func (c *Controller) handleSubmit(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.SubmitRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	now := c.now()
+	a, aerr := c.admit(c.confNow(), id, &in, now)
+	if aerr != nil {
+		c.burnID() // Slurm uses up a job id on every rejected submission
+		return nil, aerr
+	}
+	if in.TestOnly {
+		return c.testOnly(a)
+	}
+	rec, pend, aerr := c.createJob(a)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if err := pend.Wait(); err != nil {
+		c.fail(fmt.Errorf("persist job %d: %w", rec.ID, err))
+		return nil, api.Errorf(api.CodeWritingToFile, "job %d was not saved: %v", rec.ID, err)
+	}
+	if rec.St.Hold == NotHeld && rec.St.Begin == 0 {
+		c.schedule() // a held or delayed job cannot start: no cycle for it
+	}
+	c.log.WithField("job_id", rec.ID).WithField("user", a.req.UserName).WithField("partition", strings.Join(a.partitions, ",")).Debug("job submitted")
+	out := &api.SubmitResponse{JobID: rec.ID}
+	if a.array != nil {
+		out.ArrayTaskCount = a.array.Count()
+	}
+	return out, nil
+}
+
+func (c *Controller) burnID() {
+	c.mu.Lock()
+	c.eng.NextID()
+	c.mu.Unlock()
+}
+
+// createJob checks what depends on live state, gives the job its id, adds
+// it to memory and the engine, and enqueues its persistence, all under the
+// lock so the store sees jobs in id order.
+func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tasks := 1
+	if a.array != nil {
+		tasks = a.array.Count()
+	}
+	if max := c.confNow().conf.MaxJobCount; int64(c.tasks+tasks) > max {
+		c.eng.NextID()
+		return nil, nil, api.Errorf(api.CodeAgain, "MaxJobCount limit (%d) reached", max)
+	}
+	if aerr := c.checkDependencyTargets(a.dep); aerr != nil {
+		c.eng.NextID()
+		return nil, nil, aerr
+	}
+	rec := c.newRecord(c.eng.NextID(), a)
+	c.evalDependency(rec)
+	if !rec.finished() {
+		if err := c.eng.Submit(c.engineJob(rec)); err != nil {
+			return nil, nil, api.Errorf(api.CodeNodeConfigUnavailable, "%v", err)
+		}
+	}
+	c.addRecord(rec)
+	id, reqBlob, stBlob := rec.ID, rec.requestBlob(), rec.statusBlob()
+	rec.reqBlob = nil
+	pend := c.store.Enqueue(func(tx *store.Tx) error {
+		return errors.Join(tx.PutJob(id, reqBlob, stBlob), tx.SetNextJobID(id+1))
+	})
+	return rec, pend, nil
+}
+
+// newRecord builds the record of a new job.
+func (c *Controller) newRecord(id uint32, a *admitted) *jobRecord {
+	now := unix(c.now())
+	a.req.Hold = a.hold != NotHeld
+	rec := &jobRecord{ID: id, Req: a.req, gone: true, St: jobStatus{
+		State: job.Pending, Reason: job.ReasonNone, ArrayTask: -1,
+		Partitions: a.partitions, Partition: a.partitions[0], Account: a.account, Groups: a.groups,
+		TimeLimit: a.timeLimit, Submit: now, Begin: unix(a.begin), Deadline: unix(a.deadline),
+		Nice: a.nice, Hold: a.hold, Requeue: a.requeue, Dep: a.dep,
+	}}
+	if a.req.KillOnInvalidDep != nil {
+		rec.St.KillInvDep = *a.req.KillOnInvalidDep
+	}
+	if a.array != nil {
+		rec.St.ArrayJobID = id
+		rec.St.ArrayPending = a.array.String()
+		if i := strings.IndexByte(rec.St.ArrayPending, '%'); i >= 0 {
+			rec.St.ArrayPending = rec.St.ArrayPending[:i]
+		}
+		rec.St.Throttle = a.array.Throttle()
+		rec.St.ArrayCount, rec.St.ArrayMin, rec.St.ArrayMax, rec.St.ArrayStep = a.array.Count(), a.array.Min(), a.array.Max(), a.array.Step()
+	}
+	rec.St.Reason = initialReason(rec)
+	if rec.St.Begin == 0 && rec.St.Hold == NotHeld {
+		rec.St.Eligible = now
+	}
+	return rec
+}
+
+// initialReason is what squeue shows before the first scheduling pass.
+func initialReason(r *jobRecord) job.Reason {
+	switch r.St.Hold {
+	case HeldUser:
+		return job.ReasonJobHeldUser
+	case HeldAdmin:
+		return job.ReasonJobHeldAdmin
+	case HeldDependency:
+		return job.ReasonDependency
+	case HeldDependencyNever:
+		return job.ReasonDependencyNeverSatisfied
+	}
+	if r.St.Begin != 0 {
+		return job.ReasonBeginTime
+	}
+	return job.ReasonNone
+}
+
+// engineJob is r as the scheduler sees it.
+func (c *Controller) engineJob(r *jobRecord) *EngineJob {
+	ej := &EngineJob{
+		ID: r.ID, Req: r.Req, Partitions: r.St.Partitions, Tenant: r.St.Account, User: r.Req.UserName,
+		Limit: limitDuration(r.St.TimeLimit), Submit: fromUnix(r.St.Submit), Begin: fromUnix(r.St.Begin),
+		Nice: r.St.Nice, Hold: r.St.Hold, Requeue: r.St.Requeue, Throttle: r.St.Throttle, Restarts: r.St.Restarts,
+	}
+	if r.arrayRecord() {
+		ej.ArrayTasks = r.pendingTasks()
+	}
+	return ej
+}
+
+// testOnly answers sbatch --test-only: where and when the job would start.
+func (c *Controller) testOnly(a *admitted) (any, *api.Error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if aerr := c.checkDependencyTargets(a.dep); aerr != nil {
+		return nil, aerr
+	}
+	id := c.eng.NextID()
+	rec := c.newRecord(id, a)
+	est, err := c.eng.Estimate(c.engineJob(rec), c.now())
+	if err != nil {
+		return nil, api.Errorf(api.CodeInternal, "estimate: %v", err)
+	}
+	if est.Start.IsZero() {
+		return nil, api.Errorf(api.CodeNodeConfigUnavailable, "the job cannot run: %s", est.Reason)
+	}
+	res := &api.TestOnlyResult{JobID: id, StartTime: unix(est.Start), Partition: est.Partition}
+	var names []string
+	for _, al := range est.Alloc {
+		names = append(names, al.Node)
+		res.Processors += al.CPUs
+	}
+	res.Nodes = hostlist.Compress(names)
+	return &api.SubmitResponse{JobID: id, TestOnly: res}, nil
+}

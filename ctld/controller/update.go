@@ -1,0 +1,299 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+// handleUpdate is scontrol update job: every change applies to every
+// listed job, all or nothing per job.
+func (c *Controller) handleUpdate(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.UpdateRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if in.Update.Empty() {
+		return nil, api.Errorf(api.CodeBadRequest, "nothing to update")
+	}
+	op := c.isOperator(id)
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+		if tasks != nil {
+			return someTasksUnsupported(r)
+		}
+		return c.updateJob(b, r, &in.Update, op)
+	})
+}
+
+// updateJob checks every change first, then applies them together.
+func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operator bool) *api.Error {
+	if r.finished() {
+		return api.NewError(api.CodeJobFinished)
+	}
+	next := *r.Req // copy-on-write: array tasks share the request
+	st := r.St
+	steps := []func() *api.Error{
+		func() *api.Error { return c.updateTimes(r, &st, u, operator) },
+		func() *api.Error { return c.updatePriority(r, &st, u, operator) },
+		func() *api.Error { return c.updatePendingOnly(r, &next, &st, u) },
+		func() *api.Error { return updateAnytime(&next, &st, u) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return c.commitUpdate(b, r, &next, st, u)
+}
+
+// updateTimes: users may only shorten a time limit, operators anything.
+func (c *Controller) updateTimes(r *jobRecord, st *jobStatus, u *api.JobUpdate, operator bool) *api.Error {
+	if u.TimeLimit != nil {
+		lim := *u.TimeLimit
+		if lim == 0 || lim < api.UnlimitedSeconds {
+			return api.Errorf(api.CodeInvalidTimeLimit, "time limit %d", lim)
+		}
+		longer := st.TimeLimit != api.UnlimitedSeconds && (lim == api.UnlimitedSeconds || lim > st.TimeLimit)
+		if longer && !operator {
+			return api.Errorf(api.CodeAccessDenied, "only operators may raise a time limit")
+		}
+		st.TimeLimit = lim
+	}
+	if u.Deadline != nil {
+		st.Deadline = *u.Deadline
+	}
+	if u.BeginTime != nil {
+		if !r.pending() {
+			return api.NewError(api.CodeJobNotPending)
+		}
+		st.Begin = *u.BeginTime
+	}
+	return nil
+}
+
+// updatePriority: Priority is for operators (0 holds the job, as in
+// Slurm); a negative nice too.
+func (c *Controller) updatePriority(r *jobRecord, st *jobStatus, u *api.JobUpdate, operator bool) *api.Error {
+	if u.Priority != nil {
+		if !operator {
+			return api.Errorf(api.CodeAccessDenied, "only operators may set a priority")
+		}
+		if *u.Priority != 0 {
+			return api.Errorf(api.CodeNotSupported, "setting a priority other than 0 (hold); change nice instead")
+		}
+		if !r.pending() {
+			return api.NewError(api.CodeJobNotPending)
+		}
+		st.Hold = HeldAdmin
+	}
+	if u.Nice != nil {
+		if *u.Nice < 0 && !operator {
+			return api.Errorf(api.CodeAccessDenied, "only operators may set a negative nice value")
+		}
+		if *u.Nice > job.MaxNice || *u.Nice < -job.MaxNice {
+			return api.NewError(api.CodeInvalidNice)
+		}
+		st.Nice = *u.Nice
+	}
+	return nil
+}
+
+// updatePendingOnly applies the changes Slurm allows only before a job
+// starts.
+func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
+	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil || u.MinNodes != nil ||
+		u.NumTasks != nil || u.CPUsPerTask != nil || u.Features != nil || u.RequiredNodes != nil ||
+		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil || u.ArrayMaxTasks != nil
+	if !touched {
+		return nil
+	}
+	if !r.pending() {
+		return api.NewError(api.CodeJobNotPending)
+	}
+	setStr := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	setStr(&q.QOS, u.QOS)
+	setStr(&q.Constraint, u.Features)
+	setStr(&q.NodeList, u.RequiredNodes)
+	setStr(&q.Exclude, u.ExcludedNodes)
+	setStr(&q.StdOut, u.StdOut)
+	setStr(&q.StdErr, u.StdErr)
+	if u.Features != nil {
+		q.Features = job.SimpleFeatures(q.Constraint)
+	}
+	if u.MinNodes != nil {
+		q.MinNodes, q.NodesSet = *u.MinNodes, true
+	}
+	if u.NumTasks != nil {
+		q.NTasks = *u.NumTasks
+	}
+	if u.CPUsPerTask != nil {
+		q.CPUsPerTask = *u.CPUsPerTask
+	}
+	if u.GRES != nil {
+		g, err := resource.ParseGRES(*u.GRES)
+		if err != nil {
+			return api.Errorf(api.CodeInvalidGRES, "%v", err)
+		}
+		q.GRES = g
+	}
+	if u.ArrayMaxTasks != nil {
+		if st.ArrayJobID == 0 || *u.ArrayMaxTasks < 0 {
+			return api.Errorf(api.CodeBadRequest, "ArrayTaskThrottle applies to array jobs only")
+		}
+		st.Throttle = *u.ArrayMaxTasks
+	}
+	if u.Partition != nil {
+		q.Partitions = strings.Split(*u.Partition, ",")
+	}
+	if u.Account != nil {
+		q.Account = *u.Account
+	}
+	return c.readmit(r, q, st, u)
+}
+
+// readmit re-runs the submit checks a pending-only change affects.
+func (c *Controller) readmit(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
+	cs := c.confNow()
+	a := &admitted{req: q}
+	for _, step := range []func() *api.Error{
+		func() *api.Error { return admitPartitions(cs, a) },
+		func() *api.Error { return admitAccount(cs, a) },
+		func() *api.Error { return admitShape(cs, a) },
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	q.Partitions, q.Account = a.partitions, a.account
+	st.Partitions, st.Partition, st.Account = a.partitions, a.partitions[0], a.account
+	if u.Dependency != nil {
+		d, err := job.ParseDependency(*u.Dependency)
+		if err != nil {
+			return api.Errorf(api.CodeDependency, "%v", err)
+		}
+		if err := c.checkDependencyTargets(d); err != nil {
+			return err
+		}
+		if c.dependsOn(d, r.ID, map[uint32]bool{}) {
+			return api.NewError(api.CodeCircularDependency)
+		}
+		q.Dependency, st.Dep = *u.Dependency, nil
+		if len(d.Deps) > 0 {
+			st.Dep = d
+		}
+	}
+	return nil
+}
+
+// dependsOn reports whether a job with dependency d would wait, directly
+// or not, on job id (a cycle).
+func (c *Controller) dependsOn(d *job.Dependency, id uint32, seen map[uint32]bool) bool {
+	if d == nil {
+		return false
+	}
+	for _, dep := range d.Deps {
+		if dep.Type == job.Singleton {
+			continue
+		}
+		if dep.JobID == id {
+			return true
+		}
+		for _, t := range c.targets(dep.JobID, dep.Task) {
+			if t.ID == id || t.St.ArrayJobID == id {
+				return true
+			}
+			if !seen[t.ID] {
+				seen[t.ID] = true
+				if c.dependsOn(t.St.Dep, id, seen) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// updateAnytime applies changes allowed at any time.
+func updateAnytime(q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
+	if u.Name != nil {
+		q.Name = *u.Name
+	}
+	if u.Comment != nil {
+		q.Comment = *u.Comment
+	}
+	if u.MailUser != nil {
+		q.MailUser = *u.MailUser
+	}
+	if u.MailType != nil {
+		mt, err := job.ParseMailType(*u.MailType)
+		if err != nil {
+			return api.Errorf(api.CodeBadRequest, "%v", err)
+		}
+		q.MailType = mt
+	}
+	if u.Requeue != nil {
+		st.Requeue = *u.Requeue
+		q.Requeue = u.Requeue
+	}
+	if u.TimeMinimum != nil {
+		d := time.Duration(*u.TimeMinimum) * time.Second
+		q.TimeMin = &d
+	}
+	if u.TimeLimit != nil {
+		d := slurmtime.Unlimited
+		if *u.TimeLimit > 0 {
+			d = time.Duration(*u.TimeLimit) * time.Second
+		}
+		q.TimeLimit = &d
+	}
+	return nil
+}
+
+// commitUpdate swaps in the new request and status, tells the engine and
+// the nodes, and persists.
+func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st jobStatus, u *api.JobUpdate) *api.Error {
+	renamed := q.Name != r.Req.Name
+	if renamed && r.running() {
+		c.runningByName[singletonKey(r)]--
+	}
+	r.Req, r.reqBlob, r.St = q, nil, st
+	if renamed && r.running() {
+		c.runningByName[singletonKey(r)]++
+	}
+	c.deps.add(r)
+	if r.pending() {
+		if err := c.eng.Update(c.engineJob(r)); err != nil {
+			return api.Errorf(api.CodeInternal, "scheduler refused the update of job %d: %v", r.ID, err)
+		}
+		if u.Dependency != nil {
+			r.St.Hold = map[bool]Hold{true: r.St.Hold, false: NotHeld}[r.St.Hold == HeldUser || r.St.Hold == HeldAdmin]
+			c.evalDependency(r)
+		}
+		r.St.Reason = initialReason(r)
+		c.schedule()
+	}
+	if r.running() && u.TimeLimit != nil {
+		req := api.TimeLimitRequest{JobID: r.ID, TimeLimit: r.St.TimeLimit}
+		for _, t := range c.nodeTargets(r) {
+			b.sends = append(b.sends, func() {
+				c.sendQuiet(t, func(ctx contextT) error { _, err := c.noded.TimeLimit(ctx, t.addr, &req); return err })
+			})
+		}
+	}
+	if r.St.Deadline != 0 {
+		c.deadlines[r.ID] = true
+	}
+	b.persist(c.persistJob(r))
+	c.log.WithField("job_id", r.ID).Debug("job updated")
+	return nil
+}

@@ -1,0 +1,80 @@
+package api
+
+import "github.com/loamhpc/loam/pkg/job"
+
+// AcctQuery selects accounting records for sacct: finished jobs from the
+// controller's history and the live ones. Empty lists do not filter.
+type AcctQuery struct {
+	JobIDs     []string `json:"job_ids,omitempty"` // as ParseJobRef reads them
+	Users      []string `json:"users,omitempty"`   // names or numeric uids; empty: all users
+	Accounts   []string `json:"accounts,omitempty"`
+	Partitions []string `json:"partitions,omitempty"`
+	States     []string `json:"states,omitempty"` // names or short codes
+	Names      []string `json:"names,omitempty"`
+	Nodes      []string `json:"nodes,omitempty"`
+	// StartTime and EndTime bound the time window (-S, -E; Unix seconds,
+	// 0: open). A job is selected when it was eligible or running inside
+	// the window, as sacct selects; with States, when it was in one of the
+	// states inside the window.
+	StartTime int64 `json:"start_time,omitempty"`
+	EndTime   int64 `json:"end_time,omitempty"`
+	// AllocationsOnly (-X) leaves out the steps.
+	AllocationsOnly bool `json:"allocations_only,omitempty"`
+	// Limit caps the number of records (0: no cap).
+	Limit int `json:"limit,omitempty"`
+}
+
+// AcctJob is one job's accounting record. Times are Unix seconds (0:
+// unknown); Elapsed is seconds.
+type AcctJob struct {
+	JobID           uint32       `json:"job_id"`
+	ArrayJobID      uint32       `json:"array_job_id,omitempty"`
+	ArrayTaskID     *int         `json:"array_task_id,omitempty"`
+	ArrayTaskString string       `json:"array_task_string,omitempty"`
+	Name            string       `json:"name"`
+	UserID          uint32       `json:"user_id"`
+	UserName        string       `json:"user_name"`
+	GroupID         uint32       `json:"group_id"`
+	Account         string       `json:"account,omitempty"`
+	Partition       string       `json:"partition"`
+	QOS             string       `json:"qos,omitempty"`
+	State           job.State    `json:"state"`
+	Reason          job.Reason   `json:"reason,omitempty"`
+	ExitCode        job.ExitCode `json:"exit_code"`
+	SubmitTime      int64        `json:"submit_time"`
+	EligibleTime    int64        `json:"eligible_time,omitempty"`
+	StartTime       int64        `json:"start_time,omitempty"`
+	EndTime         int64        `json:"end_time,omitempty"`
+	Elapsed         int64        `json:"elapsed"`
+	TimeLimit       int64        `json:"time_limit"`
+	Nodes           string       `json:"nodes,omitempty"`
+	NodeCount       int          `json:"node_count"`
+	CPUs            int          `json:"cpus"`
+	ReqTRES         string       `json:"tres_req_str,omitempty"`
+	AllocTRES       string       `json:"tres_alloc_str,omitempty"`
+	WorkDir         string       `json:"current_working_directory,omitempty"`
+	Restarts        int          `json:"restart_cnt"`
+	Priority        int64        `json:"priority"`
+	Steps           []AcctStep   `json:"steps,omitempty"`
+}
+
+// AcctStep is one step of a job (Loam records the batch step, "N.batch").
+type AcctStep struct {
+	StepID    string       `json:"step_id"` // "batch"
+	Name      string       `json:"name"`
+	State     job.State    `json:"state"`
+	ExitCode  job.ExitCode `json:"exit_code"`
+	StartTime int64        `json:"start_time,omitempty"`
+	EndTime   int64        `json:"end_time,omitempty"`
+	Elapsed   int64        `json:"elapsed"`
+	Nodes     string       `json:"nodes,omitempty"`
+	NodeCount int          `json:"node_count"`
+	CPUs      int          `json:"cpus"`
+	AllocTRES string       `json:"tres_alloc_str,omitempty"`
+}
+
+// AcctResponse answers PathAccounting, jobs in submit order.
+type AcctResponse struct {
+	Now  int64     `json:"now"`
+	Jobs []AcctJob `json:"jobs"`
+}

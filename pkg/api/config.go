@@ -1,0 +1,42 @@
+package api
+
+// PingResponse answers PathPing and PathNodedPing.
+type PingResponse struct {
+	// Daemon is "loam-ctld" or "loam-noded"; Host its host (node) name.
+	Daemon  string `json:"daemon"`
+	Host    string `json:"host"`
+	Version string `json:"version"`
+	// Primary is set when the answering controller is the primary
+	// (scontrol ping prints "primary").
+	Primary bool  `json:"primary,omitempty"`
+	Now     int64 `json:"now"`
+	// StartTime is when the daemon started.
+	StartTime int64 `json:"start_time"`
+}
+
+// KeyValue is one line of scontrol show config.
+type KeyValue struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ConfigResponse answers PathConfig: the running configuration as
+// scontrol show config prints it, in its order.
+type ConfigResponse struct {
+	Now         int64  `json:"now"`
+	ClusterName string `json:"cluster_name"`
+	// LoadedAt is when this configuration was read (Last configuration
+	// change / BOOT_TIME in scontrol).
+	LoadedAt int64      `json:"loaded_at"`
+	Files    []string   `json:"files"`
+	Entries  []KeyValue `json:"entries"`
+}
+
+// ReconfigureResponse answers PathReconfigure. On a refused configuration
+// the answer is an error (CodeInvalidConfig) whose Detail lists every
+// problem with file:line; nothing changed.
+type ReconfigureResponse struct {
+	// Warnings are the problems that did not stop loading.
+	Warnings []string `json:"warnings,omitempty"`
+	Files    []string `json:"files"`
+}

@@ -1,0 +1,113 @@
+package api
+
+// JobFilter selects jobs by attribute for scancel -u/-p/-t/-n/-A/-q/-w.
+// Within one field any entry matches; across fields all must match. A
+// filter with only JobIDs acts on those jobs; a filter with attributes and
+// JobIDs acts on the listed jobs that also match the attributes.
+type JobFilter struct {
+	JobIDs     []string `json:"job_ids,omitempty"` // as ParseJobRef reads them
+	Users      []string `json:"users,omitempty"`   // names or numeric uids
+	Accounts   []string `json:"accounts,omitempty"`
+	Partitions []string `json:"partitions,omitempty"`
+	States     []string `json:"states,omitempty"` // names or squeue codes
+	Names      []string `json:"names,omitempty"`
+	QOS        []string `json:"qos,omitempty"`
+	Nodes      []string `json:"nodes,omitempty"`
+}
+
+// Empty reports whether the filter selects nothing at all (no ids and no
+// attribute), which the controller refuses rather than reading as "every
+// job".
+func (f *JobFilter) Empty() bool {
+	return len(f.JobIDs)+len(f.Users)+len(f.Accounts)+len(f.Partitions)+
+		len(f.States)+len(f.Names)+len(f.QOS)+len(f.Nodes) == 0
+}
+
+// CancelRequest is scancel: end the selected jobs, or with Signal send them
+// a signal and leave them running.
+type CancelRequest struct {
+	Filter JobFilter `json:"filter"`
+	// Signal is a signal number (scancel --signal); 0 cancels the job.
+	Signal int `json:"signal,omitempty"`
+	// BatchOnly (-b) signals the batch shell only, not its children.
+	BatchOnly bool `json:"batch_only,omitempty"`
+	// Full (-f) signals every step including the batch shell.
+	Full bool `json:"full,omitempty"`
+}
+
+// JobResult is the outcome of an operation on one job: Error nil on
+// success. JobID is the reference as the request gave it, or the id of a
+// job selected by attributes.
+type JobResult struct {
+	JobID string `json:"job_id"`
+	Error *Error `json:"error,omitempty"`
+}
+
+// JobResults answers the operations on many jobs, in the order of the
+// request's references, then the attribute-selected jobs in id order.
+type JobResults struct {
+	Results []JobResult `json:"results"`
+}
+
+// HoldRequest is scontrol hold (User false: JobHeldAdmin when an operator
+// asks, JobHeldUser otherwise, as Slurm does) and scontrol uhold (User true:
+// JobHeldUser).
+type HoldRequest struct {
+	JobIDs []string `json:"job_ids"`
+	User   bool     `json:"user,omitempty"`
+}
+
+// ReleaseRequest is scontrol release.
+type ReleaseRequest struct {
+	JobIDs []string `json:"job_ids"`
+}
+
+// RequeueRequest is scontrol requeue (Hold false) and requeuehold (Hold
+// true: the job comes back held, RequeueHold).
+type RequeueRequest struct {
+	JobIDs []string `json:"job_ids"`
+	Hold   bool     `json:"hold,omitempty"`
+}
+
+// UpdateRequest is scontrol update job: every non-nil field is changed on
+// every listed job, all or nothing per job.
+type UpdateRequest struct {
+	JobIDs []string  `json:"job_ids"`
+	Update JobUpdate `json:"update"`
+}
+
+// JobUpdate holds the changes scontrol update may ask for. Durations are
+// seconds (UnlimitedSeconds for UNLIMITED); times are Unix seconds.
+type JobUpdate struct {
+	TimeLimit   *int64  `json:"time_limit,omitempty"`
+	TimeMinimum *int64  `json:"time_minimum,omitempty"`
+	Partition   *string `json:"partition,omitempty"` // pending jobs only
+	// Priority may be set by operators only; 0 holds the job as Slurm does.
+	Priority   *int64  `json:"priority,omitempty"`
+	Nice       *int    `json:"nice,omitempty"` // negative values: operators only
+	Name       *string `json:"name,omitempty"`
+	Comment    *string `json:"comment,omitempty"`
+	Account    *string `json:"account,omitempty"`
+	QOS        *string `json:"qos,omitempty"`
+	BeginTime  *int64  `json:"begin_time,omitempty"`
+	Deadline   *int64  `json:"deadline,omitempty"`
+	Dependency *string `json:"dependency,omitempty"` // "" removes every dependency
+	// NumNodes, NumTasks, MinCPUs... apply to pending jobs only.
+	MinNodes      *int    `json:"min_nodes,omitempty"`
+	NumTasks      *int    `json:"tasks,omitempty"`
+	CPUsPerTask   *int    `json:"cpus_per_task,omitempty"`
+	Features      *string `json:"features,omitempty"`
+	RequiredNodes *string `json:"required_nodes,omitempty"`
+	ExcludedNodes *string `json:"excluded_nodes,omitempty"`
+	GRES          *string `json:"gres,omitempty"` // --gres syntax, per node
+	Requeue       *bool   `json:"requeue,omitempty"`
+	StdOut        *string `json:"standard_output,omitempty"`
+	StdErr        *string `json:"standard_error,omitempty"`
+	MailUser      *string `json:"mail_user,omitempty"`
+	MailType      *string `json:"mail_type,omitempty"`
+	// ArrayMaxTasks changes the %N throttle of an array job.
+	ArrayMaxTasks *int `json:"array_max_tasks,omitempty"`
+}
+
+// Empty reports whether the update changes nothing.
+func (u *JobUpdate) Empty() bool { return *u == JobUpdate{} }

@@ -1,0 +1,149 @@
+package api
+
+import "github.com/loamhpc/loam/pkg/job"
+
+// UnlimitedSeconds is Slurm's UNLIMITED in a duration field.
+const UnlimitedSeconds int64 = -1
+
+// Job is one job record as squeue, scontrol show job and squeue --json see
+// it. A pending array is one record (ArrayTaskString set, ArrayTaskID nil);
+// each started task is its own record with its own JobID, as in Slurm.
+//
+// Times are Unix seconds (0: unset); durations seconds (UnlimitedSeconds:
+// UNLIMITED); memory MB. For a pending job StartTime is the estimated start
+// (as Slurm reports it), 0 when none is known.
+type Job struct {
+	JobID           uint32 `json:"job_id"`
+	ArrayJobID      uint32 `json:"array_job_id,omitempty"`
+	ArrayTaskID     *int   `json:"array_task_id,omitempty"`
+	ArrayTaskString string `json:"array_task_string,omitempty"` // "2-5" on a pending array record
+	ArrayMaxTasks   int    `json:"array_max_tasks,omitempty"`   // the %N throttle
+	// ArrayTaskCount is how many tasks the pending array record still holds.
+	ArrayTaskCount int `json:"array_task_count,omitempty"`
+
+	Name      string `json:"name"`
+	UserID    uint32 `json:"user_id"`
+	UserName  string `json:"user_name"`
+	GroupID   uint32 `json:"group_id"`
+	GroupName string `json:"group_name,omitempty"`
+	Account   string `json:"account,omitempty"`
+	Partition string `json:"partition"`
+	QOS       string `json:"qos,omitempty"`
+	Comment   string `json:"comment,omitempty"`
+
+	JobState    job.State  `json:"job_state"`
+	StateReason job.Reason `json:"state_reason"`
+	// StateDescription adds to the reason, e.g. the unavailable nodes of
+	// ReqNodeNotAvail or a launch failure.
+	StateDescription string `json:"state_description,omitempty"`
+	Priority         int64  `json:"priority"`
+	Nice             int    `json:"nice"`
+	Hold             bool   `json:"hold,omitempty"`
+
+	Nodes          string `json:"nodes,omitempty"` // allocated host list
+	NodeCount      int    `json:"node_count"`      // allocated, or requested while pending
+	CPUs           int    `json:"cpus"`            // allocated, or requested while pending
+	Tasks          int    `json:"tasks"`           // --ntasks (1 when not given)
+	CPUsPerTask    int    `json:"cpus_per_task"`   // 1 when not given
+	TasksPerNode   int    `json:"tasks_per_node,omitempty"`
+	MemoryPerNode  int64  `json:"memory_per_node,omitempty"`
+	MemoryPerCPU   int64  `json:"memory_per_cpu,omitempty"`
+	MemoryPerGPU   int64  `json:"memory_per_gpu,omitempty"`
+	MinMemory      int64  `json:"min_memory,omitempty"` // per node, as squeue %m prints
+	RequiredNodes  string `json:"required_nodes,omitempty"`
+	ExcludedNodes  string `json:"excluded_nodes,omitempty"`
+	Features       string `json:"features,omitempty"` // -C as given
+	Exclusive      string `json:"exclusive,omitempty"`
+	TRESPerNode    string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
+	TRESPerJob     string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
+	TRESPerTask    string `json:"tres_per_task,omitempty"`
+	TRESReqStr     string `json:"tres_req_str,omitempty"`   // "cpu=2,mem=2G,node=1,billing=2"
+	TRESAllocStr   string `json:"tres_alloc_str,omitempty"` // set once running
+	RequiredSwitch int    `json:"required_switch,omitempty"`
+
+	TimeLimit    int64 `json:"time_limit"` // seconds; UnlimitedSeconds
+	TimeMinimum  int64 `json:"time_minimum,omitempty"`
+	SubmitTime   int64 `json:"submit_time"`
+	EligibleTime int64 `json:"eligible_time,omitempty"`
+	BeginTime    int64 `json:"begin_time,omitempty"`
+	StartTime    int64 `json:"start_time,omitempty"`
+	EndTime      int64 `json:"end_time,omitempty"`
+	Deadline     int64 `json:"deadline,omitempty"`
+	// PreemptTime is when the job received its preemption signal.
+	PreemptTime int64 `json:"preempt_time,omitempty"`
+	// SuspendTime, kept for Slurm's field set; Loam never suspends.
+	SuspendTime int64 `json:"suspend_time,omitempty"`
+
+	ExitCode    job.ExitCode `json:"exit_code"`
+	BatchHost   string       `json:"batch_host,omitempty"`
+	BatchFlag   bool         `json:"batch_flag"`
+	Command     string       `json:"command,omitempty"`
+	WorkDir     string       `json:"current_working_directory,omitempty"`
+	StdOut      string       `json:"standard_output,omitempty"` // path with patterns expanded
+	StdErr      string       `json:"standard_error,omitempty"`
+	StdIn       string       `json:"standard_input,omitempty"`
+	Restarts    int          `json:"restart_cnt"`
+	Requeue     bool         `json:"requeue"`
+	Dependency  string       `json:"dependency,omitempty"` // "afterok:12_*(unfulfilled)"
+	KillInvDep  bool         `json:"kill_on_invalid_dependency,omitempty"`
+	MailType    string       `json:"mail_type,omitempty"`
+	MailUser    string       `json:"mail_user,omitempty"`
+	SubmitHost  string       `json:"submit_host,omitempty"`
+	SubmitDir   string       `json:"submit_dir,omitempty"`
+	Reservation string       `json:"reservation,omitempty"` // an admin reservation name (--reservation)
+	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it
+
+	// Allocation is what the job holds on each node, with GPU indices and
+	// whether each GPU is owned by the job's tenant or borrowed (R7).
+	Allocation []NodeAllocation `json:"allocation,omitempty"`
+	// GRESDetail is scontrol -d's per-node JOB_GRES ("gpu:8(IDX:0-7)").
+	GRESDetail []string `json:"gres_detail,omitempty"`
+
+	// Loam's additions.
+	QueuePosition    int               `json:"queue_position,omitempty"`  // 1-based in its partition, pending only
+	EstimatedStart   int64             `json:"estimated_start,omitempty"` // from the latest plan
+	SchedReservation *SchedReservation `json:"sched_reservation,omitempty"`
+	PriorityFactors  *PriorityFactors  `json:"priority_factors,omitempty"`
+	Tenant           string            `json:"tenant,omitempty"`
+	QueueClass       string            `json:"queue_class,omitempty"`
+	GPUs             int               `json:"gpus,omitempty"`          // allocated, or requested while pending
+	BorrowedGPUs     int               `json:"borrowed_gpus,omitempty"` // of GPUs, how many are borrowed
+	LastSchedEval    int64             `json:"last_sched_eval,omitempty"`
+}
+
+// NodeAllocation is what a job holds on one node.
+type NodeAllocation struct {
+	Node   string `json:"node"`
+	CPUs   int    `json:"cpus"`
+	CPUIDs string `json:"cpu_ids,omitempty"` // "0-3", when the node daemon pinned them
+	Memory int64  `json:"memory"`            // MB
+	GPUs   []int  `json:"gpus,omitempty"`    // indices on the node
+	// Borrowed has one entry per GPUs entry: true when that GPU is borrowed
+	// from another tenant's quota.
+	Borrowed []bool `json:"borrowed,omitempty"`
+}
+
+// SchedReservation is the reservation the scheduler holds for a blocked job
+// (R9): what it holds now, when the job is planned to start, and when the
+// reservation times out.
+type SchedReservation struct {
+	Created      int64            `json:"created"`
+	PlannedStart int64            `json:"planned_start,omitempty"`
+	Expires      int64            `json:"expires,omitempty"`
+	Nodes        string           `json:"nodes,omitempty"`
+	Held         []NodeAllocation `json:"held,omitempty"`
+	Awaiting     []NodeAllocation `json:"awaiting,omitempty"`
+}
+
+// PriorityFactors are the weighted terms of a job's priority, as sprio shows
+// them, plus Loam's aging and compensation.
+type PriorityFactors struct {
+	Age          float64 `json:"age"`
+	Fairshare    float64 `json:"fairshare"`
+	JobSize      float64 `json:"job_size"`
+	Partition    float64 `json:"partition"`
+	QOS          float64 `json:"qos"`
+	Aging        float64 `json:"aging"`
+	Compensation float64 `json:"compensation"`
+	Nice         float64 `json:"nice"`
+}

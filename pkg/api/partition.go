@@ -1,0 +1,51 @@
+package api
+
+// Partition is one partition (queue) as sinfo and scontrol show partition
+// see it. Durations are seconds (UnlimitedSeconds: UNLIMITED); memory MB;
+// counts -1 when unlimited.
+type Partition struct {
+	Name              string   `json:"name"`
+	Nodes             string   `json:"nodes"` // host list
+	NodeNames         []string `json:"node_names,omitempty"`
+	TotalNodes        int      `json:"total_nodes"`
+	TotalCPUs         int      `json:"total_cpus"`
+	TotalGPUs         int      `json:"total_gpus,omitempty"`
+	State             string   `json:"state"` // UP, DOWN, DRAIN, INACTIVE
+	Default           bool     `json:"default"`
+	MaxTime           int64    `json:"max_time"`
+	DefaultTime       int64    `json:"default_time"` // 0: none (MaxTime applies)
+	MaxNodes          int64    `json:"max_nodes"`
+	MinNodes          int64    `json:"min_nodes"`
+	PriorityTier      int      `json:"priority_tier"`
+	PriorityJobFactor int      `json:"priority_job_factor"`
+	PreemptMode       string   `json:"preempt_mode"`
+	GraceTime         int64    `json:"grace_time"`
+	AllowAccounts     []string `json:"allow_accounts,omitempty"` // nil: ALL
+	DenyAccounts      []string `json:"deny_accounts,omitempty"`
+	AllowQOS          []string `json:"allow_qos,omitempty"`
+	OverSubscribe     string   `json:"oversubscribe"`
+	DefMemPerCPU      int64    `json:"def_mem_per_cpu,omitempty"`
+	DefMemPerGPU      int64    `json:"def_mem_per_gpu,omitempty"`
+	MaxMemPerNode     int64    `json:"max_mem_per_node"`
+
+	// Loam's queue keys (R2, R3, R9, R11).
+	QueueClass          string   `json:"queue_class"`
+	AgingRate           float64  `json:"aging_rate"`
+	AgingCap            float64  `json:"aging_cap"`
+	ReservationTimeout  int64    `json:"reservation_timeout"`
+	ReservationCooldown int64    `json:"reservation_cooldown"`
+	ReservationDepth    int      `json:"reservation_depth"`
+	ReservationMode     string   `json:"reservation_mode"`
+	CheckpointSignal    string   `json:"checkpoint_signal,omitempty"`
+	RequiredMounts      []string `json:"required_mounts,omitempty"`
+
+	// Live counts for sinfo and the user view (R13).
+	PendingJobs int `json:"pending_jobs"`
+	RunningJobs int `json:"running_jobs"`
+}
+
+// PartitionsResponse answers PathPartitions in configuration order.
+type PartitionsResponse struct {
+	Now        int64       `json:"now"`
+	Partitions []Partition `json:"partitions"`
+}

@@ -1,0 +1,201 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/sched"
+	"github.com/loamhpc/loam/pkg/slurmconf"
+)
+
+// ShapeOf normalizes a submission into what it asks of the nodes of
+// partition part (nil: the cluster's defaults), following Slurm 22.05 as
+// the peer cluster shows it (scontrol show job of running jobs):
+//
+//   - nodes: -N's minimum (-w raises it to the host count in the client);
+//     with --ntasks-per-node and -n, ceil(n / per-node); --ntasks-per-node
+//     or --gpus-per-node alone mean one node; otherwise 0 (the scheduler
+//     takes the fewest nodes that hold the job: -n70 lands on 3 nodes);
+//   - CPUs: tasks x CPUs per task, per node with --ntasks-per-node, one
+//     task per node with -N alone (-N3 holds 3 CPUs); --gpus-per-task with
+//     --cpus-per-gpu makes CPUs per task = GPUs per task x CPUs per GPU;
+//     --cpus-per-gpu alone raises the CPUs to GPUs x CPUs per GPU;
+//   - GPUs: --gpus-per-node or --gres=gpu:N per node; --gpus-per-task per
+//     node with --ntasks-per-node, else times the tasks; --gpus for the
+//     whole job; the first GPU type named is required;
+//   - memory: --mem per node (--mem=0: the smallest node of the partition,
+//     whole), --mem-per-cpu, --mem-per-gpu, else the partition's
+//     DefMemPerGPU for GPU jobs, else DefMemPerCPU, else none (Slurm would
+//     give the whole node; sites set DefMemPerCPU, as the peer does);
+//   - --exclusive or OverSubscribe=EXCLUSIVE: whole nodes; -w, -x host
+//     lists; -C as a plain AND list of features (OR, brackets and counts
+//     are refused).
+func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition) (sched.Shape, error) {
+	var s sched.Shape
+	gpt := gpuCount(req.GPUsPerTask)
+	cpt := max(req.CPUsPerTask, 1)
+	if gpt > 0 && req.CPUsPerGPU > 0 {
+		cpt = gpt * req.CPUsPerGPU
+	}
+	gpn := gpuCount(req.GPUsPerNode)
+	if gpn == 0 {
+		gpn = gpuCount(gresGPUs(req.GRES))
+	}
+	s.Nodes = nodeCount(req, gpn)
+	shapeCPUs(&s, req, cpt)
+	shapeGPUs(&s, req, gpn, gpt)
+	s.GPUType = gpuType(req)
+	shapeMemory(&s, req, cfg, part)
+	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")
+	var err error
+	if s.NodeList, err = expandHosts(req.NodeList, "-w"); err != nil {
+		return sched.Shape{}, err
+	}
+	if s.Exclude, err = expandHosts(req.Exclude, "-x"); err != nil {
+		return sched.Shape{}, err
+	}
+	if req.Constraint != "" && req.Features == nil {
+		return sched.Shape{}, fmt.Errorf("constraint %q: only AND lists of features (a&b) are supported", req.Constraint)
+	}
+	s.Features = req.Features
+	return s, nil
+}
+
+func nodeCount(req *job.Request, gpn int) int {
+	switch {
+	case req.NodesSet || req.MinNodes > 0:
+		return req.MinNodes
+	case req.NTasksPerNode > 0 && req.NTasks > 0:
+		return (req.NTasks + req.NTasksPerNode - 1) / req.NTasksPerNode
+	case req.NTasksPerNode > 0 || gpn > 0:
+		return 1
+	}
+	return 0
+}
+
+func shapeCPUs(s *sched.Shape, req *job.Request, cpt int) {
+	switch {
+	case req.NTasksPerNode > 0:
+		s.CPUsPerNode = req.NTasksPerNode * cpt
+	case req.NTasks > 0:
+		s.CPUs = req.NTasks * cpt
+	case s.Nodes > 0:
+		s.CPUsPerNode = cpt
+	default:
+		s.CPUs = cpt
+	}
+}
+
+func shapeGPUs(s *sched.Shape, req *job.Request, gpn, gpt int) {
+	switch {
+	case gpn > 0:
+		s.GPUsPerNode = gpn
+	case gpt > 0 && req.NTasksPerNode > 0:
+		s.GPUsPerNode = gpt * req.NTasksPerNode
+	case gpt > 0:
+		s.GPUs = gpt * max(req.NTasks, 1)
+	default:
+		s.GPUs = gpuCount(req.GPUs)
+	}
+	cpg := req.CPUsPerGPU
+	if cpg <= 0 || gpt > 0 {
+		return
+	}
+	if s.GPUsPerNode > 0 {
+		perNode := s.CPUsPerNode
+		if perNode == 0 {
+			perNode = (s.CPUs + max(s.Nodes, 1) - 1) / max(s.Nodes, 1)
+		}
+		s.CPUs, s.CPUsPerNode = 0, max(perNode, s.GPUsPerNode*cpg)
+		return
+	}
+	if s.CPUsPerNode > 0 {
+		s.CPUs, s.CPUsPerNode = s.CPUsPerNode*max(s.Nodes, 1), 0
+	}
+	s.CPUs = max(s.CPUs, s.GPUs*cpg)
+}
+
+func shapeMemory(s *sched.Shape, req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition) {
+	defCPU, defGPU := cfg.DefMemPerCPU, cfg.DefMemPerGPU
+	if part != nil {
+		defCPU, defGPU = part.DefMemPerCPU, part.DefMemPerGPU
+	}
+	switch {
+	case req.MemPerNode != nil && *req.MemPerNode == 0:
+		s.MemPerNode = smallestMemory(cfg, part)
+	case req.MemPerNode != nil:
+		s.MemPerNode = *req.MemPerNode
+	case req.MemPerCPU != nil:
+		s.MemPerCPU = *req.MemPerCPU
+	case req.MemPerGPU != nil:
+		s.MemPerGPU = *req.MemPerGPU
+	case defGPU > 0 && (s.GPUs > 0 || s.GPUsPerNode > 0):
+		s.MemPerGPU = defGPU
+	case defCPU > 0:
+		s.MemPerCPU = defCPU
+	}
+}
+
+// smallestMemory is the RealMemory of the partition's smallest node (all
+// nodes without a partition): what --mem=0 can always get.
+func smallestMemory(cfg *slurmconf.Config, part *slurmconf.Partition) int64 {
+	var names []string
+	if part != nil {
+		names = part.Nodes
+	} else {
+		for _, n := range cfg.Nodes {
+			names = append(names, n.Name)
+		}
+	}
+	var least int64
+	for _, name := range names {
+		if n, ok := cfg.Node(name); ok && (least == 0 || n.RealMemory < least) {
+			least = n.RealMemory
+		}
+	}
+	return least
+}
+
+func gresGPUs(list []resource.GRES) []resource.GRES {
+	var out []resource.GRES
+	for _, g := range list {
+		if g.Name == "gpu" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func gpuCount(list []resource.GRES) int {
+	n := 0
+	for _, g := range list {
+		if g.Name == "gpu" || g.Name == "" {
+			n += int(g.Count)
+		}
+	}
+	return n
+}
+
+func gpuType(req *job.Request) string {
+	for _, list := range [][]resource.GRES{req.GPUsPerNode, req.GPUsPerTask, req.GPUs, gresGPUs(req.GRES)} {
+		for _, g := range list {
+			if g.Type != "" {
+				return g.Type
+			}
+		}
+	}
+	return ""
+}
+
+func expandHosts(list, opt string) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	hosts, err := hostlist.Expand(list)
+	if err != nil {
+		return nil, fmt.Errorf("%s %q: %w", opt, list, err)
+	}
+	return hosts, nil
+}

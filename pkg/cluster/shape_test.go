@@ -1,0 +1,176 @@
+package cluster
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/jobopt"
+	"github.com/loamhpc/loam/pkg/sched"
+	"github.com/loamhpc/loam/pkg/slurmconf"
+)
+
+// peerConf mirrors the peer's slurm.conf where ShapeOf looks: DefMemPerCPU
+// and the node sizes.
+const peerConf = `ClusterName=peer
+SlurmctldHost=localhost
+DefMemPerCPU=1024
+GresTypes=gpu
+NodeName=gpu[001-032] CPUs=64 RealMemory=512000 Gres=gpu:8 Feature=gpu
+NodeName=cpu[001-008] CPUs=32 RealMemory=128000 Feature=cpu
+PartitionName=normal Nodes=ALL Default=YES DefaultTime=01:00:00 MaxTime=2-00:00:00
+PartitionName=whole Nodes=gpu[001-004] OverSubscribe=EXCLUSIVE DefMemPerGPU=8000
+`
+
+func peerConfig(t *testing.T) *slurmconf.Config {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/slurm.conf", []byte(peerConf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := slurmconf.Load(os.DirFS(dir), "slurm.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// request parses sbatch options (as the command line) into a Request.
+func request(t *testing.T, opts string) *job.Request {
+	t.Helper()
+	p := &jobopt.Parser{Cwd: "/tmp", Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	cl, err := p.CommandLine(append(strings.Fields(opts), "--wrap=true"))
+	if err != nil {
+		t.Fatalf("sbatch %s: %v", opts, err)
+	}
+	res, err := p.Submission(cl, nil)
+	if err != nil {
+		t.Fatalf("sbatch %s: %v", opts, err)
+	}
+	return &res.Request
+}
+
+// allocated is what a shape holds in total on nodes nodes: CPUs, memory
+// (MB) and GPUs, as Slurm's TRES counts them.
+func allocated(s sched.Shape, nodes int) (cpus int, mem int64, gpus int) {
+	cpus = s.CPUs
+	if s.CPUsPerNode > 0 {
+		cpus = s.CPUsPerNode * nodes
+	}
+	gpus = s.GPUs
+	if s.GPUsPerNode > 0 {
+		gpus = s.GPUsPerNode * nodes
+	}
+	switch {
+	case s.MemPerNode > 0:
+		mem = s.MemPerNode * int64(nodes)
+	case s.MemPerGPU > 0:
+		mem = s.MemPerGPU * int64(gpus)
+	default:
+		mem = s.MemPerCPU * int64(cpus)
+	}
+	return cpus, mem, gpus
+}
+
+// TestShapeMatchesPeer submits each option set of testdata/shape_peer.txt
+// through the sbatch option parser and checks that the shape asks for the
+// CPUs, memory and GPUs the real Slurm allocated.
+func TestShapeMatchesPeer(t *testing.T) {
+	cfg := peerConfig(t)
+	part, _ := cfg.Partition("normal")
+	f, err := os.Open("testdata/shape_peer.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, " | ")
+		opts, tres, gres := cols[0], cols[1], cols[2]
+		nodes, _ := strconv.Atoi(cols[3])
+		n++
+		t.Run(opts, func(t *testing.T) {
+			s, err := ShapeOf(request(t, opts), cfg, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Nodes != 0 && s.Nodes != nodes {
+				t.Errorf("shape asks for %d nodes, the peer used %d", s.Nodes, nodes)
+			}
+			cpus, mem, gpus := allocated(s, nodes)
+			got := fmt.Sprintf("cpu=%d,mem=%dG,node=%d", cpus, mem/1024, nodes)
+			if got != tres {
+				t.Errorf("shape %+v holds %s, the peer allocated %s", s, got, tres)
+			}
+			wantGPUs := 0
+			if gres != "-" {
+				wantGPUs, _ = strconv.Atoi(strings.TrimPrefix(gres, "gpu:"))
+			}
+			if gpus != wantGPUs {
+				t.Errorf("shape %+v holds %d GPUs, the peer %d", s, gpus, wantGPUs)
+			}
+		})
+	}
+	if n < 10 {
+		t.Fatalf("only %d peer cases read", n)
+	}
+}
+
+func TestShapeOf(t *testing.T) {
+	cfg := peerConfig(t)
+	normal, _ := cfg.Partition("normal")
+	whole, _ := cfg.Partition("whole")
+	tests := map[string]struct {
+		opts    string
+		part    *slurmconf.Partition
+		want    sched.Shape
+		wantErr string
+	}{
+		"--exclusive asks for whole nodes": {
+			opts: "--exclusive -N1", part: normal,
+			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, MemPerCPU: 1024, Exclusive: true}},
+		"an EXCLUSIVE partition gives whole nodes, DefMemPerGPU memory per GPU": {
+			opts: "--gpus-per-node=4", part: whole,
+			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, GPUsPerNode: 4, MemPerGPU: 8000, Exclusive: true}},
+		"--mem=0 takes the partition's smallest node's memory": {
+			opts: "--mem=0", part: normal,
+			want: sched.Shape{CPUs: 1, MemPerNode: 128000}},
+		"a GPU type is required": {
+			opts: "--gpus-per-node=h100:8 -N2", part: normal,
+			want: sched.Shape{Nodes: 2, CPUsPerNode: 1, GPUsPerNode: 8, GPUType: "h100", MemPerCPU: 1024}},
+		"-w, -x and -C": {
+			opts: "-w gpu[001-002] -x gpu003 -C gpu&ib", part: normal,
+			want: sched.Shape{Nodes: 2, CPUsPerNode: 1, MemPerCPU: 1024, NodeList: []string{"gpu001", "gpu002"},
+				Exclude: []string{"gpu003"}, Features: []string{"gpu", "ib"}}},
+		"a constraint with OR is refused": {
+			opts: "-C a|b", part: normal, wantErr: "only AND lists"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := ShapeOf(request(t, tc.opts), cfg, tc.part)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ShapeOf (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
