@@ -112,7 +112,7 @@ func (c *Cluster) applyStart(st sched.Start, now time.Time) (Action, error) {
 	case r.array != nil && r.array.room() == 0:
 		return Action{}, fmt.Errorf("start job %d: array throttle reached: %w", st.Job, ErrInvalid)
 	}
-	if err := c.checkAlloc(st.Alloc); err != nil {
+	if err := c.checkAlloc(st.Alloc, false); err != nil {
 		return Action{}, fmt.Errorf("start job %d: %w", st.Job, err)
 	}
 	c.dropReservation(st.Job)

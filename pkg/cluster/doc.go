@@ -45,6 +45,11 @@
 // Persist BEFORE dispatch: loam-ctld must make an Action durable before it
 // sends it to a node daemon, and call Forget when dispatch fails.
 //
+// Administrative changes: Update replaces a pending job's request (keeping
+// its priority and eligible time), CancelTasks removes pending tasks of an
+// array, Restore re-inserts a job that was running when the controller
+// stopped, and SetNextID moves the id counter past a restored job table.
+//
 // # Arrays
 //
 // A pending array is one record whose ArrayTasks counts its pending tasks.

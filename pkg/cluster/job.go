@@ -124,7 +124,7 @@ func (c *Cluster) Job(id sched.JobID) (JobInfo, bool) {
 // Submit adds a pending job. The id must be new and non-zero, and at least
 // one of its partitions must exist.
 func (c *Cluster) Submit(spec JobSpec) error {
-	if err := c.checkSpec(&spec); err != nil {
+	if err := c.checkSpec(&spec, false); err != nil {
 		return err
 	}
 	spec.Partitions = slices.Clone(spec.Partitions)
@@ -144,24 +144,30 @@ func (c *Cluster) Submit(spec JobSpec) error {
 	return nil
 }
 
-func (c *Cluster) checkSpec(spec *JobSpec) error {
+// checkSpec validates a spec for Submit (update false: the id must be
+// new) or Update.
+func (c *Cluster) checkSpec(spec *JobSpec, update bool) error {
+	op := "submit"
+	if update {
+		op = "update"
+	}
 	switch {
 	case spec.ID == 0:
-		return fmt.Errorf("submit: job id 0: %w", ErrInvalid)
-	case c.jobs[spec.ID] != nil || c.arrays[spec.ID] != nil:
-		return fmt.Errorf("submit: job %d already exists: %w", spec.ID, ErrInvalid)
+		return fmt.Errorf("%s: job id 0: %w", op, ErrInvalid)
+	case !update && (c.jobs[spec.ID] != nil || c.arrays[spec.ID] != nil):
+		return fmt.Errorf("%s: job %d already exists: %w", op, spec.ID, ErrInvalid)
 	case spec.ArrayTasks != nil && len(spec.ArrayTasks) == 0:
-		return fmt.Errorf("submit: job %d: empty array: %w", spec.ID, ErrInvalid)
+		return fmt.Errorf("%s: job %d: empty array: %w", op, spec.ID, ErrInvalid)
 	case spec.Shape.GPUs < 0 || spec.Shape.CPUs < 0 || spec.Shape.Nodes < 0 ||
 		spec.Shape.GPUsPerNode < 0 || spec.Shape.CPUsPerNode < 0:
-		return fmt.Errorf("submit: job %d: negative resource count: %w", spec.ID, ErrInvalid)
+		return fmt.Errorf("%s: job %d: negative resource count: %w", op, spec.ID, ErrInvalid)
 	}
 	for _, p := range spec.Partitions {
 		if _, ok := c.partition(p); ok {
 			return nil
 		}
 	}
-	return fmt.Errorf("submit: job %d: no known partition in %v: %w", spec.ID, spec.Partitions, ErrInvalid)
+	return fmt.Errorf("%s: job %d: no known partition in %v: %w", op, spec.ID, spec.Partitions, ErrInvalid)
 }
 
 // pushPending appends r's pending view (rebuilt from its spec and bookkeeping).

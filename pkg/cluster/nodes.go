@@ -92,8 +92,9 @@ func (c *Cluster) SetNodeState(name string, st sched.NodeState) ([]sched.JobID, 
 	return ids, nil
 }
 
-// checkAlloc verifies that alloc fits the free resources of up nodes now.
-func (c *Cluster) checkAlloc(alloc []sched.NodeAlloc) error {
+// checkAlloc verifies that alloc fits the free resources of up nodes now
+// (of any node when anyState is set, for Restore).
+func (c *Cluster) checkAlloc(alloc []sched.NodeAlloc, anyState bool) error {
 	if len(alloc) == 0 {
 		return errors.New("empty allocation")
 	}
@@ -107,17 +108,17 @@ func (c *Cluster) checkAlloc(alloc []sched.NodeAlloc) error {
 			return fmt.Errorf("node %s allocated twice", a.Node)
 		}
 		seen[a.Node] = true
-		if err := c.checkNode(i, a); err != nil {
+		if err := c.checkNode(i, a, anyState); err != nil {
 			return fmt.Errorf("node %s: %w", a.Node, err)
 		}
 	}
 	return nil
 }
 
-func (c *Cluster) checkNode(i int, a sched.NodeAlloc) error {
+func (c *Cluster) checkNode(i int, a sched.NodeAlloc, anyState bool) error {
 	n, u := &c.nodes[i], &c.used[i]
 	switch {
-	case n.State != sched.NodeUp:
+	case n.State != sched.NodeUp && !anyState:
 		return errors.New("node not up")
 	case a.CPUs < 0 || a.MemMB < 0:
 		return errors.New("negative allocation")
