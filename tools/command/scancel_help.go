@@ -1,0 +1,36 @@
+package command
+
+const scancelUsage = `Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]
+               [-p partition] [-Q] [-q qos] [--reservation=reservation]
+               [-s signal | integer] [-t PENDING | RUNNING | SUSPENDED]
+               [--usage] [-u user_name] [--hurry] [-V] [-v] [-w hosts...]
+               [--wckey=wckey] [--me] [job_id[_array_id][.step_id]]
+`
+
+const scancelHelp = `Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]
+  -A, --account=account           act only on jobs charging this account
+  -b, --batch                     signal batch shell for specified job
+  -f, --full                      signal batch shell and all steps for specified job
+  -H, --hurry                     accepted (Loam stages out nothing)
+  -i, --interactive               require response from user for each job
+  -n, --name=job_name             act only on jobs with this name
+      --me                        act only on my jobs
+  -p, --partition=partition       act only on jobs in this partition
+  -Q, --quiet                     disable warnings
+  -q, --qos=qos                   act only on jobs with this quality of service
+  -R, --reservation=reservation   act only on jobs with this reservation
+  -s, --signal=name | integer     signal to send to job, default is SIGKILL
+  -t, --state=states              act only on jobs in this state.  Valid job
+                                  states are PENDING, RUNNING and SUSPENDED
+  -u, --user=user_name            act only on jobs of this user
+  -V, --version                   output version information and exit
+  -v, --verbose                   verbosity level
+  -w, --nodelist                  act only on jobs on these nodes
+
+Help options:
+  --help                          show this help message
+  --usage                         display brief usage message
+
+Jobs selected by -A, -n, -p, -q, -t, -u and -w are cancelled by one request
+to the controller.
+`

@@ -1,0 +1,288 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+var scontrolOpts = []optSpec{
+	{long: "all", short: 'a'},
+	{long: "details", short: 'd'},
+	{long: "federation"},
+	{long: "future", short: 'F'},
+	{long: "help", short: 'h'},
+	{long: "hide"},
+	{long: "local"},
+	{long: "cluster", short: 'M', arg: requiredArg},
+	{long: "clusters", short: 'M', arg: requiredArg},
+	{long: "oneliner", short: 'o'},
+	{long: "quiet", short: 'Q'},
+	{long: "sibling"},
+	{long: "uid", short: 'u', arg: requiredArg},
+	{long: "usage"},
+	{long: "verbose", short: 'v'},
+	{long: "version", short: 'V'},
+	{long: "json"},
+	{long: "yaml"},
+}
+
+// scontrol is one scontrol session: its flags and exit status.
+type scontrol struct {
+	env    *Env
+	w      *output
+	ctx    context.Context
+	c      Controller
+	detail bool
+	one    bool
+	quiet  bool
+	exit   int
+}
+
+// Scontrol runs scontrol with args and returns its exit status. Without
+// a command it reads commands from standard input, one per line.
+func Scontrol(ctx context.Context, env *Env, args []string) int {
+	w := newOutput(env, "scontrol")
+	// As getopt permutes, options may follow the command:
+	// "scontrol show job -d 12" shows details.
+	opts, operands, err := getopt("scontrol", args, scontrolOpts)
+	if err != nil {
+		w.lines(err.(*usageError).lines)
+		return w.exit(1)
+	}
+	s := &scontrol{env: env, w: w, ctx: ctx}
+	for _, o := range opts {
+		switch o.id {
+		case "d":
+			s.detail = true
+		case "o":
+			s.one = true
+		case "Q":
+			s.quiet = true
+		case "h", "usage":
+			w.printf("%s", scontrolHelp)
+			return w.exit(0)
+		case "V":
+			w.printf("%s\n", versionLine)
+			return w.exit(0)
+		case "json", "yaml":
+			w.errf("--%s is not supported", o.id)
+			return w.exit(1)
+		}
+	}
+	if len(operands) == 0 {
+		return w.exit(s.interactive())
+	}
+	s.run(operands)
+	return w.exit(s.exit)
+}
+
+// interactive reads commands from standard input until EOF, "exit" or
+// "quit".
+func (s *scontrol) interactive() int {
+	sc := bufio.NewScanner(s.env.Stdin)
+	for sc.Scan() {
+		words := strings.Fields(sc.Text())
+		if len(words) == 0 {
+			continue
+		}
+		if abbrev(words[0], "exit", 2) || abbrev(words[0], "quit", 4) {
+			break
+		}
+		s.run(words)
+		s.w.flush()
+	}
+	return s.exit
+}
+
+// abbrev reports whether tag abbreviates word to at least min letters,
+// as scontrol's xstrncasecmp(tag, word, MAX(len(tag), min)) decides.
+func abbrev(tag, word string, min int) bool {
+	return len(tag) >= min && len(tag) <= len(word) && strings.EqualFold(tag, word[:len(tag)])
+}
+
+func (s *scontrol) fail(format string, args ...any) {
+	s.exit = 1
+	if !s.quiet {
+		s.w.raw(sprintf(format, args...))
+	}
+}
+
+// controller dials once per session.
+func (s *scontrol) controller() (Controller, bool) {
+	if s.c != nil {
+		return s.c, true
+	}
+	c, err := s.env.Dial(s.ctx)
+	if err != nil {
+		s.fail("scontrol: error: %s\n", errText(err))
+		return nil, false
+	}
+	s.c = c
+	return c, true
+}
+
+// run executes one command line.
+func (s *scontrol) run(argv []string) {
+	tag := argv[0]
+	switch {
+	case abbrev(tag, "show", 3):
+		s.show(argv)
+	case abbrev(tag, "details", 1):
+		s.detail = true
+	case abbrev(tag, "oneliner", 1):
+		s.one = true
+	case abbrev(tag, "quiet", 4):
+		s.quiet = true
+	case abbrev(tag, "ping", 3):
+		s.ping()
+	case abbrev(tag, "reconfigure", 3):
+		s.reconfigure(argv)
+	case strings.EqualFold(tag, "requeuehold"):
+		s.requeue(argv, true)
+	case abbrev(tag, "requeue", 3):
+		s.requeue(argv, false)
+	case len(tag) >= 4 && (strings.EqualFold(tag[:4], "hold") || (len(tag) >= 5 && strings.EqualFold(tag[:5], "uhold"))),
+		abbrev(tag, "release", 3):
+		s.hold(argv)
+	case abbrev(tag, "update", 1):
+		if len(argv) < 2 {
+			s.fail("too few arguments for %s keyword\n", tag)
+			return
+		}
+		s.update(argv[1:])
+	case abbrev(tag, "version", 4):
+		s.w.printf("%s\n", versionLine)
+	case abbrev(tag, "help", 2):
+		s.w.printf("%s", scontrolHelp)
+	case abbrev(tag, "exit", 2), abbrev(tag, "quit", 4):
+	default:
+		s.fail("invalid keyword: %s\n", tag)
+	}
+}
+
+// show handles "show ENTITY [ID]" and "show ENTITY=ID".
+func (s *scontrol) show(argv []string) {
+	if len(argv) > 3 {
+		s.fail("too many arguments for keyword:%s\n", argv[0])
+		return
+	}
+	if len(argv) < 2 {
+		s.fail("too few arguments for keyword:%s\n", argv[0])
+		return
+	}
+	tag, val, hasVal := strings.Cut(argv[1], "=")
+	if !hasVal && len(argv) == 3 {
+		val, hasVal = argv[2], true
+	}
+	switch {
+	case abbrev(tag, "config", 1):
+		s.showConfig()
+	case abbrev(tag, "hostnames", 5):
+		if !hasVal {
+			val, _ = s.env.Getenv("SLURM_NODELIST")
+		}
+		s.hostnames(val)
+	case abbrev(tag, "hostlistsorted", 9):
+		s.hostlist(val, hasVal, true)
+	case abbrev(tag, "hostlist", 5):
+		s.hostlist(val, hasVal, false)
+	case abbrev(tag, "jobs", 1), abbrev(tag, "jobid", 1):
+		s.showJob(val, hasVal)
+	case abbrev(tag, "nodes", 1):
+		s.showNodes(val, hasVal)
+	case abbrev(tag, "partitions", 2), abbrev(tag, "partitionname", 2):
+		s.showPartitions(val, hasVal)
+	case abbrev(tag, "reservations", 1), abbrev(tag, "reservationname", 1):
+		s.showReservations(val, hasVal)
+	case abbrev(tag, "steps", 2):
+		s.w.printf("No job steps in the system\n")
+	default:
+		s.fail("invalid entity:%s for keyword:%s \n", tag, argv[0])
+	}
+}
+
+func (s *scontrol) hostnames(list string) {
+	names, err := hostlist.Expand(list)
+	if err != nil {
+		// Slurm reports a bad list without failing the command.
+		s.w.raw(hostlistError(err, list))
+		return
+	}
+	for _, n := range names {
+		s.w.printf("%s\n", n)
+	}
+}
+
+func (s *scontrol) hostlist(list string, has, sorted bool) {
+	if !has {
+		s.fail("invalid encode argument\n")
+		s.w.printf("%s", scontrolHelp)
+		return
+	}
+	names, err := hostlist.Expand(list)
+	if err != nil {
+		s.exit = 1
+		s.w.raw(hostlistError(err, list))
+		return
+	}
+	if sorted {
+		s.w.printf("%s\n", hostlist.Compress(names))
+	} else {
+		s.w.printf("%s\n", hostlist.Ranged(names))
+	}
+}
+
+// badRange finds the range a host list error names.
+var badRange = regexp.MustCompile(`invalid range "([^"]*)"`)
+
+// hostlistError prints a malformed host list as scontrol does, with
+// Slurm's words for an inverted range.
+func hostlistError(err error, list string) string {
+	msg := err.Error()
+	if m := badRange.FindStringSubmatch(msg); m != nil {
+		msg = "_parse_single_range: Invalid range: `" + m[1] + "'"
+	}
+	return "scontrol: error: " + msg + "\nInvalid hostlist: " + list + "\n"
+}
+
+func (s *scontrol) ping() {
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	resp, err := c.Ping(s.ctx)
+	if err != nil {
+		s.w.printf("Slurmctld(primary) at %s is DOWN\n", "(unknown)")
+		s.exit = 1
+		return
+	}
+	s.w.printf("Slurmctld(primary) at %s is UP\n", resp.Host)
+}
+
+func (s *scontrol) reconfigure(argv []string) {
+	if len(argv) > 2 {
+		s.fail("too many arguments for keyword:%s\n", argv[0])
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	resp, err := c.Reconfigure(s.ctx)
+	if err != nil {
+		s.fail("slurm_reconfigure error: %s\n", errDetail(err))
+		return
+	}
+	for _, w := range resp.Warnings {
+		s.w.raw("scontrol: warning: " + w + "\n")
+	}
+}
+
+// formatter returns the record formatter for this session's flags.
+func (s *scontrol) formatter(now time.Time) *jobFormatter {
+	return &jobFormatter{now: now.Unix(), tf: newTimeFormat(s.env, now), detail: s.detail, oneLine: s.one}
+}

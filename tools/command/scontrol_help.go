@@ -1,0 +1,52 @@
+package command
+
+// scontrolHelp is what scontrol --help and "scontrol help" print: the
+// commands Loam implements.
+const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
+    Valid <OPTION> values are:
+     -a, --all      Equivalent to "all" command (Loam has no hidden partitions)
+     -d, --details  Equivalent to "details" command
+     -h, --help     Equivalent to "help" command
+     -o, --oneliner Equivalent to "oneliner" command
+     -Q, --quiet    Equivalent to "quiet" command
+     -V, --version  Equivalent to "version" command
+
+  <keyword> may be omitted from the execute line and scontrol will read
+  commands from standard input, one per line, until "exit" or "quit".
+
+    Valid <COMMAND> values are:
+     details                  add details to the "show" command
+     exit                     terminate scontrol
+     help                     print this description of use.
+     hold <job_list>          prevent specified jobs from starting
+     holdu <job_list>         place a user hold on specified jobs
+     uhold <job_list>         same as holdu
+     oneliner                 print one line per record
+     ping                     tell whether the controller answers
+     quiet                    print no warning or informational messages
+     reconfigure              reread slurm.conf, gres.conf and tenants.conf
+                              (all or nothing)
+     release <job_list>       permit specified jobs to start
+     requeue <job_list>       requeue running, completed or failed jobs
+     requeuehold <job_list>   requeue jobs and hold them
+     show <ENTITY> [<ID>]     display state of identified entity, default
+                              is all records
+     update <SPECIFICATIONS>  update job or node configuration
+     version                  display tool version number
+
+  <ENTITY> may be "config", "hostnames", "hostlist", "hostlistsorted",
+       "job", "node", "partition", "reservation" (the reservations Loam's
+       scheduler holds for blocked jobs) or "steps".
+
+  <ID> may be a configuration parameter name, job id, node name or
+       partition name.
+
+  Job <SPECIFICATIONS>: JobId=<id> then any of TimeLimit, TimeMin,
+       Partition, Priority (operators), Nice, Name, Comment, Account, QOS,
+       StartTime, Deadline, Dependency, NumNodes, NumTasks, CPUsPerTask,
+       Features, ReqNodeList, ExcNodeList, Gres, Requeue, StdOut,
+       MailUser, MailType, ArrayTaskThrottle.
+
+  Node <SPECIFICATIONS>: NodeName=<list> State=DRAIN|RESUME|DOWN|IDLE|UNDRAIN
+       Reason=<text> (required for DRAIN and DOWN), Weight, Features.
+`

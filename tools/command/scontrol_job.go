@@ -1,0 +1,360 @@
+package command
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// jobFormatter prints jobs as scontrol show job does: key=value pairs on
+// lines starting with three blanks (one line with -o), details with -d.
+// Loam's own fields follow Slurm's, so parsers of Slurm's output keep
+// working.
+type jobFormatter struct {
+	now     int64
+	tf      timeFormat
+	detail  bool
+	oneLine bool
+}
+
+func (f *jobFormatter) sep() string {
+	if f.oneLine {
+		return " "
+	}
+	return "\n   "
+}
+
+// appendJob appends one job's record.
+func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
+	sep := f.sep()
+	b = f.idLine(b, j)
+	b = append(b, sep...)
+	b = append(b, "UserId="+orDefault(j.UserName, u32(j.UserID))+"("+u32(j.UserID)+") GroupId="+
+		orDefault(j.GroupName, u32(j.GroupID))+"("+u32(j.GroupID)+") MCS_label=N/A"+sep...)
+	b = append(b, "Priority="+strconv.FormatUint(uint64(uint32(j.Priority)), 10)+" Nice="+strconv.Itoa(j.Nice)+
+		" Account="+orNull(j.Account)+" QOS="+orNull(j.QOS)+sep...)
+	b = append(b, "JobState="+string(j.JobState)+" Reason="+underscored(reasonText(j))+
+		" Dependency="+orNull(j.Dependency)+sep...)
+	b = append(b, "Requeue="+bit(j.Requeue)+" Restarts="+strconv.Itoa(j.Restarts)+" BatchFlag="+bit(j.BatchFlag)+
+		" Reboot=0 ExitCode="+j.ExitCode.String()+sep...)
+	if f.detail {
+		b = append(b, "DerivedExitCode=0:0"+sep...)
+	}
+	b = f.timeLines(b, j, sep)
+	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(j.SubmitHost)+":0"+sep...)
+	b = append(b, "ReqNodeList="+orNull(j.RequiredNodes)+" ExcNodeList="+orNull(j.ExcludedNodes)+sep...)
+	b = append(b, "NodeList="+j.Nodes+sep...)
+	if j.BatchHost != "" {
+		b = append(b, "BatchHost="+j.BatchHost+sep...)
+	}
+	b = f.shapeLines(b, j, sep)
+	b = f.fileLines(b, j, sep)
+	b = f.loamLines(b, j, sep)
+	b = append(b, sep...)
+	if f.oneLine {
+		return append(b, '\n')
+	}
+	return append(b, "\n\n"...)
+}
+
+func u32(n uint32) string { return strconv.FormatUint(uint64(n), 10) }
+
+func bit(v bool) string {
+	if v {
+		return "1"
+	}
+	return "0"
+}
+
+// underscored replaces blanks as scontrol does in Reason=, "for easier
+// parsing".
+func underscored(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func (f *jobFormatter) idLine(b []byte, j *api.Job) []byte {
+	b = append(b, "JobId="+u32(j.JobID)+" "...)
+	if j.ArrayJobID != 0 {
+		b = append(b, "ArrayJobId="+u32(j.ArrayJobID)+" ArrayTaskId="...)
+		if j.ArrayTaskString != "" {
+			b = append(b, taskString(j)...)
+		} else if j.ArrayTaskID != nil {
+			b = strconv.AppendInt(b, int64(*j.ArrayTaskID), 10)
+		}
+		b = append(b, ' ')
+		if j.ArrayMaxTasks > 0 {
+			b = append(b, "ArrayTaskThrottle="+strconv.Itoa(j.ArrayMaxTasks)+" "...)
+		}
+	}
+	return append(b, "JobName="+j.Name...)
+}
+
+func (f *jobFormatter) time(unix int64) string {
+	return string(f.tf.appendTime(nil, unix, "Unknown"))
+}
+
+func (f *jobFormatter) timeLines(b []byte, j *api.Job, sep string) []byte {
+	b = append(b, "RunTime="...)
+	p := jobPrinter{now: f.now}
+	b = appendHMS(b, p.timeUsed(j))
+	b = append(b, " TimeLimit="...)
+	if j.TimeLimit == 0 {
+		b = append(b, "Partition_Limit"...)
+	} else {
+		b = appendHMS(b, roundMinutes(j.TimeLimit))
+	}
+	b = append(b, " TimeMin="...)
+	if j.TimeMinimum == 0 {
+		b = append(b, "N/A"...)
+	} else {
+		b = appendHMS(b, roundMinutes(j.TimeMinimum))
+	}
+	b = append(b, sep+"SubmitTime="+f.time(j.SubmitTime)+" EligibleTime="+f.time(j.EligibleTime)+sep...)
+	b = append(b, "AccrueTime="+f.time(j.EligibleTime)+sep...)
+	end := f.time(j.EndTime)
+	if j.TimeLimit == api.UnlimitedSeconds && j.EndTime > f.now {
+		end = "Unknown"
+	}
+	deadline := "N/A"
+	if j.Deadline != 0 {
+		deadline = f.time(j.Deadline)
+	}
+	b = append(b, "StartTime="+f.time(j.StartTime)+" EndTime="+end+" Deadline="+deadline+sep...)
+	if j.StartTime != 0 && j.JobState != job.Pending {
+		pt := "None"
+		if j.PreemptTime != 0 {
+			pt = f.time(j.PreemptTime)
+		}
+		b = append(b, "PreemptEligibleTime="+f.time(j.StartTime)+" PreemptTime="+pt+sep...)
+	}
+	return append(b, "SuspendTime=None SecsPreSuspend=0 LastSchedEval="+f.time(j.LastSchedEval)+" Scheduler=Main"+sep...)
+}
+
+// roundMinutes keeps UNLIMITED and whole minutes, as Slurm stores limits.
+func roundMinutes(secs int64) int64 {
+	if secs == api.UnlimitedSeconds {
+		return secs
+	}
+	return secs / 60 * 60
+}
+
+func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
+	tasks := "N/A"
+	if j.Tasks != 0 {
+		tasks = strconv.Itoa(j.Tasks)
+	}
+	b = append(b, "NumNodes="+strconv.Itoa(j.NodeCount)+" NumCPUs="+strconv.Itoa(j.CPUs)+" NumTasks="+tasks+
+		" CPUs/Task="+strconv.Itoa(max(j.CPUsPerTask, 1))+" ReqB:S:C:T=0:0:*:*"+sep...)
+	b = append(b, "TRES="+orNull(orDefault(j.TRESAllocStr, j.TRESReqStr))+sep...)
+	b = append(b, "Socks/Node=* NtasksPerN:B:S:C="+strconv.Itoa(j.TasksPerNode)+":0:*:* CoreSpec=*"+sep...)
+	if f.detail && len(j.Allocation) > 0 {
+		b = f.allocLines(b, j, sep)
+	}
+	memKind, mem := "Node", j.MemoryPerNode
+	if j.MemoryPerCPU > 0 {
+		memKind, mem = "CPU", j.MemoryPerCPU
+	} else if mem == 0 {
+		mem = j.MinMemory
+	}
+	b = append(b, "MinCPUsNode="+strconv.Itoa(minCPUsNode(j))+" MinMemory"+memKind+"="+resource.FormatMemory(mem)+
+		" MinTmpDiskNode=0"+sep...)
+	b = append(b, "Features="+orNull(j.Features)+" DelayBoot=00:00:00"+sep...)
+	if j.Reservation != "" {
+		b = append(b, "Reservation="+j.Reservation+sep...)
+	}
+	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous=0 Licenses=(null) Network=(null)"+sep...)
+}
+
+// allocLines prints -d's JOB_GRES and per-node lines, grouping
+// consecutive nodes with the same CPUs, memory and GRES into one host
+// list, as Slurm does.
+func (f *jobFormatter) allocLines(b []byte, j *api.Job, sep string) []byte {
+	b = append(b, "JOB_GRES="+orNull(jobGRES(j))+sep...)
+	gres := func(i int) string {
+		if i < len(j.GRESDetail) {
+			return j.GRESDetail[i]
+		}
+		return gpuDetail(j.Allocation[i].GPUs)
+	}
+	for i := 0; i < len(j.Allocation); {
+		a := j.Allocation[i]
+		k := i + 1
+		for k < len(j.Allocation) && j.Allocation[k].CPUIDs == a.CPUIDs && j.Allocation[k].Memory == a.Memory &&
+			gres(k) == gres(i) {
+			k++
+		}
+		var names []string
+		for _, x := range j.Allocation[i:k] {
+			names = append(names, x.Node)
+		}
+		b = append(b, "  Nodes="+hostlist.Ranged(names)+" CPU_IDs="+a.CPUIDs+" Mem="+
+			strconv.FormatInt(a.Memory, 10)+" GRES="+gres(i)+sep...)
+		i = k
+	}
+	return b
+}
+
+// gpuDetail prints a node's GPUs as Slurm's gres_detail: "gpu:2(IDX:0-1)".
+func gpuDetail(gpus []int) string {
+	if len(gpus) == 0 {
+		return ""
+	}
+	return "gpu:" + strconv.Itoa(len(gpus)) + "(IDX:" + formatRanges(sortedInts(gpus)) + ")"
+}
+
+func sortedInts(v []int) []int {
+	out := append([]int(nil), v...)
+	for i := 1; i < len(out); i++ {
+		for k := i; k > 0 && out[k] < out[k-1]; k-- {
+			out[k], out[k-1] = out[k-1], out[k]
+		}
+	}
+	return out
+}
+
+// jobGRES is Slurm's gres_total: the job's GRES summed over its nodes
+// ("gpu:16").
+func jobGRES(j *api.Job) string {
+	total := map[string]int{}
+	var order []string
+	for i, a := range j.Allocation {
+		detail := ""
+		if i < len(j.GRESDetail) {
+			detail = j.GRESDetail[i]
+		} else {
+			detail = gpuDetail(a.GPUs)
+		}
+		for _, item := range splitTop(detail) {
+			name, n := gresCount(item)
+			if name == "" {
+				continue
+			}
+			if _, ok := total[name]; !ok {
+				order = append(order, name)
+			}
+			total[name] += n
+		}
+	}
+	var parts []string
+	for _, name := range order {
+		parts = append(parts, name+":"+strconv.Itoa(total[name]))
+	}
+	return strings.Join(parts, ",")
+}
+
+// splitTop splits "gpu:8(IDX:0-7),nic:1" at commas outside parentheses.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// gresCount reads "gpu:h100:8(IDX:0-7)" as ("gpu:h100", 8).
+func gresCount(item string) (string, int) {
+	item, _, _ = strings.Cut(item, "(")
+	i := strings.LastIndexByte(item, ':')
+	if i < 0 {
+		return "", 0
+	}
+	n, err := strconv.Atoi(item[i+1:])
+	if err != nil {
+		return "", 0
+	}
+	return item[:i], n
+}
+
+func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
+	b = append(b, "Command="+orNull(j.Command)+sep...)
+	b = append(b, "WorkDir="+j.WorkDir...)
+	if j.Comment != "" {
+		b = append(b, sep+"Comment="+j.Comment+" "...)
+	}
+	if j.BatchFlag {
+		b = append(b, sep+"StdErr="+stdErrPath(j)...)
+		b = append(b, sep+"StdIn="+orDefault(j.StdIn, "/dev/null")...)
+		b = append(b, sep+"StdOut="+stdOutPath(j)...)
+	}
+	b = append(b, sep+"Power="...)
+	if j.KillInvDep {
+		b = append(b, sep+"KillOInInvalidDependent=Yes"...)
+	}
+	for _, kv := range [][2]string{{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
+		if kv[1] != "" {
+			b = append(b, sep+kv[0]+"="+kv[1]...)
+		}
+	}
+	if j.MailType != "" && j.MailUser != "" {
+		b = append(b, sep+"MailUser="+j.MailUser+" MailType="+j.MailType...)
+	}
+	return b
+}
+
+// loamLines prints Loam's additions after every Slurm field, each only
+// when it has a value: tenant and queue class, the queue position and
+// planned start of a pending job (R13), GPUs held and how many are
+// borrowed from other tenants' quota (R7, per node with -d), and the
+// reservation the scheduler holds for the job (R9).
+func (f *jobFormatter) loamLines(b []byte, j *api.Job, sep string) []byte {
+	if j.Tenant != "" || j.QueueClass != "" {
+		b = append(b, sep+"Tenant="+orNull(j.Tenant)+" QueueClass="+orNull(j.QueueClass)...)
+	}
+	if j.JobState == job.Pending && (j.QueuePosition > 0 || j.EstimatedStart != 0) {
+		b = append(b, sep+"QueuePosition="+strconv.Itoa(j.QueuePosition)+" EstimatedStart="+f.time(j.EstimatedStart)...)
+	}
+	if j.GPUs > 0 {
+		b = append(b, sep+"GPUs="+strconv.Itoa(j.GPUs)+" BorrowedGPUs="+strconv.Itoa(j.BorrowedGPUs)...)
+		if f.detail {
+			b = f.borrowedLines(b, j, sep)
+		}
+	}
+	if r := j.SchedReservation; r != nil {
+		b = append(b, sep+"SchedReservation=yes ReservationCreated="+f.time(r.Created)+
+			" ReservationPlannedStart="+f.time(r.PlannedStart)+" ReservationExpires="+f.time(r.Expires)+
+			" ReservationNodes="+orNull(r.Nodes)...)
+	}
+	return b
+}
+
+// borrowedLines prints, per node, the GPU indices held and those
+// borrowed.
+func (f *jobFormatter) borrowedLines(b []byte, j *api.Job, sep string) []byte {
+	for _, a := range j.Allocation {
+		if len(a.GPUs) == 0 {
+			continue
+		}
+		var borrowed []int
+		for i, g := range a.GPUs {
+			if i < len(a.Borrowed) && a.Borrowed[i] {
+				borrowed = append(borrowed, g)
+			}
+		}
+		b = append(b, sep+"  Nodes="+a.Node+" GPU_IDs="+formatRanges(sortedInts(a.GPUs))+
+			" Borrowed="+orDefault(formatRanges(sortedInts(borrowed)), "none")...)
+	}
+	return b
+}

@@ -1,0 +1,219 @@
+package command
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// nodeState prints a node's state as scontrol does: the base state and
+// its flags joined with "+" ("IDLE+DRAIN").
+func nodeState(n *api.Node) string {
+	s := n.State
+	for _, f := range n.StateFlags {
+		s += "+" + f
+	}
+	return s
+}
+
+// nodeTRES prints a node's configured TRES as Slurm's CfgTRES.
+func nodeTRES(cpus int, mem int64) string {
+	return "cpu=" + strconv.Itoa(cpus) + ",mem=" + resource.FormatTRESMemory(mem) + ",billing=" + strconv.Itoa(cpus)
+}
+
+// allocTRES prints what jobs hold on a node as AllocTRES ("" for none).
+func allocTRES(n *api.Node) string {
+	if n.AllocCPUs == 0 && n.AllocMemory == 0 {
+		return ""
+	}
+	s := "cpu=" + strconv.Itoa(n.AllocCPUs)
+	if n.AllocMemory > 0 {
+		s += ",mem=" + resource.FormatTRESMemory(n.AllocMemory)
+	}
+	return s
+}
+
+// appendNode appends scontrol show node's record.
+func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
+	sep := f.sep()
+	b = append(b, "NodeName="+n.Name+" Arch=x86_64 CoresPerSocket="+strconv.Itoa(n.CoresPerSocket)+" "+sep...)
+	b = append(b, "CPUAlloc="+strconv.Itoa(n.AllocCPUs)+" CPUEfctv="+strconv.Itoa(n.CPUs)+" CPUTot="+
+		strconv.Itoa(n.CPUs)+" CPULoad="+strconv.FormatFloat(n.CPULoad, 'f', 2, 64)+sep...)
+	b = append(b, "AvailableFeatures="+orNull(strings.Join(n.Features, ","))+sep...)
+	active := n.ActiveFeatures
+	if active == nil {
+		active = n.Features
+	}
+	b = append(b, "ActiveFeatures="+orNull(strings.Join(active, ","))+sep...)
+	b = append(b, "Gres="+orNull(n.GRES)+sep...)
+	if f.detail {
+		b = append(b, "GresDrain=N/A"+sep...)
+		b = append(b, "GresUsed="+orNull(gresUsed(n))+sep...)
+	}
+	addr := ""
+	if n.Address != "" {
+		addr += "NodeAddr=" + n.Address + " "
+	}
+	if n.Hostname != "" {
+		addr += "NodeHostName=" + n.Hostname + " "
+	}
+	if n.Port != 0 {
+		addr += "Port=" + strconv.Itoa(n.Port) + " "
+	}
+	if n.Version != "" {
+		addr += "Version=" + n.Version
+	}
+	if addr != "" {
+		b = append(b, addr+sep...)
+	}
+	if n.OperatingSystem != "" {
+		b = append(b, "OS="+n.OperatingSystem+" "+sep...)
+	}
+	free := "N/A"
+	if n.FreeMemory > 0 {
+		free = strconv.FormatInt(n.FreeMemory, 10)
+	}
+	b = append(b, "RealMemory="+strconv.FormatInt(n.RealMemory, 10)+" AllocMem="+strconv.FormatInt(n.AllocMemory, 10)+
+		" FreeMem="+free+" Sockets="+strconv.Itoa(n.Sockets)+" Boards="+strconv.Itoa(max(n.Boards, 1))+sep...)
+	b = append(b, "State="+nodeState(n)+" ThreadsPerCore="+strconv.Itoa(n.ThreadsPerCore)+" TmpDisk="+
+		strconv.FormatInt(n.TmpDisk, 10)+" Weight="+strconv.FormatInt(n.Weight, 10)+" Owner=N/A MCS_label=N/A"+sep...)
+	if len(n.Partitions) > 0 {
+		b = append(b, "Partitions="+strings.Join(n.Partitions, ",")+" "+sep...)
+	}
+	b = append(b, "BootTime="+f.timeOr(n.BootTime, "None")+" SlurmdStartTime="+f.timeOr(n.SlurmdStart, "None")+sep...)
+	b = append(b, "LastBusyTime="+f.time(0)+sep...) // Loam does not track it yet
+	b = append(b, "CfgTRES="+nodeTRES(n.CPUs, n.RealMemory)+sep...)
+	b = append(b, "AllocTRES="+allocTRES(n)+sep...)
+	b = append(b, "CapWatts=n/a"+sep+"CurrentWatts=0 AveWatts=0"+sep...)
+	b = append(b, "ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s"...)
+	if n.Reason != "" {
+		b = append(b, sep+"Reason="+n.Reason...)
+		if n.ReasonTime != 0 {
+			b = append(b, " ["+orDefault(n.ReasonUser, "root")+"@"+f.time(n.ReasonTime)+"]"...)
+		}
+	}
+	if len(n.GPUs) > 0 && f.detail {
+		b = append(b, sep+"GPUs="+gpuList(n)...)
+	}
+	if f.oneLine {
+		return append(b, '\n')
+	}
+	return append(b, "\n\n"...)
+}
+
+func (f *jobFormatter) timeOr(unix int64, unset string) string {
+	if unix == 0 {
+		return unset
+	}
+	return f.time(unix)
+}
+
+// gresUsed prints what jobs hold of a node's GPUs ("gpu:8"), as scontrol
+// -d's GresUsed, with the node's GPU type when it has one.
+func gresUsed(n *api.Node) string {
+	if n.GRESUsed != "" {
+		return n.GRESUsed
+	}
+	if n.GRES == "" {
+		return ""
+	}
+	name, _ := gresCount(n.GRES)
+	if name == "" {
+		name = "gpu"
+	}
+	return name + ":" + strconv.Itoa(n.AllocGPUs)
+}
+
+// gpuList prints Loam's per-GPU view of a node (-d): index, model and the
+// job holding it, borrowed GPUs marked.
+func gpuList(n *api.Node) string {
+	var parts []string
+	for _, g := range n.GPUs {
+		s := strconv.Itoa(g.Index)
+		if g.JobID != 0 {
+			s += ":job" + u32(g.JobID)
+			if g.Borrowed {
+				s += ":borrowed"
+			}
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ",")
+}
+
+// appendPartition appends scontrol show partition's record; totalMem is
+// the partition's memory (MB) for its TRES.
+func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int64) []byte {
+	sep := f.sep()
+	b = append(b, "PartitionName="+p.Name+sep...)
+	accounts := "AllowAccounts=ALL"
+	switch {
+	case len(p.AllowAccounts) > 0:
+		accounts = "AllowAccounts=" + strings.Join(p.AllowAccounts, ",")
+	case len(p.DenyAccounts) > 0:
+		accounts = "DenyAccounts=" + strings.Join(p.DenyAccounts, ",")
+	}
+	qos := "ALL"
+	if len(p.AllowQOS) > 0 {
+		qos = strings.Join(p.AllowQOS, ",")
+	}
+	b = append(b, "AllowGroups=ALL "+accounts+" AllowQos="+qos+sep...)
+	b = append(b, "AllocNodes=ALL Default="+yesNo(p.Default)+" QoS=N/A"+sep...)
+	def := "NONE"
+	if p.DefaultTime != 0 {
+		def = string(appendHMS(nil, p.DefaultTime))
+	}
+	b = append(b, "DefaultTime="+def+" DisableRootJobs=NO ExclusiveUser=NO GraceTime="+
+		strconv.FormatInt(p.GraceTime, 10)+" Hidden=NO"+sep...)
+	b = append(b, "MaxNodes="+unlimited(p.MaxNodes)+" MaxTime="+string(appendHMS(nil, p.MaxTime))+
+		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode=UNLIMITED"+sep...)
+	b = append(b, "Nodes="+p.Nodes+sep...)
+	b = append(b, "PriorityJobFactor="+strconv.Itoa(p.PriorityJobFactor)+" PriorityTier="+strconv.Itoa(p.PriorityTier)+
+		" RootOnly=NO ReqResv=NO OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
+	b = append(b, "OverTimeLimit=NONE PreemptMode="+orDefault(p.PreemptMode, "OFF")+sep...)
+	b = append(b, "State="+orDefault(p.State, "UP")+" TotalCPUs="+strconv.Itoa(p.TotalCPUs)+" TotalNodes="+
+		strconv.Itoa(p.TotalNodes)+" SelectTypeParameters=NONE"+sep...)
+	b = append(b, "JobDefaults=(null)"+sep...)
+	b = append(b, defMem(p)+" MaxMemPerNode="+unlimited(p.MaxMemPerNode)+sep...)
+	b = append(b, "TRES=cpu="+strconv.Itoa(p.TotalCPUs)+",mem="+resource.FormatTRESMemory(totalMem)+
+		",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(p.TotalCPUs)...)
+	if p.QueueClass != "" {
+		b = append(b, sep+"QueueClass="+p.QueueClass+" AgingRate="+strconv.FormatFloat(p.AgingRate, 'g', -1, 64)+
+			" AgingCap="+strconv.FormatFloat(p.AgingCap, 'g', -1, 64)+" ReservationTimeout="+
+			string(appendHMS(nil, p.ReservationTimeout))+" ReservationDepth="+strconv.Itoa(p.ReservationDepth)+
+			" ReservationMode="+orNull(p.ReservationMode)+" CheckpointSignal="+orNull(p.CheckpointSignal)+
+			" RequiredMounts="+orNull(strings.Join(p.RequiredMounts, ","))...)
+	}
+	if f.oneLine {
+		return append(b, '\n')
+	}
+	return append(b, "\n\n"...)
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "YES"
+	}
+	return "NO"
+}
+
+// unlimited prints a count or size, UNLIMITED for Slurm's unlimited
+// (negative or 0 from the controller).
+func unlimited(n int64) string {
+	if n <= 0 || n >= 1<<53 {
+		return "UNLIMITED"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func defMem(p *api.Partition) string {
+	switch {
+	case p.DefMemPerGPU > 0:
+		return "DefMemPerGPU=" + strconv.FormatInt(p.DefMemPerGPU, 10)
+	case p.DefMemPerCPU > 0:
+		return "DefMemPerCPU=" + strconv.FormatInt(p.DefMemPerCPU, 10)
+	}
+	return "DefMemPerNode=UNLIMITED"
+}

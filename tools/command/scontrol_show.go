@@ -1,0 +1,293 @@
+package command
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+// showJob prints "show job [ID]". ID is "12" or "12_3"; anything but
+// digits, "_" and "+" is refused before asking the controller, as Slurm
+// does.
+func (s *scontrol) showJob(val string, has bool) {
+	var id uint32
+	task := -1
+	if has {
+		if strings.Trim(val, "0123456789_+") != "" {
+			s.fail("scontrol_print_job error: %s\n", api.CodeInvalidJobID.Text())
+			return
+		}
+		n, rest := strtol(val)
+		id = uint32(n)
+		if strings.HasPrefix(rest, "_") {
+			task, _ = strtol(rest[1:])
+		}
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	q := &api.JobQuery{Detail: s.detail}
+	if has {
+		q.JobIDs = []string{strconv.FormatUint(uint64(id), 10)}
+	}
+	resp, err := c.Jobs(s.ctx, q)
+	if err == nil && has && !knownJob(resp.Jobs, id) {
+		err = api.NewError(api.CodeInvalidJobID)
+	}
+	if err != nil {
+		s.fail("slurm_load_jobs error: %s\n", errText(err))
+		return
+	}
+	f := s.formatter(s.env.Now())
+	printed := 0
+	for _, j := range jobOrder(resp.Jobs, id) {
+		if v, ok := taskView(j, task); ok {
+			s.w.buf = f.appendJob(s.w.buf, v)
+			printed++
+		}
+	}
+	switch {
+	case printed > 0:
+	case has && task >= 0:
+		s.exit = 1
+		s.w.printf("Job %d_%d not found\n", id, task)
+	case has:
+		s.exit = 1
+		s.w.printf("Job %d not found\n", id)
+	default:
+		s.w.printf("No jobs in the system\n")
+	}
+}
+
+// jobOrder is the order scontrol prints records in: for one array, the
+// array's own record then its split tasks newest first; for every job,
+// the controller's list order.
+func jobOrder(jobs []api.Job, id uint32) []*api.Job {
+	out := make([]*api.Job, len(jobs))
+	recs := make([]*jobRec, len(jobs))
+	for i := range jobs {
+		out[i] = &jobs[i]
+		recs[i] = &jobRec{j: &jobs[i]}
+	}
+	if id != 0 {
+		slices.SortStableFunc(out, func(a, b *api.Job) int {
+			if (a.JobID == id) != (b.JobID == id) {
+				if a.JobID == id {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(b.JobID, a.JobID)
+		})
+		return out
+	}
+	listPositions(recs)
+	slices.SortStableFunc(recs, func(a, b *jobRec) int { return cmp.Compare(a.pos, b.pos) })
+	for i, r := range recs {
+		out[i] = r.j
+	}
+	return out
+}
+
+// taskView returns the record to print for task (-1: any): a started
+// task's own record, or a pending array record narrowed to that task.
+func taskView(j *api.Job, task int) (*api.Job, bool) {
+	switch {
+	case task < 0:
+		return j, true
+	case j.ArrayTaskID != nil:
+		return j, *j.ArrayTaskID == task
+	case j.ArrayTaskString == "":
+		return j, false
+	}
+	a := parseTasks(j.ArrayTaskString)
+	if a == nil || !a.Contains(task) {
+		return j, false
+	}
+	v := *j
+	v.ArrayTaskString, v.ArrayTaskID = "", &task
+	// Output names were expanded for the array's record; %a is the task's.
+	no, t := strconv.Itoa(api.NoArrayTask), strconv.Itoa(task)
+	v.StdOut = strings.ReplaceAll(v.StdOut, no, t)
+	v.StdErr = strings.ReplaceAll(v.StdErr, no, t)
+	return &v, true
+}
+
+// showNodes prints "show node [NAMES]".
+func (s *scontrol) showNodes(val string, has bool) {
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	q := &api.NodeQuery{}
+	if has {
+		if _, err := hostlist.Expand(val); err != nil {
+			s.fail("scontrol: error: Invalid node name specified: %s\n", val)
+			return
+		}
+		q.Nodes = []string{val}
+	}
+	resp, err := c.Nodes(s.ctx, q)
+	if err != nil {
+		s.fail("slurm_load_node error: %s\n", errText(err))
+		return
+	}
+	f := s.formatter(s.env.Now())
+	for i := range resp.Nodes {
+		s.w.buf = f.appendNode(s.w.buf, &resp.Nodes[i])
+	}
+	switch {
+	case has && len(resp.Nodes) == 0:
+		s.exit = 1
+		s.w.printf("Node %s not found\n", val)
+	case !has && len(resp.Nodes) == 0:
+		s.w.printf("No nodes in the system\n")
+	}
+}
+
+// showPartitions prints "show partition [NAME]".
+func (s *scontrol) showPartitions(val string, has bool) {
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	resp, err := c.Partitions(s.ctx)
+	if err != nil {
+		s.fail("slurm_load_partitions error: %s\n", errText(err))
+		return
+	}
+	mem := s.nodeMemory(c)
+	f := s.formatter(s.env.Now())
+	printed := 0
+	for i := range resp.Partitions {
+		p := &resp.Partitions[i]
+		if has && p.Name != val {
+			continue
+		}
+		s.w.buf = f.appendPartition(s.w.buf, p, partitionMemory(p, mem))
+		printed++
+	}
+	switch {
+	case has && printed == 0:
+		s.exit = 1
+		s.w.printf("Partition %s not found\n", val)
+	case printed == 0:
+		s.w.printf("No partitions in the system\n")
+	}
+}
+
+// nodeMemory maps node names to their memory, for partition TRES.
+func (s *scontrol) nodeMemory(c Controller) map[string]int64 {
+	mem := map[string]int64{}
+	if resp, err := c.Nodes(s.ctx, &api.NodeQuery{}); err == nil {
+		for _, n := range resp.Nodes {
+			mem[n.Name] = n.RealMemory
+		}
+	}
+	return mem
+}
+
+func partitionMemory(p *api.Partition, mem map[string]int64) int64 {
+	names := p.NodeNames
+	if names == nil {
+		names, _ = hostlist.Expand(p.Nodes)
+	}
+	var total int64
+	for _, n := range names {
+		total += mem[n]
+	}
+	return total
+}
+
+// showConfig prints the running configuration as scontrol show config.
+func (s *scontrol) showConfig() {
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	resp, err := c.Config(s.ctx)
+	if err != nil {
+		s.fail("slurm_load_ctl_conf error: %s\n", errText(err))
+		return
+	}
+	f := s.formatter(s.env.Now())
+	s.w.printf("Configuration data as of %s\n", f.time(resp.Now))
+	width := 0
+	for _, kv := range resp.Entries {
+		width = max(width, len(kv.Key))
+	}
+	width = max(width, 23)
+	for _, kv := range resp.Entries {
+		s.w.printf("%-*s = %s\n", width, kv.Key, kv.Value)
+	}
+	s.w.printf("\nSlurmctld(primary) at %s is UP\n", orDefault(ctlHost(s), "(unknown)"))
+}
+
+func ctlHost(s *scontrol) string {
+	if s.c == nil {
+		return ""
+	}
+	resp, err := s.c.Ping(s.ctx)
+	if err != nil {
+		return ""
+	}
+	return resp.Host
+}
+
+// showReservations prints the reservations the scheduler holds for
+// blocked jobs (R9), from the jobs that have one.
+func (s *scontrol) showReservations(val string, has bool) {
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	resp, err := c.Jobs(s.ctx, &api.JobQuery{States: []string{"PENDING"}})
+	if err != nil {
+		s.fail("slurm_load_reservations error: %s\n", errText(err))
+		return
+	}
+	f := s.formatter(s.env.Now())
+	printed := 0
+	for i := range resp.Jobs {
+		j := &resp.Jobs[i]
+		r := j.SchedReservation
+		name := "job_" + u32(j.JobID)
+		if r == nil || (has && val != name) {
+			continue
+		}
+		sep := f.sep()
+		s.w.printf("ReservationName=%s StartTime=%s EndTime=%s Duration=%s%sNodes=%s NodeCnt=%d Flags=SCHEDULER%sPartition=%s Users=%s Jobs=%d%s",
+			name, f.time(r.PlannedStart), f.time(r.Expires), string(appendHMS(nil, max(r.Expires-r.PlannedStart, 0))),
+			sep, orNull(r.Nodes), nodeCount(r.Nodes), sep, j.Partition, j.UserName, j.JobID, sep)
+		s.w.printf("Created=%s State=%s\n", f.time(r.Created), reservationState(r, f.now))
+		if !s.one {
+			s.w.printf("\n")
+		}
+		printed++
+	}
+	if printed == 0 {
+		if has {
+			s.exit = 1
+			s.w.printf("Reservation %s not found\n", val)
+			return
+		}
+		s.w.printf("No reservations in the system\n")
+	}
+}
+
+func nodeCount(list string) int {
+	n, _ := hostlist.Count(list)
+	return n
+}
+
+func reservationState(r *api.SchedReservation, now int64) string {
+	if r.PlannedStart != 0 && r.PlannedStart <= now {
+		return "ACTIVE"
+	}
+	return "INACTIVE"
+}

@@ -1,0 +1,417 @@
+package command
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+// jobIDList splits a hold/requeue/update job argument ("JobId=12,13_2",
+// "12") into references, or returns ok false when it is not job ids.
+func jobIDList(s string) ([]string, bool) {
+	for _, p := range []string{"jobid=", "job="} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = s[len(p):]
+		}
+	}
+	if s == "" || strings.Trim(s, "0123456789_[]-,%") != "" || s[0] < '0' || s[0] > '9' {
+		return nil, false
+	}
+	return strtok(s, ","), true
+}
+
+// reportResults prints per-job failures as scontrol does and tells
+// whether any failed; lastErr is the last failure's text.
+func (s *scontrol) reportResults(res *api.JobResults) (lastErr string) {
+	for _, r := range res.Results {
+		if r.Error == nil {
+			continue
+		}
+		s.fail("%s for job %s\n", r.Error.Message, r.JobID)
+		lastErr = r.Error.Message
+	}
+	return lastErr
+}
+
+// hold handles hold, holdu, uhold and release.
+func (s *scontrol) hold(argv []string) {
+	op := strings.ToLower(argv[0])
+	if len(argv) < 2 {
+		s.fail("too few arguments for keyword:%s\n", argv[0])
+		return
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	for _, arg := range argv[1:] {
+		ids, isID := jobIDList(arg)
+		if !isID {
+			var ok bool
+			if ids, ok = s.jobsNamed(c, arg); !ok {
+				s.fail("%s for job %s\n", api.CodeInvalidJobID.Text(), arg)
+				s.fail("slurm_suspend error: %s\n", api.CodeInvalidJobID.Text())
+				continue
+			}
+		}
+		var res *api.JobResults
+		var err error
+		switch {
+		case strings.HasPrefix(op, "rel"):
+			res, err = c.Release(s.ctx, &api.ReleaseRequest{JobIDs: ids})
+		default:
+			user := strings.HasPrefix(op, "holdu") || strings.HasPrefix(op, "uhold")
+			res, err = c.Hold(s.ctx, &api.HoldRequest{JobIDs: ids, User: user})
+		}
+		if err != nil {
+			s.fail("slurm_suspend error: %s\n", errText(err))
+			continue
+		}
+		if last := s.reportResults(res); last != "" {
+			s.fail("slurm_suspend error: %s\n", last)
+		}
+	}
+}
+
+// jobsNamed resolves "Name=x" / "JobName=x" to the ids of the caller's
+// pending jobs with that name.
+func (s *scontrol) jobsNamed(c Controller, arg string) ([]string, bool) {
+	name, ok := cutPrefixFold(arg, "name=")
+	if !ok {
+		if name, ok = cutPrefixFold(arg, "jobname="); !ok {
+			return nil, false
+		}
+	}
+	resp, err := c.Jobs(s.ctx, &api.JobQuery{Names: []string{name}, States: []string{string(job.Pending)}})
+	if err != nil || len(resp.Jobs) == 0 {
+		return nil, false
+	}
+	var ids []string
+	for _, j := range resp.Jobs {
+		ids = append(ids, string(jobIDCol(nil, &j, nil)))
+	}
+	return ids, true
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+// requeue handles requeue and requeuehold.
+func (s *scontrol) requeue(argv []string, hold bool) {
+	if len(argv) < 2 {
+		s.fail("too few arguments for keyword:%s\n", argv[0])
+		return
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	for _, arg := range argv[1:] {
+		if strings.HasPrefix(strings.ToLower(arg), "state=") || strings.EqualFold(arg, "incomplete") {
+			continue // Slurm's flags; Loam requeues any job that may be
+		}
+		ids, isID := jobIDList(arg)
+		if !isID {
+			s.fail("%s for job %s\n", api.CodeInvalidJobID.Text(), arg)
+			continue
+		}
+		res, err := c.Requeue(s.ctx, &api.RequeueRequest{JobIDs: ids, Hold: hold})
+		if err != nil {
+			s.fail("%s for job %s\n", errText(err), arg)
+			continue
+		}
+		s.reportResults(res)
+	}
+}
+
+// update handles "update JobId=... KEY=VAL..." and "update
+// NodeName=... State=... Reason=...". As in Slurm, a JobId (or JobName)
+// anywhere makes it a job update, even with a Partition= among the keys.
+func (s *scontrol) update(args []string) {
+	var job, node, part bool
+	for i := 0; i < len(args); i++ {
+		tag, _, hasEq := strings.Cut(args[i], "=")
+		if !hasEq {
+			i++
+		}
+		switch {
+		case abbrev(tag, "NodeName", 3):
+			node = true
+		case abbrev(tag, "PartitionName", 3), abbrev(tag, "ReservationName", 3):
+			part = true
+		case abbrev(tag, "JobId", 3), abbrev(tag, "JobName", 3):
+			job = true
+		}
+	}
+	switch {
+	case job:
+		s.updateJob(args)
+	case node:
+		s.updateNode(args)
+	case part:
+		s.fail("scontrol: error: Loam reads partitions from slurm.conf: edit it and run scontrol reconfigure\n")
+	default:
+		s.fail("No valid entity in update command\nInput line must include \"NodeName\", " +
+			"\"PartitionName\", \"Reservation\", \"JobId\", or \"SlurmctldDebug\"\n")
+	}
+}
+
+// updateArg is one KEY=VALUE of an update, with "KEY VALUE" allowed.
+type updateArg struct{ tag, val, raw string }
+
+func splitUpdateArgs(args []string) ([]updateArg, string) {
+	var out []updateArg
+	for i := 0; i < len(args); i++ {
+		tag, val, ok := strings.Cut(args[i], "=")
+		switch {
+		case ok:
+		case abbrev(args[i], "Nice", 2):
+			val = "100"
+		case i+1 < len(args):
+			i++
+			val = args[i]
+		default:
+			return nil, args[i]
+		}
+		out = append(out, updateArg{tag: tag, val: val, raw: args[i]})
+	}
+	return out, ""
+}
+
+func (s *scontrol) updateJob(args []string) {
+	list, bad := splitUpdateArgs(args)
+	if bad != "" {
+		s.fail("Invalid input: %s\nRequest aborted\n", bad)
+		return
+	}
+	var ids []string
+	var u api.JobUpdate
+	for _, a := range list {
+		if abbrev(a.tag, "JobId", 3) {
+			var ok bool
+			if ids, ok = jobIDList(a.val); !ok {
+				s.fail("Invalid job_id %s", a.val)
+				return
+			}
+			continue
+		}
+		if msg := s.setJobField(&u, a, ids); msg != "" {
+			s.fail("%s", msg)
+			return
+		}
+	}
+	if u.Empty() {
+		s.fail("No changes specified\n")
+		return
+	}
+	if ids == nil {
+		s.fail("scontrol: error: No job ID specified\n")
+		return
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	res, err := c.Update(s.ctx, &api.UpdateRequest{JobIDs: ids, Update: u})
+	if err != nil {
+		s.fail("%s for job %s\n", errText(err), strings.Join(ids, ","))
+		return
+	}
+	s.reportResults(res)
+}
+
+// setJobField applies one KEY=VALUE; it returns scontrol's message for a
+// bad one.
+func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) string {
+	t, v := a.tag, a.val
+	switch {
+	case abbrev(t, "TimeLimit", 5):
+		return s.setLimit(&u.TimeLimit, v, ids, "TimeLimit")
+	case abbrev(t, "TimeMin", 5):
+		return s.setLimit(&u.TimeMinimum, v, nil, "TimeMin")
+	case abbrev(t, "Priority", 2):
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return "scontrol: error: Invalid Priority value: " + v + "\n"
+		}
+		u.Priority = &n
+	case abbrev(t, "Nice", 2):
+		n, err := strconv.Atoi(v)
+		if err != nil || n > 2147483645 || n < -2147483645 {
+			return "scontrol: error: Nice value out of range (+/- 2147483645). Value ignored\n"
+		}
+		u.Nice = &n
+	case abbrev(t, "Name", 2), abbrev(t, "JobName", 4):
+		u.Name = &v
+	case abbrev(t, "Comment", 3):
+		u.Comment = &v
+	case abbrev(t, "Partition", 2):
+		u.Partition = &v
+	case abbrev(t, "QOS", 2):
+		u.QOS = &v
+	case abbrev(t, "Account", 1):
+		u.Account = &v
+	case abbrev(t, "Dependency", 1):
+		u.Dependency = &v
+	case abbrev(t, "Features", 1):
+		u.Features = &v
+	case abbrev(t, "ExcNodeList", 3):
+		u.ExcludedNodes = &v
+	case abbrev(t, "NodeList", 8), abbrev(t, "ReqNodeList", 8):
+		u.RequiredNodes = &v
+	case abbrev(t, "Gres", 2), abbrev(t, "TresPerNode", 8):
+		v = strings.TrimPrefix(v, "gres:")
+		u.GRES = &v
+	case abbrev(t, "StdOut", 6):
+		u.StdOut = &v
+	case abbrev(t, "MailUser", 5):
+		u.MailUser = &v
+	case abbrev(t, "MailType", 5):
+		if _, err := job.ParseMailType(v); err != nil {
+			return "Invalid MailType: " + v + "\n"
+		}
+		u.MailType = &v
+	case abbrev(t, "Requeue", 4):
+		r := v != "0"
+		u.Requeue = &r
+	case abbrev(t, "ArrayTaskThrottle", 10):
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return "scontrol: error: Invalid ArrayTaskThrottle value\n"
+		}
+		u.ArrayMaxTasks = &n
+	case abbrev(t, "NumNodes", 8), abbrev(t, "ReqNodes", 8):
+		n, _ := strtol(v)
+		if n <= 0 {
+			return "scontrol: error: Invalid node count " + v + "\n"
+		}
+		u.MinNodes = &n
+	case abbrev(t, "NumTasks", 8), abbrev(t, "ReqProcs", 8):
+		n, _ := strtol(v)
+		u.NumTasks = &n
+	case abbrev(t, "CPUsPerTask", 9):
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return "scontrol: error: Invalid CPUsPerTask value: " + v + "\n"
+		}
+		u.CPUsPerTask = &n
+	case abbrev(t, "StartTime", 2), abbrev(t, "EligibleTime", 2), abbrev(t, "Deadline", 3):
+		tm, err := slurmtime.ParseTime(v, s.env.Now())
+		if err != nil {
+			return "scontrol: error: Invalid time specification " + v + "\n"
+		}
+		sec := tm.Unix()
+		if abbrev(t, "Deadline", 3) {
+			u.Deadline = &sec
+		} else {
+			u.BeginTime = &sec
+		}
+	default:
+		return "Update of this parameter is not supported: " + a.raw + "\nRequest aborted\n"
+	}
+	return ""
+}
+
+// setLimit parses a time limit; "+N"/"-N" change the job's current limit.
+func (s *scontrol) setLimit(dst **int64, v string, ids []string, name string) string {
+	sign := byte(0)
+	if v != "" && (v[0] == '+' || v[0] == '-') {
+		sign, v = v[0], v[1:]
+	}
+	d, err := slurmtime.ParseTimeLimit(v)
+	if err != nil {
+		return "scontrol: error: Invalid " + name + " value\n"
+	}
+	secs := int64(d / time.Second)
+	if d == slurmtime.Unlimited {
+		secs = api.UnlimitedSeconds
+	}
+	if sign != 0 {
+		if len(ids) != 1 {
+			return "scontrol: error: JobId must precede TimeLimit increment or decrement\n"
+		}
+		cur, msg := s.currentLimit(ids[0])
+		if msg != "" {
+			return msg
+		}
+		if sign == '-' {
+			if secs > cur {
+				return "scontrol: error: TimeLimit decrement larger than current time limit (" +
+					fmt.Sprint(secs/60) + " > " + fmt.Sprint(cur/60) + ")\n"
+			}
+			secs = cur - secs
+		} else {
+			secs = cur + secs
+		}
+	}
+	*dst = &secs
+	return ""
+}
+
+func (s *scontrol) currentLimit(id string) (int64, string) {
+	c, ok := s.controller()
+	if !ok {
+		return 0, "scontrol: error: Could not load state information for job " + id + "\n"
+	}
+	resp, err := c.Jobs(s.ctx, &api.JobQuery{JobIDs: []string{id}})
+	if err != nil || len(resp.Jobs) == 0 {
+		return 0, "scontrol: error: Job ID " + id + " not found\n"
+	}
+	if len(resp.Jobs) > 1 {
+		return 0, "scontrol: error: TimeLimit increment/decrement not supported for job arrays\n"
+	}
+	return resp.Jobs[0].TimeLimit, ""
+}
+
+// updateNode handles "update NodeName=LIST State=... Reason=...".
+func (s *scontrol) updateNode(args []string) {
+	list, bad := splitUpdateArgs(args)
+	if bad != "" {
+		s.fail("Invalid input: %s\nRequest aborted\n", bad)
+		return
+	}
+	var req api.NodeUpdateRequest
+	for _, a := range list {
+		switch {
+		case abbrev(a.tag, "NodeName", 3):
+			req.Nodes = a.val
+		case abbrev(a.tag, "State", 1):
+			req.State = strings.ToUpper(a.val)
+		case abbrev(a.tag, "Reason", 1):
+			req.Reason = a.val
+		case abbrev(a.tag, "Weight", 1):
+			w, err := strconv.ParseInt(a.val, 10, 64)
+			if err != nil {
+				s.fail("Invalid weight specification: %s\n", a.val)
+				return
+			}
+			req.Weight = &w
+		case abbrev(a.tag, "AvailableFeatures", 3), abbrev(a.tag, "Features", 1):
+			f := strtok(a.val, ",")
+			req.Features = &f
+		default:
+			s.fail("Update of this parameter is not supported: %s\nRequest aborted\n", a.raw)
+			return
+		}
+	}
+	if (req.State == "DRAIN" || req.State == "DOWN") && req.Reason == "" {
+		s.fail("You must specify a reason when DOWNING or DRAINING a node. Request denied\n")
+		return
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	if _, err := c.UpdateNodes(s.ctx, &req); err != nil {
+		s.fail("slurm_update error: %s\n", errText(err))
+	}
+}

@@ -1,0 +1,349 @@
+package command
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+// Default sinfo formats (Slurm's -O specifications).
+const (
+	sinfoDefault   = "partition:9 ,available:.5 ,time:.10 ,nodes:.6 ,statecompact:.6 ,nodelist:0"
+	sinfoLong      = "partition:9 ,available:.5 ,time:.10 ,size:.10 ,root:.4 ,oversubscribe:.8 ,groups:.10 ,nodes:.6 ,statelong:.11 ,nodelist:0"
+	sinfoNode      = "nodelist:0 ,nodes:.6 ,partition:.9 ,statecompact:6"
+	sinfoNodeLong  = "nodelist:0 ,nodes:.6 ,partition:.9 ,statelong:.11 ,cpus:4 ,socketcorethread:.8 ,memory:.6 ,disk:.8 ,weight:.6 ,features:.8 ,reason:20"
+	sinfoReasons   = "reason:20 ,user:9 ,timestamp:19 ,nodelist:0"
+	sinfoReasonsL  = "reason:20 ,userlong:12 ,timestamp:19 ,statecompact:6 ,nodelist:0"
+	sinfoSummarize = "partition:9 ,available:.5 ,time:.10 ,nodeaiot:.16 ,nodelist:0"
+	minFieldSize   = 9
+)
+
+var sinfoOpts = []optSpec{
+	{long: "all", short: 'a'},
+	{long: "dead", short: 'd'},
+	{long: "exact", short: 'e'},
+	{long: "federation"},
+	{long: "help"},
+	{long: "hide"},
+	{long: "iterate", short: 'i', arg: requiredArg},
+	{long: "local"},
+	{long: "long", short: 'l'},
+	{long: "cluster", short: 'M', arg: requiredArg},
+	{long: "clusters", short: 'M', arg: requiredArg},
+	{long: "nodes", short: 'n', arg: requiredArg},
+	{long: "noconvert"},
+	{long: "noheader", short: 'h'},
+	{long: "Node", short: 'N'},
+	{long: "format", short: 'o', arg: requiredArg},
+	{long: "Format", short: 'O', arg: requiredArg},
+	{long: "partition", short: 'p', arg: requiredArg},
+	{long: "responding", short: 'r'},
+	{long: "list-reasons", short: 'R'},
+	{long: "summarize", short: 's'},
+	{long: "sort", short: 'S', arg: requiredArg},
+	{long: "states", short: 't', arg: requiredArg},
+	{long: "reservation", short: 'T'},
+	{long: "usage"},
+	{long: "verbose", short: 'v'},
+	{long: "version", short: 'V'},
+	{long: "json"},
+	{long: "yaml"},
+}
+
+// sinfoParams is a parsed sinfo command line.
+type sinfoParams struct {
+	format        string
+	long          bool // -O (or a default format)
+	longOutput    bool // -l
+	nodeFlag      bool
+	reasons       bool
+	summarize     bool
+	exact         bool
+	noHeader      bool
+	dead          bool
+	responding    bool
+	iterate       int
+	partitions    []string
+	nodes         []string
+	states        []string
+	statesAnd     bool
+	sort          string
+	partFieldSize bool
+	nodeFieldSize bool
+}
+
+// Sinfo runs sinfo with args and returns its exit status.
+func Sinfo(ctx context.Context, env *Env, args []string) int {
+	w := newOutput(env, "sinfo")
+	p, code, done := parseSinfo(env, w, args)
+	if done {
+		return w.exit(code)
+	}
+	c, err := env.Dial(ctx)
+	if err != nil {
+		w.errf("%s", errText(err))
+		return w.exit(1)
+	}
+	for {
+		now := env.Now()
+		if !p.noHeader && (p.iterate > 0 || p.longOutput) {
+			w.printf("%s\n", ctime(now))
+		}
+		code := sinfoOnce(ctx, env, w, c, p, now)
+		if p.iterate <= 0 {
+			return w.exit(code)
+		}
+		w.printf("\n")
+		w.flush()
+		if env.Sleep(ctx, time.Duration(p.iterate)*time.Second) != nil {
+			return w.exit(code)
+		}
+	}
+}
+
+func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
+	opts, operands, err := getopt("sinfo", args, sinfoOpts)
+	if err != nil {
+		w.lines(err.(*usageError).lines)
+		return nil, 1, true
+	}
+	if len(operands) > 0 {
+		w.errf("Unrecognized option: %s", operands[0])
+		return nil, 1, true
+	}
+	p := &sinfoParams{}
+	if v, ok := env.Getenv("SINFO_PARTITION"); ok {
+		p.partitions = strtok(v, ",")
+	}
+	if v, ok := env.Getenv("SINFO_SORT"); ok {
+		p.sort = v
+	}
+	for _, o := range opts {
+		if stop, code := p.apply(w, o); stop {
+			return nil, code, true
+		}
+	}
+	if p.longOutput && p.format != "" {
+		w.raw("sinfo: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
+		return nil, 1, true
+	}
+	p.defaultFormat(env)
+	if p.reasons && p.states == nil {
+		p.states = []string{"DOWN", "FAIL", "DRAIN"}
+	}
+	return p, 0, false
+}
+
+func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
+	switch o.id {
+	case "a":
+		p.partitions = nil
+	case "d":
+		p.dead = true
+	case "e":
+		p.exact = true
+	case "h":
+		p.noHeader = true
+	case "i":
+		n, _ := strtol(o.val)
+		if n <= 0 {
+			w.errf("Error: invalid entry for --iterate=%s", o.val)
+			return true, 1
+		}
+		p.iterate = n
+	case "l":
+		p.longOutput = true
+	case "n":
+		names, err := hostlist.Expand(o.val)
+		if err != nil {
+			w.errf("'%s' invalid entry for --nodes", o.val)
+			return true, 1
+		}
+		p.nodes = names
+	case "N":
+		p.nodeFlag = true
+	case "o":
+		p.format, p.long = o.val, false
+	case "O":
+		p.format, p.long = o.val, true
+	case "p":
+		p.partitions = strtok(o.val, ",")
+	case "r":
+		p.responding = true
+	case "R":
+		p.reasons = true
+	case "s":
+		p.summarize = true
+	case "S":
+		p.sort = o.val
+	case "t":
+		p.statesAnd = strings.Contains(o.val, "&")
+		p.states = nil
+		for _, s := range strings.FieldsFunc(o.val, func(r rune) bool { return r == ',' || r == '&' }) {
+			if strings.EqualFold(s, "all") {
+				p.states = nil
+				break
+			}
+			if _, ok := sinfoStates[strings.ToUpper(s)]; !ok {
+				w.errf("Bad state string: \"%s\"", s)
+				w.errf("valid states: %s", sinfoStateNames())
+				return true, 1
+			}
+			p.states = append(p.states, strings.ToUpper(s))
+		}
+	case "T":
+		w.errf("Loam has no admin reservations; see scontrol show reservation")
+		return true, 1
+	case "V":
+		w.printf("%s\n", versionLine)
+		return true, 0
+	case "help":
+		w.printf("%s", sinfoHelp)
+		return true, 0
+	case "usage":
+		w.printf("%s", sinfoUsage)
+		return true, 0
+	case "json", "yaml":
+		w.errf("--%s is not supported", o.id)
+		return true, 1
+	}
+	return false, 0
+}
+
+// defaultFormat picks Slurm's format for the mode when none was given.
+func (p *sinfoParams) defaultFormat(env *Env) {
+	if p.format != "" {
+		return
+	}
+	p.long = true
+	switch {
+	case p.summarize:
+		p.format, p.partFieldSize = sinfoSummarize, true
+	case p.nodeFlag:
+		p.format, p.partFieldSize, p.nodeFieldSize = sinfoNode, true, true
+		if p.longOutput {
+			p.format = sinfoNodeLong
+		}
+	case p.reasons:
+		p.format = sinfoReasons
+		if p.longOutput {
+			p.format = sinfoReasonsL
+		}
+	default:
+		if v, ok := env.Getenv("SINFO_FORMAT"); ok {
+			p.format, p.long = v, false
+			return
+		}
+		p.format, p.partFieldSize = sinfoDefault, true
+		if p.longOutput {
+			p.format = sinfoLong
+		}
+	}
+}
+
+// sinfoPrinter prints lines for one parsed format.
+type sinfoPrinter struct {
+	items    []item
+	tf       timeFormat
+	partSize int
+	nodeSize int
+	cluster  string
+	users    Users
+}
+
+func (p *sinfoPrinter) partitionName(r *sinfoRec) string {
+	if r.part == nil {
+		return "n/a"
+	}
+	name := r.part.Name
+	if r.part.Default {
+		name += "*"
+	}
+	return name
+}
+
+// line prints one record (the header when r is nil).
+func (p *sinfoPrinter) line(b []byte, r *sinfoRec) []byte {
+	for _, it := range p.items {
+		if it.field >= 0 {
+			col := &sinfoCols[it.field]
+			width := it.width
+			switch {
+			case col.letter == 'P' && p.partSize > 0:
+				width = p.partSize
+			case col.letter == 'N' && p.nodeSize > 0:
+				width = p.nodeSize
+			}
+			if r == nil {
+				b = pad(b, col.header, width, it.right, !col.hdrNoCut)
+			} else {
+				b = pad(b, col.val(r, p), width, it.right, true)
+			}
+		}
+		b = append(b, it.suffix...)
+	}
+	return append(b, '\n')
+}
+
+func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoParams, now time.Time) int {
+	parts, err := c.Partitions(ctx)
+	if err != nil {
+		w.raw("slurm_load_partitions: " + errText(err) + "\n")
+		return 1
+	}
+	nodes, err := c.Nodes(ctx, &api.NodeQuery{})
+	if err != nil {
+		w.raw("slurm_load_node: " + errText(err) + "\n")
+		return 1
+	}
+	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users}
+	var bad []string
+	if p.long {
+		pr.items, bad = parseLongFormat(p.format, sinfoColumns{})
+	} else {
+		pr.items, bad = parseShortFormat(p.format, sinfoColumns{})
+	}
+	for _, s := range bad {
+		w.errf("Invalid node format specification: %s", s)
+	}
+	if pr.uses('V') {
+		if cfg, err := c.Config(ctx); err == nil {
+			pr.cluster = cfg.ClusterName
+		}
+	}
+	recs := p.records(pr, parts.Partitions, nodes.Nodes)
+	p.sortRecs(recs)
+	if p.partFieldSize {
+		pr.partSize = minFieldSize
+		for _, r := range recs {
+			pr.partSize = max(pr.partSize, len(pr.partitionName(r)))
+		}
+	}
+	if p.nodeFieldSize {
+		pr.nodeSize = minFieldSize
+		for _, r := range recs {
+			pr.nodeSize = max(pr.nodeSize, len(hostField(r, func(n *api.Node) string { return n.Name })))
+		}
+	}
+	b := w.buf
+	if !p.noHeader {
+		b = pr.line(b, nil)
+	}
+	for _, r := range recs {
+		b = pr.line(b, r)
+	}
+	w.buf = b
+	return 0
+}
+
+func (p *sinfoPrinter) uses(letter byte) bool {
+	for _, it := range p.items {
+		if it.field >= 0 && sinfoCols[it.field].letter == letter {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,207 @@
+package command
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+// matchFlags are the node values lines are split on.
+func (p *sinfoParams) matchFlags(pr *sinfoPrinter) sinfoMatch {
+	var m sinfoMatch
+	for _, it := range pr.items {
+		if it.field >= 0 && sinfoCols[it.field].match != nil {
+			sinfoCols[it.field].match(&m)
+		}
+	}
+	return m
+}
+
+// records groups the nodes of each partition into lines, as sinfo's
+// _build_sinfo_data does.
+func (p *sinfoParams) records(pr *sinfoPrinter, parts []api.Partition, nodes []api.Node) []*sinfoRec {
+	m := p.matchFlags(pr)
+	byName := make(map[string]*api.Node, len(nodes))
+	for i := range nodes {
+		byName[nodes[i].Name] = &nodes[i]
+	}
+	var recs []*sinfoRec
+	filtering := p.dead || p.responding || p.nodes != nil || p.states != nil || p.partitions != nil
+	for k := range parts {
+		part := &parts[k]
+		if p.partitions != nil && !slices.Contains(p.partitions, part.Name) {
+			continue
+		}
+		if !p.nodeFlag && m.partition && !p.reasons {
+			recs = append(recs, &sinfoRec{part: part, partIdx: k})
+		}
+		for _, name := range partitionNodes(part, byName) {
+			n := byName[name]
+			if n == nil || (filtering && p.filterOut(n)) {
+				continue
+			}
+			recs = p.insert(recs, m, part, k, n)
+		}
+	}
+	if filtering {
+		// Partitions whose nodes were all filtered out print no line.
+		recs = slices.DeleteFunc(recs, func(r *sinfoRec) bool { return len(r.nodes) == 0 })
+	}
+	return recs
+}
+
+// partitionNodes lists a partition's nodes in node table (name) order.
+func partitionNodes(part *api.Partition, byName map[string]*api.Node) []string {
+	names := part.NodeNames
+	if names == nil {
+		names, _ = hostlist.Expand(part.Nodes)
+	}
+	out := slices.Clone(names)
+	hostlist.Sort(out)
+	return slices.Compact(out)
+}
+
+// filterOut applies -n, -d, -r and -t.
+func (p *sinfoParams) filterOut(n *api.Node) bool {
+	s := nodeStateNum(n)
+	switch {
+	case p.nodes != nil && !slices.Contains(p.nodes, n.Name):
+		return true
+	case p.dead && s&flagNoResp == 0:
+		return true
+	case p.responding && s&flagNoResp != 0:
+		return true
+	case p.states == nil:
+		return false
+	}
+	for _, st := range p.states {
+		ok := sinfoStates[st](n, s)
+		if ok && !p.statesAnd {
+			return false
+		}
+		if !ok && p.statesAnd {
+			return true
+		}
+	}
+	return !p.statesAnd
+}
+
+// insert adds a node to the first line it matches, or starts a line.
+func (p *sinfoParams) insert(recs []*sinfoRec, m sinfoMatch, part *api.Partition, idx int, n *api.Node) []*sinfoRec {
+	s := nodeStateNum(n)
+	for _, r := range recs {
+		if !p.reasons && r.part != part && (m.partition || r.part == nil) {
+			continue
+		}
+		if len(r.nodes) > 0 && (p.nodeFlag || !p.sameLine(m, r, n, s)) {
+			continue
+		}
+		if len(r.nodes) == 0 {
+			r.state, r.first = s, n
+		}
+		if !slices.Contains(r.nodes, n) {
+			r.nodes = append(r.nodes, n)
+		}
+		return recs
+	}
+	return append(recs, &sinfoRec{part: part, partIdx: idx, nodes: []*api.Node{n}, state: s, first: n})
+}
+
+func (p *sinfoParams) sameLine(m sinfoMatch, r *sinfoRec, n *api.Node, s int) bool {
+	f := r.first
+	eq := func(on bool, a, b string) bool { return !on || a == b }
+	ok := eq(m.state, stateLong(r.state), stateLong(s)) &&
+		eq(m.features, strings.Join(f.Features, ","), strings.Join(n.Features, ",")) &&
+		eq(m.featuresAct, strings.Join(f.ActiveFeatures, ","), strings.Join(n.ActiveFeatures, ",")) &&
+		eq(m.gres, f.GRES, n.GRES) && eq(m.reason, f.Reason, n.Reason) &&
+		eq(m.reasonUser, f.ReasonUser, n.ReasonUser) && (!m.reasonTime || f.ReasonTime == n.ReasonTime)
+	if !ok || !p.exact {
+		return ok
+	}
+	return (!m.cpus || f.CPUs == n.CPUs) && (!m.memory || f.RealMemory == n.RealMemory) &&
+		(!m.disk || f.TmpDisk == n.TmpDisk) && (!m.weight || f.Weight == n.Weight) &&
+		(!m.sct || (f.Sockets == n.Sockets && f.CoresPerSocket == n.CoresPerSocket && f.ThreadsPerCore == n.ThreadsPerCore)) &&
+		(!m.load || f.CPULoad == n.CPULoad) && (!m.freeMem || f.FreeMemory == n.FreeMemory) &&
+		(!m.version || f.Version == n.Version)
+}
+
+// sortRecs orders lines as sinfo does: by default partition order, then
+// state descending ("#P,-t"); with -N by node name ("N"). Each key is a
+// stable sort, applied from the last key to the first.
+func (p *sinfoParams) sortRecs(recs []*sinfoRec) {
+	spec := p.sort
+	if spec == "" {
+		spec = "#P,-t"
+		if p.nodeFlag {
+			spec = "N"
+		}
+	}
+	for i := len(spec) - 1; i >= 0; i-- {
+		c := spec[i]
+		if c == ',' || c == '#' || c == '+' || c == '-' {
+			continue
+		}
+		rev := i > 0 && spec[i-1] == '-'
+		partOrder := i > 0 && spec[i-1] == '#'
+		f := sinfoSortKey(c, partOrder)
+		if f == nil {
+			continue
+		}
+		slices.SortStableFunc(recs, func(a, b *sinfoRec) int {
+			if rev {
+				return -f(a, b)
+			}
+			return f(a, b)
+		})
+	}
+}
+
+func sinfoSortKey(c byte, partOrder bool) func(a, b *sinfoRec) int {
+	switch c {
+	case 'P', 'R':
+		if partOrder {
+			return func(a, b *sinfoRec) int { return cmp.Compare(a.partIdx, b.partIdx) }
+		}
+		return func(a, b *sinfoRec) int { return strings.Compare(partName(a), partName(b)) }
+	case 't', 'T':
+		return func(a, b *sinfoRec) int { return cmp.Compare(a.state, b.state) }
+	case 'N':
+		return func(a, b *sinfoRec) int {
+			return hostlist.Compare(firstNode(a), firstNode(b))
+		}
+	case 'D':
+		return func(a, b *sinfoRec) int { return cmp.Compare(len(a.nodes), len(b.nodes)) }
+	case 'p':
+		return func(a, b *sinfoRec) int { return cmp.Compare(partTier(a), partTier(b)) }
+	}
+	return nil
+}
+
+func partName(r *sinfoRec) string {
+	if r.part == nil {
+		return ""
+	}
+	return r.part.Name
+}
+
+func partTier(r *sinfoRec) int {
+	if r.part == nil {
+		return 0
+	}
+	return r.part.PriorityTier
+}
+
+func firstNode(r *sinfoRec) string {
+	if len(r.nodes) == 0 {
+		return ""
+	}
+	names := make([]string, len(r.nodes))
+	for i, n := range r.nodes {
+		names[i] = n.Name
+	}
+	hostlist.Sort(names)
+	return names[0]
+}

@@ -1,0 +1,138 @@
+package command
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// Slurm's node state numbers: the base state and flag bits. sinfo sorts
+// its lines by this number (-t: descending), so drained and draining
+// nodes come before mixed, allocated, idle and down ones.
+const (
+	stUnknown   = 0
+	stDown      = 1
+	stIdle      = 2
+	stAllocated = 3
+	stMixed     = 5
+	stFuture    = 6
+	flagRes     = 0x20
+	flagDrain   = 0x200
+	flagComp    = 0x400
+	flagNoResp  = 0x800
+)
+
+// nodeStateNum is a node's state as Slurm's number.
+func nodeStateNum(n *api.Node) int {
+	s := map[string]int{api.NodeDown: stDown, api.NodeIdle: stIdle, api.NodeAllocated: stAllocated,
+		api.NodeMixed: stMixed, api.NodeFuture: stFuture}[n.State]
+	for _, f := range n.StateFlags {
+		switch f {
+		case api.FlagDrain:
+			s |= flagDrain
+		case api.FlagCompleting:
+			s |= flagComp
+		case api.FlagNotResponding:
+			s |= flagNoResp
+		case api.FlagReserved:
+			s |= flagRes
+		}
+	}
+	return s
+}
+
+// stateCompact is Slurm's node_state_string_compact for the states Loam
+// uses ("DRNG", "DOWN*", "MIX").
+func stateCompact(s int) string {
+	star := ""
+	if s&flagNoResp != 0 {
+		star = "*"
+	}
+	base := s & 0xf
+	switch {
+	case s&flagDrain != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
+		return "DRNG" + star
+	case s&flagDrain != 0:
+		return "DRAIN" + star
+	case base == stDown:
+		return "DOWN" + star
+	case s&flagComp != 0:
+		return "COMP" + star
+	case base == stAllocated:
+		return "ALLOC" + star
+	case base == stMixed:
+		return "MIX" + star
+	case s&flagRes != 0:
+		return "RESV" + star
+	case base == stIdle:
+		return "IDLE" + star
+	case base == stFuture:
+		return "FUTR" + star
+	}
+	return "UNK" + star
+}
+
+// stateLong is Slurm's node_state_string ("DRAINING", "DOWN*").
+func stateLong(s int) string {
+	star := ""
+	if s&flagNoResp != 0 {
+		star = "*"
+	}
+	base := s & 0xf
+	switch {
+	case s&flagDrain != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
+		return "DRAINING" + star
+	case s&flagDrain != 0:
+		return "DRAINED" + star
+	case base == stDown:
+		return "DOWN" + star
+	case s&flagComp != 0:
+		return "COMPLETING" + star
+	case base == stAllocated:
+		return "ALLOCATED" + star
+	case base == stMixed:
+		return "MIXED" + star
+	case s&flagRes != 0:
+		return "RESERVED" + star
+	case base == stIdle:
+		return "IDLE" + star
+	case base == stFuture:
+		return "FUTURE" + star
+	}
+	return "UNKNOWN" + star
+}
+
+// sinfoStates are the names sinfo -t accepts and what each selects.
+var sinfoStates = map[string]func(n *api.Node, s int) bool{
+	"ALLOC":      func(n *api.Node, s int) bool { return n.AllocCPUs > 0 || s&0xf == stAllocated },
+	"ALLOCATED":  func(n *api.Node, s int) bool { return n.AllocCPUs > 0 || s&0xf == stAllocated },
+	"COMP":       func(_ *api.Node, s int) bool { return s&flagComp != 0 },
+	"COMPLETING": func(_ *api.Node, s int) bool { return s&flagComp != 0 },
+	"DOWN":       func(_ *api.Node, s int) bool { return s&0xf == stDown },
+	"DRAIN":      func(_ *api.Node, s int) bool { return s&flagDrain != 0 },
+	"DRAINED":    func(_ *api.Node, s int) bool { return stateLong(s) == "DRAINED" || stateLong(s) == "DRAINED*" },
+	"DRAINING":   func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINING") },
+	"DRNG":       func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINING") },
+	"FAIL":       func(*api.Node, int) bool { return false },
+	"FUTURE":     func(_ *api.Node, s int) bool { return s&0xf == stFuture },
+	"FUTR":       func(_ *api.Node, s int) bool { return s&0xf == stFuture },
+	"IDLE":       func(_ *api.Node, s int) bool { return s&0xf == stIdle },
+	"MIX":        func(_ *api.Node, s int) bool { return s&0xf == stMixed },
+	"MIXED":      func(_ *api.Node, s int) bool { return s&0xf == stMixed },
+	"NO_RESPOND": func(_ *api.Node, s int) bool { return s&flagNoResp != 0 },
+	"RESV":       func(_ *api.Node, s int) bool { return s&flagRes != 0 },
+	"RESERVED":   func(_ *api.Node, s int) bool { return s&flagRes != 0 },
+	"UNK":        func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
+	"UNKNOWN":    func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
+}
+
+// sinfoStateNames lists the names for sinfo's error message.
+func sinfoStateNames() string {
+	names := make([]string, 0, len(sinfoStates))
+	for k := range sinfoStates {
+		names = append(names, strings.ToLower(k))
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
+}

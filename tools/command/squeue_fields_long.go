@@ -1,0 +1,164 @@
+package command
+
+import (
+	"strconv"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// longOnlyCols are the columns -O names that have no -o letter.
+var longOnlyCols = []jobCol{
+	{names: []string{"numtasks"}, header: "TASKS", need: []string{"tasks"},
+		val: num(func(j *api.Job) int64 { return int64(orNoVal(j.Tasks)) })},
+	{names: []string{"cluster"}, header: "CLUSTER",
+		val: func(b []byte, _ *api.Job, p *jobPrinter) []byte { return append(b, orNull(p.cluster)...) }},
+	{names: []string{"container"}, header: "CONTAINER", val: fixed("(null)")},
+	{names: []string{"burstbuffer"}, header: "BURST_BUFFER", val: fixed("(null)")},
+	{names: []string{"burstbufferstate"}, header: "BURST_BUFFER_STATE", val: fixed("(null)")},
+	{names: []string{"delayboot"}, header: "DELAY_BOOT", val: fixed("0:00")},
+	{names: []string{"clusterfeature"}, header: "CLUSTER_FEATURES", val: fixed("(null)")},
+	{names: []string{"prefer"}, header: "PREFER", val: fixed("(null)")},
+	{names: []string{"admin_comment"}, header: "ADMIN_COMMENT", val: fixed("(null)")},
+	{names: []string{"system_comment"}, header: "SYSTEM_COMMENT", val: fixed("(null)")},
+	{names: []string{"lastschedeval"}, header: "LAST_SCHED_EVAL", need: []string{"last_sched_eval"},
+		val: timeCol(func(j *api.Job) int64 { return j.LastSchedEval })},
+	{names: []string{"pendingtime"}, header: "PENDING_TIME", need: []string{"start_time", "submit_time"}, val: pendingTimeCol},
+	{names: []string{"accruetime"}, header: "ACCRUE_TIME", need: []string{"eligible_time"},
+		val: timeCol(func(j *api.Job) int64 { return j.EligibleTime })},
+	{names: []string{"allocnodes"}, header: "ALLOC_NODES", need: []string{"submit_host"},
+		val: null(func(j *api.Job) string { return j.SubmitHost })},
+	{names: []string{"allocsid"}, header: "ALLOC_SID", val: fixed("0")},
+	{names: []string{"associd"}, header: "ASSOC_ID", val: fixed("0")},
+	{names: []string{"batchflag"}, header: "BATCH_FLAG", need: []string{"batch_flag"},
+		val: num(func(j *api.Job) int64 { return b2i(j.BatchFlag) })},
+	{names: []string{"boardspernode"}, header: "BOARDS_PER_NODE", val: fixed("0")},
+	{names: []string{"cpuspertask", "cpus-per-task"}, header: "CPUS_PER_TASK", need: []string{"cpus_per_task"},
+		val: num(func(j *api.Job) int64 { return int64(max(j.CPUsPerTask, 1)) })},
+	{names: []string{"derivedec"}, header: "DERIVED_EC", val: fixed("0")},
+	{names: []string{"eligibletime"}, header: "ELIGIBLE_TIME", need: []string{"eligible_time"},
+		val: timeCol(func(j *api.Job) int64 { return j.EligibleTime })},
+	{names: []string{"exit_code"}, header: "EXIT_CODE", need: []string{"exit_code"},
+		val: num(func(j *api.Job) int64 { return int64(waitStatus(j.ExitCode)) })},
+	{names: []string{"origin"}, header: "ORIGIN", val: fixed("NA")},
+	{names: []string{"originraw"}, header: "ORIGIN_RAW", val: fixed("NA")},
+	{names: []string{"siblingsactive"}, header: "ACTIVE_SIBLINGS", val: fixed("NA")},
+	{names: []string{"siblingsactiveraw"}, header: "ACTIVE_SIBLINGS_RAW", val: fixed("NA")},
+	{names: []string{"siblingsviable"}, header: "VIABLE_SIBLINGS", val: fixed("NA")},
+	// Slurm 22.05 misspells this header; scripts match what it prints.
+	{names: []string{"siblingsviableraw"}, header: "VIALBLE_SIBLINGS_RAW", val: fixed("NA")},
+	{names: []string{"maxcpus"}, header: "MAX_CPUS", need: []string{"cpus"},
+		val: num(func(j *api.Job) int64 { return int64(j.CPUs) })},
+	{names: []string{"maxnodes"}, header: "MAX_NODES", need: []string{"node_count"},
+		val: num(func(j *api.Job) int64 { return int64(j.NodeCount) })},
+	{names: []string{"network"}, header: "NETWORK", val: fixed("(null)")},
+	{names: []string{"ntpercore"}, header: "NTASKS_PER_CORE", val: fixed("N/A")},
+	{names: []string{"ntpernode"}, header: "NTASKS_PER_NODE", need: []string{"tasks_per_node"},
+		val: num(func(j *api.Job) int64 { return int64(j.TasksPerNode) })},
+	{names: []string{"ntpersocket"}, header: "NTASKS_PER_SOCKET", val: fixed("N/A")},
+	{names: []string{"ntperboard"}, header: "NTASKS_PER_BOARD", val: fixed("0")},
+	{names: []string{"preempttime"}, header: "PREEMPT_TIME", need: []string{"preempt_time"},
+		val: timeCol(func(j *api.Job) int64 { return j.PreemptTime })},
+	{names: []string{"profile"}, header: "PROFILE", val: fixed("NotSet")},
+	{names: []string{"reboot"}, header: "REBOOT", val: fixed("0")},
+	{names: []string{"reqswitch"}, header: "REQ_SWITCH", need: []string{"required_switch"},
+		val: num(func(j *api.Job) int64 { return int64(j.RequiredSwitch) })},
+	{names: []string{"requeue"}, header: "REQUEUE", need: []string{"requeue"},
+		val: num(func(j *api.Job) int64 { return b2i(j.Requeue) })},
+	{names: []string{"resizetime"}, header: "RESIZE_TIME", val: fixed("N/A")},
+	{names: []string{"restartcnt"}, header: "RESTART_COUNT", need: []string{"restart_cnt"},
+		val: num(func(j *api.Job) int64 { return int64(j.Restarts) })},
+	{names: []string{"sperboard"}, header: "SOCKETS_PER_BOARD", val: fixed("0")},
+	{names: []string{"stderr"}, header: "STDERR", need: []string{"standard_error", "standard_output", "current_working_directory", "job_id", "batch_flag"},
+		val: str(stdErrPath)},
+	{names: []string{"stdin"}, header: "STDIN", need: []string{"standard_input"},
+		val: null(func(j *api.Job) string { return j.StdIn })},
+	{names: []string{"stdout"}, header: "STDOUT", need: []string{"standard_output", "current_working_directory", "job_id", "batch_flag"},
+		val: str(stdOutPath)},
+	{names: []string{"mintime"}, header: "TIME_MIN", need: []string{"time_minimum"},
+		val: func(b []byte, j *api.Job, _ *jobPrinter) []byte { return appendSecs(b, j.TimeMinimum) }},
+	{names: []string{"wait4switch"}, header: "WAIT4SWITCH", val: fixed("0:00")},
+	{names: []string{"cpus-per-tres"}, header: "CPUS_PER_TRES", val: fixed("N/A")},
+	{names: []string{"mem-per-tres"}, header: "MEM_PER_TRES", val: fixed("N/A")},
+	{names: []string{"tres", "tres-alloc"}, header: "TRES_ALLOC", need: []string{"tres_alloc_str", "tres_req_str"},
+		val: str(func(j *api.Job) string { return orNA(orDefault(j.TRESAllocStr, j.TRESReqStr)) })},
+	{names: []string{"tres-bind"}, header: "TRES_BIND", val: fixed("N/A")},
+	{names: []string{"tres-freq"}, header: "TRES_FREQ", val: fixed("N/A")},
+	{names: []string{"tres-per-job"}, header: "TRES_PER_JOB", need: []string{"tres_per_job"},
+		val: str(func(j *api.Job) string { return orNA(j.TRESPerJob) })},
+	{names: []string{"tres-per-socket"}, header: "TRES_PER_SOCKET", val: fixed("N/A")},
+	{names: []string{"tres-per-task"}, header: "TRES_PER_TASK", need: []string{"tres_per_task"},
+		val: str(func(j *api.Job) string { return orNA(j.TRESPerTask) })},
+	{names: []string{"mcslabel"}, header: "MCSLABEL", val: fixed("(null)")},
+	{names: []string{"deadline"}, header: "DEADLINE", need: []string{"deadline"},
+		val: timeCol(func(j *api.Job) int64 { return j.Deadline })},
+	{names: []string{"hetjobid", "packjobid"}, header: "HET_JOB_ID", val: fixed("N/A")},
+	{names: []string{"hetjoboffset", "packjoboffset"}, header: "HET_JOB_OFFSET", val: fixed("N/A")},
+	{names: []string{"hetjobidset", "packjobidset"}, header: "HET_JOB_ID_SET", val: fixed("N/A")},
+
+	// Loam's columns (R13). Slurm has no such names. The queue position
+	// and the planned start of every pending job come from the scheduler's
+	// latest plan; they have no -o letter yet.
+	{names: []string{"position"}, header: "POSITION", need: []string{"queue_position", "job_state"}, val: positionCol},
+	{names: []string{"estimatedstart"}, header: "EST_START", need: []string{"estimated_start"},
+		val: timeCol(func(j *api.Job) int64 { return j.EstimatedStart })},
+}
+
+// noVal is Slurm's NO_VAL, which squeue prints as a number for counts it
+// does not know.
+const noVal = 0xfffffffe
+
+func orNoVal(n int) int {
+	if n == 0 {
+		return noVal
+	}
+	return n
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// waitStatus rebuilds the wait(2) status Slurm keeps as a job's exit_code.
+func waitStatus(e job.ExitCode) int {
+	if e.Signal != 0 {
+		return e.Signal
+	}
+	return e.Status << 8
+}
+
+// stdErrPath and stdOutPath print output paths as squeue does: the
+// path, stdout's for stderr, else Slurm's default name.
+func stdErrPath(j *api.Job) string {
+	switch {
+	case !j.BatchFlag:
+		return "N/A"
+	case j.StdErr != "":
+		return j.StdErr
+	}
+	return stdOutPath(j)
+}
+
+func stdOutPath(j *api.Job) string {
+	if j.StdOut != "" {
+		return j.StdOut
+	}
+	return j.WorkDir + "/slurm-" + strconv.FormatUint(uint64(j.JobID), 10) + ".out"
+}
+
+func pendingTimeCol(b []byte, j *api.Job, p *jobPrinter) []byte {
+	if j.StartTime != 0 && j.StartTime < p.now {
+		return strconv.AppendInt(b, j.StartTime-j.SubmitTime, 10)
+	}
+	return strconv.AppendInt(b, p.now-j.SubmitTime, 10)
+}
+
+func positionCol(b []byte, j *api.Job, _ *jobPrinter) []byte {
+	if j.JobState != job.Pending || j.QueuePosition == 0 {
+		return append(b, "N/A"...)
+	}
+	return strconv.AppendInt(b, int64(j.QueuePosition), 10)
+}
