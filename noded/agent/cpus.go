@@ -1,0 +1,121 @@
+package agent
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// cpuSet hands out the node's logical CPUs (0..n-1, as slurm.conf counts
+// them) to jobs and maps them onto the host's CPUs: logical CPU i runs on
+// host CPU host[i mod len(host)]. On a real node the two are the same; an
+// emulated 64-CPU node on a 2-CPU host spreads its jobs over both.
+type cpuSet struct {
+	used []bool
+	host []int
+}
+
+func newCPUSet(n int, host []int) *cpuSet {
+	if len(host) == 0 {
+		host = []int{0}
+	}
+	return &cpuSet{used: make([]bool, max(n, 1)), host: host}
+}
+
+// take marks ids (the controller's pinning, "0-3,8") or else the lowest
+// count free CPUs as used and returns them. When fewer are free than
+// asked, it returns busy ones too: the controller's accounting, not this
+// set, decides what fits.
+func (c *cpuSet) take(count int, ids string) ([]int, error) {
+	if ids != "" {
+		got, err := parseCPUList(ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range got {
+			if id >= len(c.used) {
+				return nil, fmt.Errorf("CPU %d is not on this node (it has %d)", id, len(c.used))
+			}
+			c.used[id] = true
+		}
+		return got, nil
+	}
+	count = max(count, 1)
+	var got []int
+	for pass := 0; pass < 2 && len(got) < count; pass++ {
+		for id := range c.used {
+			if len(got) == count {
+				break
+			}
+			if (pass == 0 && !c.used[id]) || (pass == 1 && !slices.Contains(got, id)) {
+				got = append(got, id)
+			}
+		}
+	}
+	for _, id := range got {
+		c.used[id] = true
+	}
+	slices.Sort(got)
+	return got, nil
+}
+
+// release frees ids.
+func (c *cpuSet) release(ids []int) {
+	for _, id := range ids {
+		if id >= 0 && id < len(c.used) {
+			c.used[id] = false
+		}
+	}
+}
+
+// hostList returns the host CPUs of logical ids as a cpuset list.
+func (c *cpuSet) hostList(ids []int) string {
+	var hs []int
+	for _, id := range ids {
+		hs = append(hs, c.host[id%len(c.host)])
+	}
+	slices.Sort(hs)
+	return formatCPUList(slices.Compact(hs))
+}
+
+// parseCPUList parses "0-3,8,10-11".
+func parseCPUList(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(strings.TrimSpace(s), ",") {
+		if part == "" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || a < 0 || b < a || b-a > 1<<16 {
+			return nil, fmt.Errorf("invalid CPU list %q", s)
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// formatCPUList prints sorted ids as "0-3,8".
+func formatCPUList(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(ids[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}

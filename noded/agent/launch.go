@@ -1,0 +1,204 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/loamhpc/loam/noded/spool"
+	"github.com/loamhpc/loam/noded/supervisor"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/gpu"
+)
+
+// readyTimeout bounds a supervisor's startup.
+const readyTimeout = 30 * time.Second
+
+// launch starts a job's supervisor. A launch of a job already running here
+// answers with its supervisor again (the controller may retry).
+func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.LaunchResponse, *api.Error) {
+	if err := a.checkLaunch(req); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	if e, ok := a.jobs[req.JobID]; ok {
+		a.mu.Unlock()
+		<-e.ready
+		return &api.LaunchResponse{Pid: e.pid}, nil
+	}
+	// A directory left by an earlier run of this job id (a requeued job)
+	// is reported and moved aside first.
+	dir := a.spool.JobDir(req.JobID)
+	if spool.Exists(dir) {
+		if spool.SupervisorAlive(dir) {
+			a.mu.Unlock()
+			return nil, api.Errorf(api.CodeLaunchFailed, "job %d: an earlier run is still ending on %s", req.JobID, a.nc.node.Name)
+		}
+		if err := a.endJob(req.JobID); err != nil {
+			a.mu.Unlock()
+			return nil, api.Errorf(api.CodeLaunchFailed, "job %d: clear earlier run: %v", req.JobID, err)
+		}
+	}
+	_, cpus, err := a.plan(req)
+	if err != nil {
+		a.mu.Unlock()
+		return nil, api.Errorf(api.CodeLaunchFailed, "%v", err)
+	}
+	e := newEntry(req.JobID, dir, cpus)
+	a.jobs[req.JobID] = e
+	a.mu.Unlock()
+
+	pid, err := a.startSupervisor(dir)
+	e.pid = pid
+	close(e.ready)
+	if err != nil {
+		a.mu.Lock()
+		a.cpus.release(cpus)
+		delete(a.jobs, req.JobID)
+		a.mu.Unlock()
+		_ = os.RemoveAll(dir)
+		a.log.WithError(err).WithField("job_id", req.JobID).Error("start job supervisor")
+		return nil, api.Errorf(api.CodeLaunchFailed, "start job supervisor on %s: %v", a.nc.node.Name, err)
+	}
+	go a.watch(a.ctx, e)
+	return &api.LaunchResponse{Pid: pid}, nil
+}
+
+// checkLaunch refuses requests that cannot be right for this node.
+func (a *Agent) checkLaunch(req *api.LaunchRequest) *api.Error {
+	switch {
+	case req.JobID == 0:
+		return api.Errorf(api.CodeBadRequest, "launch: job_id is 0")
+	case req.Alloc.Node != "" && req.Alloc.Node != a.nc.node.Name:
+		return api.Errorf(api.CodeInvalidNodeName, "launch of job %d for node %s reached %s", req.JobID, req.Alloc.Node, a.nc.node.Name)
+	case req.Batch && req.Script == "":
+		return api.Errorf(api.CodeScriptMissing, "launch of job %d has no script", req.JobID)
+	case req.Batch && req.UserName == "":
+		return api.Errorf(api.CodeUserIDMissing, "launch of job %d has no user name", req.JobID)
+	}
+	if _, err := gpu.ByIndex(a.hw.gpus, req.Alloc.GPUs); err != nil {
+		return api.Errorf(api.CodeLaunchFailed, "job %d: %v", req.JobID, err)
+	}
+	return nil
+}
+
+// plan decides the job's CPUs, memory limit and devices on this node and
+// writes its launch file. The caller holds a.mu.
+func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
+	cpus, err := a.cpus.take(req.Alloc.CPUs, req.Alloc.CPUIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := *req
+	r.Alloc.CPUIDs = formatCPUList(cpus)
+	gpus, _ := gpu.ByIndex(a.hw.gpus, req.Alloc.GPUs)
+	l := &spool.Launch{
+		Request: r, Node: a.nc.node.Name, Hostname: a.nc.hostname, ConfPath: a.confPath,
+		Group:       filepath.Join(a.cgroupRoot, fmt.Sprintf("job_%d", req.JobID)),
+		CPUs:        a.cpus.hostList(cpus),
+		MemoryBytes: memoryLimit(req) << 20,
+		PidsMax:     a.opts.PidsMax,
+		GPUs:        gpus,
+		DenyDevices: denied(a.hw.gpus, req.Alloc.GPUs),
+		Received:    time.Now(),
+	}
+	dir := a.spool.JobDir(req.JobID)
+	err = os.MkdirAll(dir, 0o700)
+	if err == nil {
+		err = spool.WriteJSON(filepath.Join(dir, spool.LaunchFile), l)
+	}
+	if err != nil {
+		a.cpus.release(cpus)
+		return nil, nil, fmt.Errorf("job %d: write launch: %w", req.JobID, err)
+	}
+	return l, cpus, nil
+}
+
+// memoryLimit is the job's memory on this node in MB: the controller's
+// allocation, else what --mem, --mem-per-cpu or --mem-per-gpu give; 0 is
+// no limit.
+func memoryLimit(r *api.LaunchRequest) int64 {
+	switch {
+	case r.Alloc.Memory > 0:
+		return r.Alloc.Memory
+	case r.MemPerNode > 0:
+		return r.MemPerNode
+	case r.MemPerCPU > 0:
+		return r.MemPerCPU * int64(max(r.Alloc.CPUs, 1))
+	case r.MemPerGPU > 0:
+		return r.MemPerGPU * int64(len(r.Alloc.GPUs))
+	}
+	return 0
+}
+
+// denied lists the device files of the node's GPUs the job was not given.
+func denied(all []gpu.Device, mine []int) []string {
+	var out []string
+	for _, d := range all {
+		keep := false
+		for _, i := range mine {
+			keep = keep || d.Index == i
+		}
+		if !keep && d.Path != "" {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// startSupervisor starts "loam-noded __supervise DIR" in its own session
+// and waits until it holds the job's lock and serves its socket.
+func (a *Agent) startSupervisor(dir string) (int, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	logf, err := os.OpenFile(filepath.Join(dir, spool.SupervisorLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		w.Close()
+		return 0, err
+	}
+	defer logf.Close()
+	cmd := exec.Command(a.self, supervisor.Arg, dir)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.ExtraFiles = []*os.File{w} // supervisor.ReadyFD
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return 0, err
+	}
+	// Reap it if it ends while this daemon runs; after a restart init does.
+	go func() { _ = cmd.Wait() }()
+	// For operators and scripts (cluster.sh down); liveness is the lock.
+	_ = spool.WriteFile(filepath.Join(dir, spool.PidFile), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644)
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	select {
+	case s := <-line:
+		if s != "ready" {
+			if s == "" {
+				s = "exited during startup"
+			}
+			return 0, errors.New(s)
+		}
+	case <-time.After(readyTimeout):
+		_ = cmd.Process.Kill()
+		return 0, fmt.Errorf("not ready after %s", readyTimeout)
+	}
+	return cmd.Process.Pid, nil
+}
+
+func removeAll(dir string) error { return os.RemoveAll(dir) }

@@ -1,0 +1,122 @@
+// Command loam-noded is Loam's node daemon: it registers its node with
+// loam-ctld, runs jobs in cgroups as their users and reports their ends.
+// Started like slurmd: "loam-noded -N <node>". See package agent.
+//
+// The same binary is each job's supervisor ("loam-noded __supervise DIR"),
+// a hidden mode dispatched before anything else runs.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/sirupsen/logrus"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/loamhpc/loam/noded/agent"
+	"github.com/loamhpc/loam/noded/supervisor"
+	"github.com/loamhpc/loam/pkg/client"
+	"github.com/loamhpc/loam/pkg/isolation/cgroup"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		if os.Args[1] == supervisor.Arg {
+			os.Exit(supervise(os.Args[2:]))
+		}
+	}
+	app := &cli.App{
+		Name:    "loam-noded",
+		Usage:   "Loam node daemon",
+		Version: agent.Version,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "nodename", Aliases: []string{"N"}, Required: true, Usage: "the slurm.conf node this daemon is"},
+			&cli.StringFlag{Name: "conf", Aliases: []string{"f"}, Usage: "slurm.conf to read (default: $LOAM_CONF, $SLURM_CONF, " + client.DefaultConfPath + ")"},
+			&cli.BoolFlag{Name: "emulate", EnvVars: []string{"LOAM_EMULATE"}, Usage: "emulated node: report configured hardware, make fake GPUs"},
+			&cli.StringFlag{Name: "listen", Usage: "TCP address to listen on (default: :<the node's Port>)"},
+			&cli.StringFlag{Name: "spool", Usage: "state directory (default: SlurmdSpoolDir)"},
+			&cli.StringFlag{Name: "socket", Usage: "Unix socket (default: LoamNodedSocket)"},
+			&cli.Int64Flag{Name: "pids-max", Value: agent.DefaultPidsMax, Usage: "task limit of each job"},
+			&cli.StringFlag{Name: "cgroup-root", Usage: "cgroup subtree of this node's jobs (default: loam/<node>)"},
+			&cli.Int64Flag{Name: "fake-gpu-memory", Usage: "memory of each fake GPU in MB (emulation)"},
+			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "panic, fatal, error, warn, info, debug or trace"},
+			&cli.StringFlag{Name: "log-format", Value: "auto", Usage: "json, text, or auto (text on a terminal)"},
+		},
+		Action: run,
+	}
+	if err := app.Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "loam-noded:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cx *cli.Context) error {
+	log, err := newLogger(cx.String("log-level"), cx.String("log-format"))
+	if err != nil {
+		return err
+	}
+	conf := cx.String("conf")
+	if conf == "" {
+		conf = client.ConfPath()
+	}
+	a, err := agent.New(agent.Options{
+		ConfPath: conf, NodeName: cx.String("nodename"), Emulate: cx.Bool("emulate"),
+		Listen: cx.String("listen"), SpoolDir: cx.String("spool"), Socket: cx.String("socket"),
+		PidsMax: cx.Int64("pids-max"), CgroupRoot: cx.String("cgroup-root"),
+		FakeGPUMemoryMB: cx.Int64("fake-gpu-memory"),
+		Ready:           func() { _, _ = daemon.SdNotify(false, daemon.SdNotifyReady) },
+	}, log)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	return a.Run(ctx)
+}
+
+// supervise is the hidden supervisor mode: "__supervise JOBDIR".
+func supervise(args []string) int {
+	// One job needs no parallelism; one P keeps the runtime from
+	// spinning idle threads on a busy node.
+	runtime.GOMAXPROCS(1)
+	log, _ := newLogger("info", "json")
+	if len(args) != 1 {
+		log.Error("usage: loam-noded " + supervisor.Arg + " JOBDIR")
+		return 2
+	}
+	iso, err := cgroup.New()
+	if err != nil {
+		log.WithError(err).Error("cgroups")
+		iso = nil
+	}
+	return supervisor.Main(args[0], iso, log)
+}
+
+func newLogger(level, format string) (*logrus.Entry, error) {
+	l := logrus.New()
+	lv, err := logrus.ParseLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	l.SetLevel(lv)
+	switch format {
+	case "json":
+		l.SetFormatter(&logrus.JSONFormatter{})
+	case "text":
+		l.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
+	case "auto":
+		if _, err := unix.IoctlGetTermios(int(os.Stderr.Fd()), unix.TCGETS); err != nil {
+			l.SetFormatter(&logrus.JSONFormatter{})
+		}
+	default:
+		return nil, fmt.Errorf("log format %q: want json, text or auto", format)
+	}
+	l.SetOutput(os.Stderr)
+	return logrus.NewEntry(l), nil
+}

@@ -1,0 +1,33 @@
+// Package spool is the node daemon's state on disk, shared by loam-noded
+// and the job supervisors it starts. Everything a restarted daemon needs
+// to re-adopt running jobs and to report finished ones exactly once lives
+// here:
+//
+//	<spool>/jobs/<id>/launch.json       the job as launched (Launch)
+//	                  script            the batch script, owned by the user
+//	                  lock              flock held by the live supervisor
+//	                  sup.pid           its pid, for operators
+//	                  sup.sock          the supervisor's control socket
+//	                  start.json        written by the supervisor when the
+//	                                    script runs (Start)
+//	                  result.json       written by the supervisor last: how
+//	                                    the job ended (an api.JobEvent)
+//	                  ev-started.json   the Started event with its sequence
+//	                  ev-ended.json     number, written by the daemon
+//	<spool>/done/<seq>/                 a finished job's directory, moved
+//	                                    here once its end has a number
+//	<spool>/acked                       highest event number the controller
+//	                                    acknowledged
+//
+// Exactly once: a job's end gets its sequence number in ev-ended.json
+// inside the job's directory, and the rename of jobs/<id> to done/<seq> is
+// the commit. A daemon killed at any point finds the event either still in
+// jobs/ (and numbers or moves it again, with the same number once written)
+// or in done/ (and sends it again with the same number); the controller
+// drops numbers it has applied, and done/<seq> is removed only after the
+// controller acknowledged seq. A supervisor is alive exactly while it
+// holds its job's lock, which survives pid reuse and daemon restarts.
+//
+// Files are written to a temporary name and renamed, so a reader never
+// sees half a file.
+package spool

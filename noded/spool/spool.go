@@ -1,0 +1,225 @@
+package spool
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/gpu"
+)
+
+// File names inside a job directory.
+const (
+	LaunchFile     = "launch.json"
+	ScriptFile     = "script"
+	LockFile       = "lock"
+	SocketFile     = "sup.sock"
+	StartFile      = "start.json"
+	ResultFile     = "result.json"
+	StartedEvent   = "ev-started.json"
+	EndedEvent     = "ev-ended.json"
+	SupervisorLog  = "supervisor.log"
+	PidFile        = "sup.pid"
+	jobsDir        = "jobs"
+	doneDir        = "done"
+	ackedFile      = "acked"
+	jobDirPrefix   = "" // job directories are named by the bare job id
+	tmpSuffix      = ".tmp"
+	privateDirMode = 0o700
+)
+
+// Launch is a job as the daemon hands it to its supervisor: the
+// controller's request plus what the daemon decided on this node.
+type Launch struct {
+	Request api.LaunchRequest `json:"request"`
+	// Node is this node's name, Hostname the host's name (%N in output
+	// names), ConfPath the configuration file (SLURM_CONF).
+	Node     string `json:"node"`
+	Hostname string `json:"hostname"`
+	ConfPath string `json:"conf_path"`
+	// Group is the job's cgroup; CPUs the host CPUs it runs on.
+	Group       string       `json:"group"`
+	CPUs        string       `json:"cpus"`
+	MemoryBytes int64        `json:"memory_bytes"`
+	PidsMax     int64        `json:"pids_max"`
+	GPUs        []gpu.Device `json:"gpus,omitempty"`
+	DenyDevices []string     `json:"deny_devices,omitempty"`
+	// Received is when the daemon accepted the launch.
+	Received time.Time `json:"received"`
+}
+
+// Start records that the batch script runs.
+type Start struct {
+	Time time.Time `json:"time"`
+	Pid  int       `json:"pid"`
+}
+
+// Spool is one node daemon's state directory.
+type Spool struct {
+	Root string
+}
+
+// Open creates the layout under root (mode 0755 for the root and jobs/,
+// which job users must traverse to reach their scripts; 0700 for done/).
+func Open(root string) (*Spool, error) {
+	for _, d := range []struct {
+		path string
+		mode os.FileMode
+	}{{root, 0o755}, {filepath.Join(root, jobsDir), 0o755}, {filepath.Join(root, doneDir), privateDirMode}} {
+		if err := os.MkdirAll(d.path, d.mode); err != nil {
+			return nil, fmt.Errorf("spool: %w", err)
+		}
+		if err := os.Chmod(d.path, d.mode); err != nil {
+			return nil, fmt.Errorf("spool: %w", err)
+		}
+	}
+	return &Spool{Root: root}, nil
+}
+
+// JobDir is the directory of a running job.
+func (s *Spool) JobDir(id uint32) string {
+	return filepath.Join(s.Root, jobsDir, jobDirPrefix+strconv.FormatUint(uint64(id), 10))
+}
+
+// DoneDir is the directory a finished job moved to under sequence seq.
+func (s *Spool) DoneDir(seq uint64) string {
+	return filepath.Join(s.Root, doneDir, strconv.FormatUint(seq, 10))
+}
+
+// Jobs lists the ids of the job directories under jobs/.
+func (s *Spool) Jobs() ([]uint32, error) {
+	return listNumbered(filepath.Join(s.Root, jobsDir), 32, func(n uint64) uint32 { return uint32(n) })
+}
+
+// Done lists the sequence numbers under done/.
+func (s *Spool) Done() ([]uint64, error) {
+	return listNumbered(filepath.Join(s.Root, doneDir), 64, func(n uint64) uint64 { return n })
+}
+
+func listNumbered[T any](dir string, bits int, conv func(uint64) T) ([]T, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	var out []T
+	for _, e := range ents {
+		n, err := strconv.ParseUint(e.Name(), 10, bits)
+		if err == nil && e.IsDir() {
+			out = append(out, conv(n))
+		}
+	}
+	return out, nil
+}
+
+// Finish moves a finished job's directory to done/<seq>: the commit point
+// of its end event.
+func (s *Spool) Finish(id uint32, seq uint64) error {
+	if err := os.Rename(s.JobDir(id), s.DoneDir(seq)); err != nil {
+		return fmt.Errorf("spool: finish job %d: %w", id, err)
+	}
+	return nil
+}
+
+// Acked reads the highest acknowledged event number (0 when none).
+func (s *Spool) Acked() (uint64, error) {
+	data, err := os.ReadFile(filepath.Join(s.Root, ackedFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("spool: %w", err)
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("spool: acked: %w", err)
+	}
+	return n, nil
+}
+
+// SetAcked records the highest acknowledged event number.
+func (s *Spool) SetAcked(seq uint64) error {
+	return WriteFile(filepath.Join(s.Root, ackedFile), []byte(strconv.FormatUint(seq, 10)+"\n"), 0o600)
+}
+
+// WriteJSON writes v to path atomically.
+func WriteJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return WriteFile(path, data, 0o600)
+}
+
+// WriteFile writes data to path atomically (a temporary file renamed).
+func WriteFile(path string, data []byte, mode os.FileMode) error {
+	tmp := path + tmpSuffix
+	if err := os.WriteFile(tmp, data, mode); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadJSON reads path into v; a missing file is fs.ErrNotExist.
+func ReadJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
+}
+
+// Exists reports whether path exists.
+func Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// Lock takes the job's supervisor lock, without waiting. It fails with
+// ErrLocked when a live supervisor holds it. The returned file holds the
+// lock until closed (or the process exits); it is close-on-exec, so the
+// job never inherits it.
+func Lock(jobDir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(jobDir, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", jobDir, err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, ErrLocked
+		}
+		return nil, fmt.Errorf("lock %s: %w", jobDir, err)
+	}
+	return f, nil
+}
+
+// ErrLocked: a live supervisor holds the job's lock.
+var ErrLocked = errors.New("a supervisor holds the job's lock")
+
+// SupervisorAlive reports whether a supervisor holds jobDir's lock.
+func SupervisorAlive(jobDir string) bool {
+	if !Exists(filepath.Join(jobDir, LockFile)) {
+		return false
+	}
+	f, err := Lock(jobDir)
+	if err != nil {
+		return errors.Is(err, ErrLocked)
+	}
+	f.Close()
+	return false
+}

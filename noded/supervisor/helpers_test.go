@@ -1,0 +1,15 @@
+package supervisor
+
+import (
+	"testing"
+	"time"
+)
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	at, err := time.ParseInLocation("2006-01-02T15:04:05", s, time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}

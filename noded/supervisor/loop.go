@@ -1,0 +1,209 @@
+package supervisor
+
+import (
+	"errors"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/loamhpc/loam/noded/lifecycle"
+	"github.com/loamhpc/loam/noded/spool"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// start creates the cgroup and starts the job; a non-nil result means it
+// never ran.
+func (s *Supervisor) start() *api.JobEvent {
+	l := &s.launch
+	if s.iso == nil {
+		return launchFailed(FailSetup, "cgroups are unavailable on %s", l.Node)
+	}
+	g, err := s.iso.Create(isolation.Spec{Name: l.Group, CPUs: l.CPUs, MemoryBytes: l.MemoryBytes,
+		PidsMax: l.PidsMax, DenyDevices: l.DenyDevices})
+	if err != nil {
+		s.log.WithError(err).Error("create cgroup")
+		return launchFailed(FailSetup, "create cgroup: %v", err)
+	}
+	s.group = g
+	if !l.Request.Batch {
+		s.job = newAllocation(g)
+		s.ctl.setRunning(time.Now(), 0)
+		return nil
+	}
+	b, res := s.startBatch(g)
+	if res != nil {
+		s.log.WithField("reason", res.Message).Warn("launch failed")
+		s.cleanup()
+		return res
+	}
+	s.job = b
+	st := spool.Start{Time: time.Now(), Pid: b.cmd.Process.Pid}
+	if err := spool.WriteJSON(filepath.Join(s.dir, spool.StartFile), st); err != nil {
+		s.log.WithError(err).Warn("write start")
+	}
+	s.ctl.setRunning(st.Time, st.Pid)
+	s.log.WithField("pid", st.Pid).Info("job started")
+	return nil
+}
+
+// limits are the job's lifecycle limits from its launch.
+func (s *Supervisor) limits() lifecycle.Limits {
+	r := &s.launch.Request
+	start, _ := s.ctl.status()
+	lim := lifecycle.Limits{Start: start.Start, Warn: r.Signal, KillWait: time.Duration(r.KillWait) * time.Second}
+	if r.StartTime > 0 {
+		lim.Start = time.Unix(r.StartTime, 0)
+	}
+	// Slurm reads a time limit of 0 as none, like UNLIMITED.
+	if r.TimeLimit > 0 {
+		lim.TimeLimit = time.Duration(r.TimeLimit) * time.Second
+	}
+	return lim
+}
+
+// loop drives the running job until its batch script (or allocation)
+// ends, then returns its result.
+func (s *Supervisor) loop() *api.JobEvent {
+	m := lifecycle.New(s.limits())
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		timer.Stop()
+		var wake <-chan time.Time
+		if next, ok := m.Next(); ok {
+			timer.Reset(time.Until(next))
+			wake = timer.C
+		}
+		select {
+		case <-s.job.Done():
+			return s.ended(m.Exited(time.Now()))
+		case <-wake:
+			s.apply(m.Tick(time.Now()))
+		case req := <-s.ctl.reqs:
+			s.apply(s.order(m, req))
+			close(req.done)
+		}
+		s.releaseIdle(m)
+	}
+}
+
+// releaseIdle ends an allocation being ended at once when it holds no
+// processes: there is nothing to wait KillWait for.
+func (s *Supervisor) releaseIdle(m *lifecycle.Machine) {
+	a, ok := s.job.(*allocation)
+	if !ok || !m.Ending() {
+		return
+	}
+	if pids, err := a.group.Pids(); err == nil && len(pids) == 0 {
+		_ = a.KillAll()
+	}
+}
+
+// order turns a control request into lifecycle actions.
+func (s *Supervisor) order(m *lifecycle.Machine, req request) []lifecycle.Action {
+	now := time.Now()
+	switch {
+	case req.signal != nil:
+		return []lifecycle.Action{{Kind: lifecycle.Signal, Signal: syscall.Signal(req.signal.Signal), BatchOnly: req.signal.BatchOnly}}
+	case req.terminate != nil:
+		t := req.terminate
+		return m.Terminate(now, t.Reason, syscall.Signal(t.Signal), time.Duration(t.Grace)*time.Second)
+	case req.timeLimit != nil:
+		limit := time.Duration(req.timeLimit.TimeLimit) * time.Second
+		if req.timeLimit.TimeLimit <= 0 {
+			limit = 0
+		}
+		return m.SetTimeLimit(now, limit)
+	}
+	return nil
+}
+
+// apply carries out lifecycle actions.
+func (s *Supervisor) apply(acts []lifecycle.Action) {
+	for _, a := range acts {
+		var err error
+		switch a.Kind {
+		case lifecycle.Announce:
+			s.job.Announce(announceLine(s.launch.Node, s.launch.Request.JobID, a.Reason, time.Now()))
+		case lifecycle.Signal:
+			err = s.job.Signal(a.Signal, a.BatchOnly)
+		case lifecycle.Kill:
+			err = s.job.KillAll()
+		}
+		if err != nil {
+			s.log.WithError(err).WithField("action", a.Kind).Warn("job action")
+		}
+	}
+}
+
+// ended kills what the script left behind, reads the OOM count, removes
+// the cgroup and builds the result.
+func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
+	if err := s.job.KillAll(); err != nil {
+		s.log.WithError(err).Error("kill leftover processes")
+	}
+	res := &api.JobEvent{
+		Kind:          api.EventEnded,
+		ExitCode:      job.FromWaitStatus(int(s.job.Status())),
+		TimedOut:      o.TimedOut,
+		Terminated:    o.Terminated,
+		ExitedInGrace: o.ExitedInGrace,
+	}
+	if n, err := s.group.OOMKills(); err != nil {
+		s.log.WithError(err).Warn("read OOM count")
+	} else if n > 0 {
+		res.OOM = true
+		res.Message = "Detected " + itoa(int(n)) + " oom_kill event in " + s.group.Name()
+	}
+	s.cleanup()
+	return res
+}
+
+// cleanup removes the job's cgroup; processes that refuse to die keep it
+// (and are logged) rather than being orphaned outside any group.
+func (s *Supervisor) cleanup() {
+	if s.group == nil {
+		return
+	}
+	err := s.group.Kill()
+	if err == nil {
+		err = s.group.Delete()
+	}
+	if err != nil && !errors.Is(err, isolation.ErrNotExist) {
+		s.log.WithError(err).Error("remove cgroup")
+	}
+}
+
+// allocation is a non-batch node's share of a job: a cgroup held for the
+// job's steps until it is killed.
+type allocation struct {
+	group isolation.Group
+	done  chan struct{}
+}
+
+func newAllocation(g isolation.Group) *allocation {
+	return &allocation{group: g, done: make(chan struct{})}
+}
+
+func (a *allocation) Signal(sig syscall.Signal, batchOnly bool) error {
+	if batchOnly {
+		return nil
+	}
+	return a.group.Signal(sig)
+}
+
+func (a *allocation) KillAll() error {
+	err := a.group.Kill()
+	select {
+	case <-a.done:
+	default:
+		close(a.done)
+	}
+	return err
+}
+
+func (a *allocation) Done() <-chan struct{}      { return a.done }
+func (a *allocation) Status() syscall.WaitStatus { return 0 }
+func (a *allocation) Announce(string)            {}

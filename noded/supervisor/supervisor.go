@@ -1,0 +1,186 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/loamhpc/loam/noded/spool"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/isolation"
+)
+
+// Arg is the hidden first argument that makes loam-noded a supervisor.
+const Arg = "__supervise"
+
+// ReadyFD is the descriptor on which a supervisor says "ready" (or why
+// not) to the daemon that started it.
+const ReadyFD = 3
+
+// Supervisor runs one job.
+type Supervisor struct {
+	dir    string
+	launch spool.Launch
+	iso    isolation.Isolator
+	log    *logrus.Entry
+	// job is the running job, set once it started; group its cgroup.
+	job   Job
+	group isolation.Group
+	ctl   *control
+}
+
+// Job is what the lifecycle acts on: a batch script and its cgroup, or an
+// allocation without a script.
+type Job interface {
+	// Signal sends sig to every process, or only to the batch shell.
+	Signal(sig syscall.Signal, batchOnly bool) error
+	// KillAll ends every process of the job.
+	KillAll() error
+	// Done is closed when the batch script (or the allocation) ended;
+	// Status then tells how.
+	Done() <-chan struct{}
+	Status() syscall.WaitStatus
+	// Announce writes one of slurmd's "*** JOB ... ***" lines.
+	Announce(line string)
+}
+
+// Main is the supervisor process: it runs the job in dir and returns the
+// process exit status (0 also when the job failed: the result says how).
+func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
+	lock, err := spool.Lock(dir)
+	if err != nil {
+		log.WithError(err).Error("job lock")
+		ready(err)
+		return 1
+	}
+	defer lock.Close()
+	s := &Supervisor{dir: dir, iso: iso, log: log}
+	if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &s.launch); err != nil {
+		log.WithError(err).Error("read launch")
+		ready(err)
+		return 1
+	}
+	s.log = log.WithField("job_id", s.launch.Request.JobID)
+	srv, err := s.listen()
+	if err != nil {
+		s.log.WithError(err).Error("control socket")
+		ready(err)
+		return 1
+	}
+	ready(nil)
+	s.onSignals()
+	s.run()
+	// Let a waiting daemon read the result before the socket goes.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
+	return 0
+}
+
+// onSignals makes SIGTERM and SIGINT end the job like a node shutdown
+// (its signal, KillWait, SIGKILL) instead of orphaning it; SIGHUP is
+// ignored.
+func (s *Supervisor) onSignals() {
+	signal.Ignore(syscall.SIGHUP)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-ch
+		s.log.Info("supervisor told to stop: ending the job")
+		t := &api.TerminateRequest{JobID: s.launch.Request.JobID, Reason: api.TerminateNodeFail, Grace: s.launch.Request.KillWait}
+		req := request{terminate: t, done: make(chan struct{})}
+		select {
+		case s.ctl.reqs <- req:
+		case <-s.ctl.ended:
+		}
+	}()
+}
+
+// ready reports startup to the daemon on ReadyFD, when it gave one.
+func ready(err error) {
+	f := os.NewFile(ReadyFD, "ready")
+	if f == nil {
+		return
+	}
+	msg := "ready\n"
+	if err != nil {
+		msg = err.Error() + "\n"
+	}
+	_, _ = f.WriteString(msg)
+	f.Close()
+}
+
+func (s *Supervisor) listen() (*http.Server, error) {
+	path := filepath.Join(s.dir, spool.SocketFile)
+	_ = os.Remove(path)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	s.ctl = newControl()
+	srv := &http.Server{Handler: s.ctl.handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return srv, nil
+}
+
+// run starts the job, drives it to its end and writes the result.
+func (s *Supervisor) run() {
+	res := s.start()
+	if res == nil {
+		res = s.loop()
+	}
+	s.finish(res)
+}
+
+// finish cleans up the cgroup, writes result.json and wakes waiters.
+func (s *Supervisor) finish(res *api.JobEvent) {
+	now := time.Now()
+	res.JobID = s.launch.Request.JobID
+	res.Time, res.TimeNanos = now.Unix(), now.UnixNano()
+	if err := spool.WriteJSON(filepath.Join(s.dir, spool.ResultFile), res); err != nil {
+		s.log.WithError(err).Error("write result")
+	}
+	s.log.WithField("exit_code", res.ExitCode.String()).WithField("kind", res.Kind).Info("job ended")
+	s.ctl.setEnded(res)
+}
+
+// launchFailed is the result of a job that never ran: Slurm's
+// JobLaunchFailure, exit code 0:53.
+func launchFailed(code, format string, args ...any) *api.JobEvent {
+	return &api.JobEvent{
+		Kind:     api.EventLaunchFailed,
+		ExitCode: launchFailureExit,
+		FailCode: code,
+		Message:  fmt.Sprintf(format, args...),
+	}
+}
+
+// Failure codes of launch_failed results, slurm_errno.h's names.
+const (
+	FailSetup = "ESLURMD_SETUP_ENVIRONMENT_ERROR"
+	FailIO    = "ESLURMD_IO_ERROR"
+	FailExec  = "ESLURMD_EXECVE_FAILED"
+	FailUser  = "ESLURMD_UID_NOT_FOUND"
+)
+
+// announceLine is slurmstepd's line for a job ended on order.
+func announceLine(node string, id uint32, reason api.TerminateReason, at time.Time) string {
+	why := map[api.TerminateReason]string{
+		api.TerminateTimeout:  " DUE TO TIME LIMIT",
+		api.TerminatePreempt:  " DUE TO PREEMPTION",
+		api.TerminateRequeue:  " DUE TO JOB REQUEUE",
+		api.TerminateNodeFail: " DUE TO NODE FAILURE",
+		api.TerminateDeadline: " DUE TO DEADLINE",
+	}[reason]
+	return fmt.Sprintf("slurmstepd-%s: error: *** JOB %s ON %s CANCELLED AT %s%s ***\n",
+		node, strconv.FormatUint(uint64(id), 10), node, at.Format("2006-01-02T15:04:05"), why)
+}

@@ -1,0 +1,23 @@
+// Package isolation confines a job's processes: one control group per job
+// (and later per step) that holds its CPUs, memory, process count and
+// device access, and that can be signalled, killed and removed as a whole.
+//
+// The Isolator creates Groups from a Spec; package isolation/cgroup
+// implements it with the kernel's cgroups (v1 controllers where the host
+// mounts them, as on hosts in hybrid mode, v2 otherwise), and
+// isolation/isolationtest with an in-memory fake for tests of callers.
+//
+// Device policy: every device stays allowed except those a Spec denies.
+// The node daemon denies each GPU of the node that the job was not given,
+// so a job can open only its own /dev/nvidiaN while /dev/null, ptys and the
+// like keep working.
+//
+// Lifecycle of a group, as the job supervisor drives it:
+//
+//	Create(spec) ──> Add(pid) ... Signal(sig) ... ──> Kill() ──> Delete()
+//	                                                  (freeze, SIGKILL
+//	                                                   every pid, thaw,
+//	                                                   until empty)
+//
+// Delete refuses a group that still holds processes; Kill first.
+package isolation
