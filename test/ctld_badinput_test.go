@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -139,7 +140,7 @@ func TestCtld10kConnections(t *testing.T) {
 	d := c.StartCtld(t)
 	conns := make([]net.Conn, 0, n)
 	for i := 0; i < n; i++ {
-		conn, err := net.Dial("unix", c.Socket)
+		conn, err := dialRetrying(c.Socket, 10*time.Second)
 		if err != nil {
 			t.Fatalf("connection %d: %v", i, err)
 		}
@@ -224,5 +225,19 @@ func raiseNoFile(t *testing.T, want uint64) {
 		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < want {
 			t.Skipf("cannot open %d files (limit %d): %v", want, lim.Max, err)
 		}
+	}
+}
+
+// dialRetrying connects to a Unix socket, retrying while the listen backlog
+// is full (EAGAIN), as a real client does under a connection storm; the
+// daemon must still accept every connection within the deadline.
+func dialRetrying(path string, within time.Duration) (net.Conn, error) {
+	deadline := time.Now().Add(within)
+	for backoff := time.Millisecond; ; backoff = min(2*backoff, 50*time.Millisecond) {
+		conn, err := net.Dial("unix", path)
+		if err == nil || !errors.Is(err, syscall.EAGAIN) || time.Now().After(deadline) {
+			return conn, err
+		}
+		time.Sleep(backoff)
 	}
 }
