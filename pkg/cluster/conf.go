@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,12 +48,29 @@ func SchedConfig(cfg *slurmconf.Config, policy sched.Policy) sched.Config {
 				Max: limitTRES(u.GrpTRES), MaxJobs: inheritCount(u.MaxJobs), MaxSubmitJobs: inheritCount(u.MaxSubmitJobs)})
 		}
 	}
+	out.Backfill = schedBackfill(cfg.SchedulerParameters)
 	if cfg.Topology != nil {
 		for _, s := range cfg.Topology.Switches {
 			out.Switches = append(out.Switches, sched.Switch{Name: s.Name, Nodes: s.Nodes, Switches: s.Switches})
 		}
 	}
 	return out
+}
+
+// schedBackfill maps the sched/backfill options the Slurm baseline policy
+// follows. bf_job_part_count_reserve is read from the raw value: slurmconf
+// keeps only the options the controller itself uses.
+func schedBackfill(sp slurmconf.SchedulerParameters) sched.Backfill {
+	b := sched.Backfill{Window: sp.BfWindow, MaxJobTest: int(sp.BfMaxJobTest)}
+	for _, opt := range strings.Split(sp.Raw, ",") {
+		name, val, _ := strings.Cut(strings.TrimSpace(opt), "=")
+		if strings.EqualFold(name, "bf_job_part_count_reserve") {
+			if n, err := strconv.Atoi(val); err == nil && n > 0 {
+				b.PartCountReserve = n
+			}
+		}
+	}
+	return b
 }
 
 func schedPartition(p slurmconf.Partition) sched.Partition {

@@ -62,6 +62,7 @@ func TestSchedConfig(t *testing.T) {
 		PreemptExemptTime: 10 * time.Minute,
 		Switches: []sched.Switch{{Name: "leaf1", Nodes: []string{"gpu01", "gpu02"}},
 			{Name: "leaf2", Nodes: []string{"gpu03", "gpu04", "big01"}}, {Name: "spine", Switches: []string{"leaf1", "leaf2"}}},
+		Backfill: sched.Backfill{Window: 24 * time.Hour, MaxJobTest: 500},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("SchedConfig (-want +got):\n%s", diff)
@@ -90,5 +91,29 @@ func TestClusterFromConfig(t *testing.T) {
 	}
 	if got := len(c.Nodes()); got != 6 {
 		t.Errorf("%d nodes, want 6", got)
+	}
+}
+
+func TestSchedBackfill(t *testing.T) {
+	cases := map[string]struct {
+		in   slurmconf.SchedulerParameters
+		want sched.Backfill
+	}{
+		"nothing set keeps Slurm's defaults (zero values)": {},
+		"window, test depth and the per-partition reservation count": {
+			in: slurmconf.SchedulerParameters{BfWindow: 7 * 24 * time.Hour, BfMaxJobTest: 2000,
+				Raw: "bf_window=10080,bf_max_job_test=2000, bf_job_part_count_reserve=1"},
+			want: sched.Backfill{Window: 7 * 24 * time.Hour, MaxJobTest: 2000, PartCountReserve: 1},
+		},
+		"a malformed count is ignored": {
+			in: slurmconf.SchedulerParameters{Raw: "bf_job_part_count_reserve=x"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, schedBackfill(tc.in)); diff != "" {
+				t.Errorf("schedBackfill (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

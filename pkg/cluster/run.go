@@ -29,7 +29,7 @@ func (c *Cluster) assume(id sched.JobID, r *jobRec, st sched.Start, now time.Tim
 	c.running = append(c.running, sched.RunningJob{
 		ID: runID, Partition: st.Partition, Tenant: run.spec.Tenant, User: run.spec.User,
 		Priority: run.prio, Start: now, Limit: c.limitFor(run.spec, st.Partition),
-		Alloc: cloneAlloc(st.Alloc), Requeue: run.spec.Requeue,
+		Alloc: cloneAlloc(st.Alloc), Requeue: run.spec.Requeue, LostRun: run.lostRun,
 	})
 	return runID, run.idx
 }

@@ -18,8 +18,8 @@ import (
 //     caps) and, under PolicyLoam, owned GPUs within the guarantee and
 //     borrowed GPUs within the borrow limit and the lendable pool;
 //   - no job starts on GPUs a reservation holds unless it is that
-//     reservation's job, or the reservation is not strict and the job ends
-//     by its planned start;
+//     reservation's job, the reservation is not strict and the job ends
+//     by its planned start, or the job's partition has a higher tier;
 //   - no GPU is held by two reservations;
 //   - every pending job that does not start has exactly one Pending entry,
 //     with a reason;

@@ -59,6 +59,46 @@ type Config struct {
 	ReclaimAfter time.Duration
 	// Switches is the topology.conf tree; empty means flat.
 	Switches []Switch
+	// Backfill holds the sched/backfill parameters PolicyEASY follows.
+	Backfill Backfill
+}
+
+// Backfill is what PolicyEASY reads of slurm.conf's SchedulerParameters.
+// Zero values mean Slurm's defaults.
+type Backfill struct {
+	// Window is bf_window: a blocked job whose planned start lies beyond
+	// now+Window gets no reservation (Slurm: "too far in the future to
+	// worry about"). Default 1 day.
+	Window time.Duration
+	// MaxJobTest is bf_max_job_test: how many jobs one pass tests, in
+	// priority order; the rest may only start while nothing ahead of them
+	// in their partition waits. Default 500.
+	MaxJobTest int
+	// PartCountReserve is bf_job_part_count_reserve: only the first N
+	// blocked jobs of a partition reserve. Default 0: every blocked job
+	// tested reserves.
+	PartCountReserve int
+}
+
+// Slurm's sched/backfill defaults (backfill.c: BACKFILL_WINDOW,
+// DEF_BF_MAX_JOB_TEST).
+const (
+	defaultBfWindow     = 24 * time.Hour
+	defaultBfMaxJobTest = 500
+)
+
+func (b Backfill) window() time.Duration {
+	if b.Window <= 0 {
+		return defaultBfWindow
+	}
+	return b.Window
+}
+
+func (b Backfill) maxJobTest() int {
+	if b.MaxJobTest <= 0 {
+		return defaultBfMaxJobTest
+	}
+	return b.MaxJobTest
 }
 
 // Partition is one queue.

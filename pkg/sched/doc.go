@@ -18,33 +18,46 @@
 //     GPUs per partition (index.go).
 //  2. Jobs (static.go, priority.go): holds, dependencies, begin times and
 //     partition limits give Slurm's reasons; the rest get Slurm's multifactor
-//     priority (age, classic two-level fair share, job size, partition, QOS,
-//     nice) plus, under Loam, the queue's aging term and compensation for run
-//     time lost to preemption. Jobs are ordered by PriorityTier, priority,
-//     job id.
-//  3. Carried reservations (holds.go, deadlock.go): gone jobs drop them,
-//     timed-out ones drop with a cool-down, the wait-for graph between
-//     reservations is built and every cycle in it broken, and every
-//     reservation takes the GPUs that freed on its planned nodes.
+//     priority (age, fair share, job size, partition, QOS, nice) plus, under
+//     Loam, the queue's aging term and compensation for run time lost to
+//     preemption. Loam's fair share is the classic two-level formula; the
+//     Slurm baselines use Fair Tree, Slurm's default (fairtree.go). Jobs
+//     are ordered by PriorityTier, priority, job id.
+//  3. Carried reservations (holds.go, deadlock.go): gone jobs drop them;
+//     under Loam ones that stopped making progress time out with a
+//     cool-down (sched.go), the wait-for graph between reservations is
+//     built and every cycle in it broken, and every reservation takes the
+//     GPUs that freed on its planned nodes, those that preempted for them
+//     first.
 //  4. The pass (pass.go): in order, each job is admitted by quota
 //     (quota.go: caps, per-user limits, owned then borrowed GPUs) and placed
-//     (fit.go: best fit by free GPUs so whole nodes stay whole, few leaf
-//     switches, -w/-x/-C, memory and CPUs). A job that cannot be placed may
-//     preempt (preempt.go: urgent queues, lenders reclaiming) and, if it is
-//     among its queue's top blocked jobs, reserves the nodes that free
-//     soonest by the running jobs' time limits (reserve.go). Jobs behind a
-//     blocked job of their queue backfill: they may use held resources only
-//     when they end by the reservation's planned start (or not at all in a
-//     strict queue); Loam tries them smallest work first.
+//     (Loam, fit.go: a single-node job where it delays least its node's
+//     next whole-node availability, then among nodes draining soonest after
+//     it, then best fit by free GPUs; a multi-node job on the fullest nodes
+//     that fit, on few leaf switches; -w/-x/-C, memory and CPUs. The Slurm
+//     baselines place as select/cons_tres does, slurmfit.go). A job that
+//     cannot be placed may preempt (preempt.go: urgent queues, lenders
+//     reclaiming) and, if it is among its queue's top blocked jobs, reserves
+//     the nodes that free soonest by the running jobs' time limits
+//     (reserve.go). Jobs behind a blocked job of their queue backfill: they
+//     may use held resources only when they end by the reservation's
+//     planned start (or not at all in a strict queue); Loam tries them
+//     smallest work first. A reservation whose job only the lendable pool
+//     stops is parked: kept, holding nothing.
 //  5. Cycles formed during the pass are broken; survivors re-plan at once.
 //  6. Every waiting job that can run gets an estimated start (estimate.go):
 //     the planned start of its reservation, or its place on an aggregate
 //     free-capacity profile laid out in scheduling order.
 //
-// Policies. PolicyLoam is all of the above. PolicyEASY is Slurm's
-// sched/backfill: the top blocked job of each queue gets the one reservation,
-// re-planned every cycle and never expiring; limits are hard caps without
-// lending; urgent partitions preempt lower tiers as preempt/partition_prio
-// does. PolicyFCFS starts jobs in order and stops a queue at its first job
-// that does not fit. All three share the placement code.
+// Policies. PolicyLoam is all of the above. PolicyEASY is Slurm 22.05's
+// sched/backfill with select/cons_tres as its defaults configure them
+// (Config.Backfill): jobs in priority order (Fair Tree fair share); every
+// blocked job among the first bf_max_job_test reserves, on whole nodes
+// (Slurm's backfill map is per node), unless its start lies beyond
+// bf_window; reservations are re-planned every pass and never expire;
+// limits are hard caps without lending; urgent partitions preempt lower
+// tiers as preempt/partition_prio does; nodes are chosen by cons_tres's
+// own rules (slurmfit.go), not by free GPUs. PolicyFCFS starts jobs in
+// order, placed the same way, and stops a queue at its first job that
+// does not fit.
 package sched

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"slices"
+	"time"
 )
 
 // pick is one node of a placement: the GPU slots (node-local indices) and
@@ -65,6 +66,9 @@ func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 }
 
 func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
+	if c.pol != PolicyLoam && d.uniform() {
+		return c.slurmPlace(p, d, end, own)
+	}
 	held := c.heldCands(p, d, end, own)
 	if d.n == 1 && len(d.nodeList) == 0 {
 		var best *cand
@@ -76,7 +80,7 @@ func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
 		if best != nil && best.class <= 1 {
 			return c.pickGPUs(p, []int32{best.node}, d, end, own)
 		}
-		if ni, ok := c.firstFit(p, d, end); ok {
+		if ni, ok := c.drainFit(p, d, end); ok {
 			return c.pickGPUs(p, []int32{ni}, d, end, own)
 		}
 		if best != nil {
@@ -144,21 +148,57 @@ func (c *cycle) heldCands(p int32, d *demand, end tick, own int32) []cand {
 	return out
 }
 
-// firstFit walks the partition's buckets from the smallest free count that
-// can hold the request upward and returns the first node that fits.
-func (c *cycle) firstFit(p int32, d *demand, end tick) (int32, bool) {
-	found := int32(-1)
-	for k := d.g; k < c.idx.buckets && found < 0; k++ {
+// drainFit chooses the free node for a single-node job that ends at end:
+// the one whose whole-node availability it delays least, then the one that
+// drains soonest after the job ends, then best fit.
+//
+// A node can serve a whole-node job only once every job on it has ended
+// (by their limits: its drain time). Putting the job on a node delays that
+// by max(0, end - drain): nothing on a node that stays busy longer anyway,
+// the job's whole run on an empty node. Among nodes it does not delay, the
+// job goes where the drain comes soonest after its end, so jobs that end
+// together share nodes: short jobs fill nodes that will drain soon, and
+// the free GPUs of nodes pinned by long jobs are left to other long jobs
+// instead of one more node being pinned. Times count in steps of an
+// eighth of the job's run (at least a minute); within a step the node
+// with the fewest free GPUs wins (best fit, so whole nodes stay whole),
+// then node preference. The walk looks at no more than maxDrainScan
+// nodes: on huge clusters the best of those is taken.
+func (c *cycle) drainFit(p int32, d *demand, end tick) (int32, bool) {
+	quantum := max((end-c.now)/8, int64(time.Minute))
+	type score struct{ delay, slack tick }
+	better := func(a, b score) bool { return a.delay < b.delay || (a.delay == b.delay && a.slack < b.slack) }
+	best, bestS := int32(-1), score{}
+	seen := 0
+	for k := d.g; k < c.idx.buckets && seen < maxDrainScan; k++ {
 		c.idx.scan(p, k, func(rank int) bool {
 			ni := c.byRank[rank]
-			if _, ok := c.evalNode(p, ni, d, end, -1); ok {
-				found = ni
-				return false
+			seen++
+			drain := max(c.drainAt(ni), c.now)
+			s := score{delay: max(end-drain, 0) / quantum, slack: max(drain-end, 0) / quantum}
+			// Buckets and ranks only grow: an equal score found earlier wins.
+			if best < 0 || better(s, bestS) {
+				if _, ok := c.evalNode(p, ni, d, end, -1); ok {
+					best, bestS = ni, s
+				}
 			}
-			return true
+			return seen < maxDrainScan
 		})
 	}
-	return found, found >= 0
+	return best, best >= 0
+}
+
+// maxDrainScan bounds the nodes drainFit looks at for one job.
+const maxDrainScan = 256
+
+// drainAt is when every job on node ni has ended, by their limits (now
+// when the node is idle).
+func (c *cycle) drainAt(ni int32) tick {
+	t := c.now
+	for _, nr := range c.nodes[ni].runs {
+		t = max(t, c.runs[nr.r].end)
+	}
+	return t
 }
 
 // freeCands collects the nodes that can hold part of a multi-node request,

@@ -68,9 +68,16 @@ func (ch ReservationChange) text(at func(time.Time) string) string {
 	if !r.PlannedStart.IsZero() {
 		start = at(r.PlannedStart)
 	}
-	fmt.Fprintf(&b, " start=%s created=%s holds %s", start, at(r.Created), allocText(r.Alloc))
+	fmt.Fprintf(&b, " start=%s", start)
+	if !r.Promised.IsZero() && !r.Promised.Equal(r.PlannedStart) {
+		fmt.Fprintf(&b, " promised=%s", at(r.Promised))
+	}
+	fmt.Fprintf(&b, " created=%s holds %s", at(r.Created), allocText(r.Alloc))
 	if len(r.Awaiting) > 0 {
 		fmt.Fprintf(&b, " awaits %s", allocText(r.Awaiting))
+	}
+	if r.Claimed {
+		b.WriteString(" claimed")
 	}
 	b.WriteByte('\n')
 	return b.String()
@@ -89,7 +96,7 @@ func (a ReservationAction) String() string {
 }
 
 func (d DropReason) String() string {
-	names := [...]string{"none", "started", "timeout", "deadlock", "gone", "displaced", "infeasible"}
+	names := [...]string{"none", "started", "timeout", "deadlock", "gone", "displaced", "infeasible", "window"}
 	if int(d) >= 0 && int(d) < len(names) {
 		return names[d]
 	}
@@ -128,6 +135,9 @@ func (f PriorityFactors) text() string {
 
 // allocText renders node allocations as "n1:gpu=0-3,cpu=8,mem=1000,borrowed=2-3".
 func allocText(as []NodeAlloc) string {
+	if len(as) == 0 {
+		return "nothing"
+	}
 	parts := make([]string, 0, len(as))
 	for _, a := range as {
 		s := a.Node + ":gpu=" + indexText(a.GPUs)

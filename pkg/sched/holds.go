@@ -53,6 +53,10 @@ func (c *cycle) loadReservations(jobByID map[JobID]int32, pos []int32) {
 			continue
 		}
 		rv.job, rv.part, rv.limit, rv.strict = j, j.prim, j.limit, c.parts[j.prim].strict
+		rv.claimed, rv.promise, rv.gained = r.Claimed, toTick(r.Promised), toTick(r.Progress)
+		if rv.gained == 0 {
+			rv.gained = rv.created
+		}
 		rv.tier = c.parts[j.prim].cfg.Tier
 		if rv.created == 0 {
 			rv.created = c.now
@@ -107,16 +111,20 @@ func (c *cycle) loadHolds(ri int32, r *Reservation) {
 // reservation gets what it waited for even when a job of higher priority
 // that holds no reservation comes first; that job may still use the GPUs
 // if it ends by the planned start. This is also what hands the GPUs of
-// preempted jobs to the job that preempted them.
+// preempted jobs to the job that preempted them: claimed reservations go
+// first, so a big reservation that plans on the same nodes does not take
+// what a reclaim or an urgent job freed for itself.
 func (c *cycle) growHolds() {
-	for ri, rv := range c.resvs {
-		if rv.dead || rv.job == nil {
-			continue
+	for _, claimed := range []bool{true, false} {
+		for ri, rv := range c.resvs {
+			if rv.dead || rv.job == nil || rv.claimed != claimed {
+				continue
+			}
+			for k, ni := range rv.nodes {
+				c.holdSlots(int32(ri), ni, rv.need[k].g, rv.ps)
+			}
+			rv.await = nil // recomputed when the reservation is re-planned
 		}
-		for k, ni := range rv.nodes {
-			c.holdSlots(int32(ri), ni, rv.need[k].g, rv.ps)
-		}
-		rv.await = nil // recomputed when the reservation is re-planned
 	}
 }
 
@@ -176,7 +184,8 @@ func (c *cycle) commitPlan(ri int32, pl resvPlan) {
 	for k, ni := range pl.nodes {
 		n := &c.nodes[ni]
 		g, cpus, mem := d.need(k == len(pl.nodes)-1)
-		if d.excl {
+		if d.excl || c.pol == PolicyEASY {
+			// Slurm's backfill map reserves whole nodes.
 			g, cpus, mem = n.gpus, n.cpus, n.mem
 		}
 		rv.need = append(rv.need, need{g, cpus, mem})
@@ -195,6 +204,9 @@ func (c *cycle) commitPlan(ri int32, pl resvPlan) {
 	rv.ps = pl.ps
 	if pl.unknown {
 		rv.ps = 0
+	}
+	if rv.ps > 0 && (rv.promise == 0 || rv.ps < rv.promise) {
+		rv.promise = rv.ps
 	}
 	rv.waits = pl.waits
 	rv.seen = true
@@ -260,7 +272,8 @@ func (c *cycle) holdSlots(ri int32, ni int32, g int, ps tick) {
 
 // output renders a live reservation for the Plan.
 func (c *cycle) output(rv *resv) Reservation {
-	out := Reservation{Job: rv.id, Created: fromTick(rv.created), PlannedStart: fromTick(rv.ps)}
+	out := Reservation{Job: rv.id, Created: fromTick(rv.created), PlannedStart: fromTick(rv.ps),
+		Promised: fromTick(rv.promise), Progress: fromTick(rv.gained), Claimed: rv.claimed}
 	if rv.part >= 0 {
 		out.Partition = c.parts[rv.part].cfg.Name
 	}

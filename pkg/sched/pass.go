@@ -76,10 +76,29 @@ func (c *cycle) consider(j *jobInfo) {
 		j.reason = ReasonPriority
 		return
 	}
+	if c.pol == PolicyEASY {
+		// Beyond bf_max_job_test backfill does not see the job: only
+		// Slurm's main scheduler may start it, in priority order.
+		if c.tested++; c.tested > c.cfg.Backfill.maxJobTest() && p.blocked {
+			j.reason = c.waitReason(p, j)
+			return
+		}
+	}
 	tasks := j.tasks()
 	for j.starts < tasks && c.tryStart(j) {
 	}
 	switch {
+	case j.reason != "" && j.poolWait && j.resv >= 0 && j.starts == 0:
+		// Only the lendable pool stops the job; it refills as borrowers
+		// end and lenders' demand is met. Dropping the reservation would
+		// start its wait over (timeout clock, cool-down, its slot); holding
+		// GPUs would keep lenders off their own quota. So it is parked:
+		// kept, re-planned for its estimate, holding nothing.
+		c.reserve(j, false)
+		if j.resv >= 0 {
+			c.releaseHolds(j.resv)
+			c.resvs[j.resv].await = nil
+		}
 	case j.reason != "":
 		if j.resv >= 0 && j.starts == 0 {
 			// A limit, not the cluster, stops the job: holding resources
@@ -111,7 +130,7 @@ func (j *jobInfo) tasks() int {
 func (c *cycle) tryStart(j *jobInfo) bool {
 	end := after(c.now, j.limit)
 	var limit Reason
-	var never bool
+	var never, pool bool
 	for k := -1; k < len(j.alts); k++ {
 		part, d, own := j.prim, &j.dem, j.resv
 		if k >= 0 {
@@ -120,7 +139,7 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 		owned, r, nev := c.admit(j.p.Tenant, j.p.User, c.want(part, d))
 		if r != "" {
 			if limit == "" {
-				limit, never = r, nev
+				limit, never, pool = r, nev, r == reasonPool
 			}
 			continue
 		}
@@ -128,10 +147,13 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 			c.commitStart(j, part, picks, owned)
 			return true
 		}
-		limit, never = "", false // resources, not a limit, are what is missing
+		limit, never, pool = "", false, false // resources, not a limit, are what is missing
+	}
+	if pool {
+		limit = ReasonAssocGrpGRES
 	}
 	if limit != "" {
-		j.reason, j.noEst = limit, never && j.starts == 0
+		j.reason, j.noEst, j.poolWait = limit, never && j.starts == 0, pool
 	}
 	return false
 }
@@ -195,8 +217,11 @@ func (c *cycle) blocked(j *jobInfo) {
 	}
 	p.blockedN++
 	switch {
-	case c.pol == PolicyEASY && first:
-		c.displaceOthers(j)
+	case c.pol == PolicyEASY && c.tested > c.cfg.Backfill.maxJobTest():
+		j.reason = c.waitReason(p, j)
+		return
+	case c.pol == PolicyEASY:
+		c.easySlot(j, p)
 	case c.pol == PolicyLoam && j.resv < 0 && p.depth <= p.resvs && p.blockedN <= p.depth && !c.cooling(j):
 		// j is among the queue's top blocked jobs but a job of lower
 		// priority holds the last slot: j takes precedence.
@@ -231,7 +256,7 @@ func (c *cycle) mayReserve(j *jobInfo, first bool) bool {
 	p := &c.parts[j.prim]
 	switch c.pol {
 	case PolicyEASY:
-		return first
+		return p.depth > p.resvs
 	case PolicyLoam:
 		if c.cooling(j) {
 			return false
@@ -253,7 +278,7 @@ func (c *cycle) cooling(j *jobInfo) bool {
 func (c *cycle) displaceable(j *jobInfo) int32 {
 	best := int32(-1)
 	for ri, rv := range c.resvs {
-		if rv.dead || rv.job == nil || rv.part != j.prim || rv.job.pos <= j.pos {
+		if rv.dead || rv.job == nil || rv.part != j.prim || rv.job.pos <= j.pos || (rv.claimed && c.pol == PolicyLoam) {
 			continue
 		}
 		if best < 0 || rv.job.pos > c.resvs[best].job.pos {
@@ -263,12 +288,17 @@ func (c *cycle) displaceable(j *jobInfo) int32 {
 	return best
 }
 
-// displaceOthers drops, under EASY, the queue's reservation held for a job
-// that is no longer its top blocked job.
-func (c *cycle) displaceOthers(j *jobInfo) {
-	for ri, rv := range c.resvs {
-		if !rv.dead && rv.part == j.prim && rv.job != j {
-			c.dropResv(int32(ri), DropDisplaced, nil, time.Time{})
+// easySlot keeps, under EASY, reservations with the first blocked jobs of
+// each partition (all of them unless bf_job_part_count_reserve bounds
+// them): a job past the bound loses the one it held, and a job within it
+// takes the slot of a lower-priority holder.
+func (c *cycle) easySlot(j *jobInfo, p *partInfo) {
+	switch {
+	case p.blockedN > p.depth && j.resv >= 0:
+		c.dropResv(j.resv, DropDisplaced, nil, time.Time{})
+	case p.blockedN <= p.depth && j.resv < 0 && p.resvs >= p.depth:
+		if ri := c.displaceable(j); ri >= 0 {
+			c.dropResv(ri, DropDisplaced, nil, time.Time{})
 		}
 	}
 }
@@ -277,6 +307,13 @@ func (c *cycle) displaceOthers(j *jobInfo) {
 // made drops the reservation (its resources can never complete).
 func (c *cycle) reserve(j *jobInfo, force bool) {
 	pl, ok := c.planAny(j, j.resv)
+	if ok && c.pol == PolicyEASY && (pl.unknown || pl.ps > c.now+int64(c.cfg.Backfill.window())) {
+		// Slurm reserves nothing for a job that starts beyond bf_window.
+		if j.resv >= 0 {
+			c.dropResv(j.resv, DropWindow, nil, time.Time{})
+		}
+		return
+	}
 	if !ok {
 		if j.resv >= 0 {
 			c.dropResv(j.resv, DropInfeasible, nil, time.Time{})
@@ -294,6 +331,9 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 			limit: j.limit, strict: c.parts[j.prim].strict, tier: c.parts[j.prim].cfg.Tier})
 		j.resv = ri
 		c.parts[j.prim].resvs++
+	}
+	if force {
+		c.resvs[j.resv].claimed = true
 	}
 	c.commitPlan(j.resv, pl)
 }

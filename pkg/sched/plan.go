@@ -50,6 +50,9 @@ const (
 	// DropInfeasible: no planned start exists any more (the nodes it
 	// needs are down, drained or run jobs without a time limit).
 	DropInfeasible
+	// DropWindow: under PolicyEASY the planned start lies beyond the
+	// backfill window (bf_window), where Slurm reserves nothing.
+	DropWindow
 )
 
 // ReservationChange creates, extends or drops a reservation. For create and

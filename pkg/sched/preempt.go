@@ -11,7 +11,8 @@ import (
 //     partitions with a lower PriorityTier whose PreemptMode is not off
 //     (Slurm's preempt/partition_prio);
 //   - under PolicyLoam, a lender's job that fits within its own guarantee,
-//     against other tenants' jobs running on borrowed GPUs (reclaim).
+//     against other tenants' jobs running on borrowed GPUs (reclaim), in
+//     any queue but an urgent one.
 //
 // Under Loam a job preempts only when it cannot start soon anyway: when
 // its reservation plan (by time limits) starts later than the victims'
@@ -68,13 +69,22 @@ func (c *cycle) rankVictims(j *jobInfo, why PreemptReason) []int32 {
 				continue
 			}
 		case PreemptReclaim:
-			if r.tenant == j.p.Tenant || !c.overGuarantee(r.tenant) || vp.Tier > jp.cfg.Tier {
+			// Quota belongs to the tenant, not to a queue: a lender's
+			// batch job takes its GPUs back from a borrower's normal job.
+			// Only urgent work is not reclaimed from, except by urgent work.
+			if r.tenant == j.p.Tenant || !c.overGuarantee(r.tenant) ||
+				(vp.Class == ClassUrgent && jp.cfg.Class != ClassUrgent) {
 				continue
 			}
 		}
 		out = append(out, int32(ri))
 	}
-	borrowedFirst := c.quota.elastic
+	// Urgent preemption takes jobs on borrowed GPUs first. Reclaim looks
+	// at tenants, not labels: every job of a tenant above its guarantee
+	// is a candidate, and which of them got the borrowed labels at start
+	// is an accident of order (a big job that started last carries them
+	// all), so cost decides.
+	borrowedFirst := c.quota.elastic && why != PreemptReclaim
 	slices.SortFunc(out, func(a, b int32) int {
 		ra, rb := &c.runs[a], &c.runs[b]
 		if borrowedFirst && (ra.borrowed > 0) != (rb.borrowed > 0) {
@@ -88,8 +98,15 @@ func (c *cycle) rankVictims(j *jobInfo, why PreemptReason) []int32 {
 				return boolFirst(ea)
 			}
 			// Borrowers of other tenants: priorities of different tenants
-			// say little about each other, lost work does.
-			if x := cmp.Compare(int64(ra.gpus)*(c.now-ra.start), int64(rb.gpus)*(c.now-rb.start)); x != 0 {
+			// say little about each other, size and lost work do. Fewest
+			// GPUs first: a job that just started on 512 GPUs has lost
+			// little run, but it stops 512 GPUs and must wait for a gang
+			// that big again, and jobs checkpoint, so the run lost is
+			// bounded while the size is not. Then least run lost.
+			if x := cmp.Compare(ra.gpus, rb.gpus); x != 0 {
+				return x
+			}
+			if x := cmp.Compare(rb.start, ra.start); x != 0 {
 				return x
 			}
 		}

@@ -15,6 +15,9 @@ type prioCtx struct {
 	tenants      map[string]*tenantShare
 	totalUsage   float64
 	fs           map[assoc]float64
+	// fairTree: fs holds Slurm's Fair Tree factors (fairtree.go) for
+	// every known association; others get 0.
+	fairTree bool
 }
 
 // assoc is a (tenant, user) pair, Slurm's association.
@@ -65,6 +68,10 @@ func (c *cycle) initPriority() {
 		}
 	}
 	c.loadUsage()
+	if c.pol != PolicyLoam {
+		pc.fairTree = true
+		c.initFairTree()
+	}
 }
 
 // userShare defaults a missing share to 1, as Slurm's Fairshare=1 default.
@@ -130,10 +137,11 @@ func (c *cycle) loadUsage() {
 // needs no global ranking (each association's factor depends only on its
 // own and its tenant's usage) and it degrades smoothly: a tenant below its
 // weighted share has F > 0.5, above it F < 0.5. Without tenants in the
-// Config the factor is 0 for everyone.
+// Config the factor is 0 for everyone. The Slurm baselines use Fair Tree
+// instead (fairtree.go), as Slurm does by default.
 func (c *cycle) fairshare(tenant, user string) float64 {
 	k := assoc{tenant, user}
-	if f, ok := c.prio.fs[k]; ok {
+	if f, ok := c.prio.fs[k]; ok || c.prio.fairTree {
 		return f
 	}
 	f := 0.0

@@ -84,11 +84,14 @@ func TestPriorityFactors(t *testing.T) {
 			want:  500 + 126 + 500 + 250,
 			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 500, Compensation: 250},
 		},
-		"EASY has neither aging nor compensation": {
-			cfg:   func() sched.Config { c := base(); c.Policy = sched.PolicyEASY; return c },
-			job:   schedtest.Job("j7").Tenant("b").User("x").CPUs(1).LostRun("3h").Submitted(now.Add(-5 * time.Hour)).Build(),
-			want:  500 + 500 + 126 + 500,
-			wantF: sched.PriorityFactors{Age: 500, Fairshare: 500, JobSize: 126.953125, Partition: 500},
+		"EASY has neither aging nor compensation, and ranks by Fair Tree": {
+			cfg: func() sched.Config { c := base(); c.Policy = sched.PolicyEASY; return c },
+			job: schedtest.Job("j7").Tenant("b").User("x").CPUs(1).LostRun("3h").Submitted(now.Add(-5 * time.Hour)).Build(),
+			// a and b both used exactly their share (LF 1): tied, their
+			// users rank together; x and u2 have no usage and share the
+			// top rank, 3 of 3.
+			want:  500 + 1000 + 126 + 500,
+			wantF: sched.PriorityFactors{Age: 500, Fairshare: 1000, JobSize: 126.953125, Partition: 500},
 		},
 		"a held job has priority 0": {
 			cfg: base, job: schedtest.Job("j8").Tenant("b").Hold(sched.HeldUser).PrevPriority(700).Build(),
@@ -103,6 +106,39 @@ func TestPriorityFactors(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantF, got.Factors, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
 				t.Errorf("factors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFairTree checks the Slurm baselines' fair-share factor: tenants rank
+// by shares over usage, their users depth first under them, and the k-th
+// user of N gets (N-k+1)/N.
+func TestFairTree(t *testing.T) {
+	cfg := schedtest.Config()
+	cfg.Policy = sched.PolicyEASY
+	cfg.Priority = sched.PriorityConfig{WeightFairshare: 900}
+	cfg.Partitions = []sched.Partition{schedtest.Partition("normal", "n[1-4]").Build()}
+	cfg.Tenants = []sched.Tenant{schedtest.Tenant("a").Weight(1).Build(), schedtest.Tenant("b").Weight(1).Build()}
+	cfg.Users = []sched.User{schedtest.User("u1", "a").Build(), schedtest.User("u3", "a").Build(),
+		schedtest.User("u2", "b").Build()}
+	// a used 90% with half the shares (LF 0.56), b 10% (LF 5): b's user
+	// ranks first; in a, u3 (no usage) before u1.
+	usage := []sched.Usage{{Tenant: "a", GPUSec: 900}, {Tenant: "a", User: "u1", GPUSec: 900},
+		{Tenant: "b", GPUSec: 100}, {Tenant: "b", User: "u2", GPUSec: 100}}
+	cases := map[string]struct {
+		tenant, user string
+		want         float64
+	}{
+		"the under-served tenant's user ranks first":         {"b", "u2", 900},
+		"a user without usage ranks first within its tenant": {"a", "u3", 600},
+		"the user who did the over-served tenant's usage":    {"a", "u1", 300},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := priorityOf(t, cfg, usage, schedtest.Job("j1").Tenant(tc.tenant).User(tc.user).CPUs(1).Build())
+			if diff := cmp.Diff(tc.want, got.Factors.Fairshare, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+				t.Errorf("fair-share factor (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -271,10 +271,16 @@ func (c *cycle) admitElastic(t *tenantQuota, g int64) (int64, Reason, bool) {
 		if c.freeGPUs < g {
 			return own, "", false
 		}
-		return 0, ReasonAssocGrpGRES, false
+		return 0, reasonPool, false
 	}
 	return own, "", false
 }
+
+// reasonPool is what admitElastic returns when only the lendable pool
+// stops a job: unlike a hard cap it refills as borrowers end and lenders'
+// demand is met, so a reservation the job holds is kept. Jobs see it as
+// AssocGrpGRES.
+const reasonPool Reason = "\x00pool"
 
 // charge records a start.
 func (c *cycle) charge(r *runInfo) {

@@ -15,6 +15,8 @@ type resv struct {
 	part    int32
 	created tick
 	ps      tick // planned start; 0 while unknown
+	promise tick // earliest planned start it has had; 0 none yet
+	gained  tick // last time it gained GPUs or an earlier start
 	limit   time.Duration
 	strict  bool
 	tier    int     // its partition's PriorityTier
@@ -23,6 +25,7 @@ type resv struct {
 	await   []NodeAlloc
 	waits   []int32 // reservations whose held GPUs it needs
 	prev    *Reservation
+	claimed bool // its job preempted for it (Reservation.Claimed)
 	dead    bool
 	seen    bool // re-planned, kept or started in this cycle
 }
@@ -87,7 +90,7 @@ func (c *cycle) readyAt(ni int32, nd need, excl bool, who planner, others bool, 
 		}
 		ready = max(ready, t)
 	}
-	tc, tm := c.cpuMemReady(n, nd, excl, who)
+	tc, tm := c.cpuMemReady(n, nd, excl, who, others)
 	ready = max(ready, tc, tm)
 	return ready, ready != never
 }
@@ -155,12 +158,7 @@ func (c *cycle) slotReady(s int, who planner, others bool) (tick, int32) {
 	if !others {
 		return never, -1
 	}
-	r := c.resvs[h]
-	done := never - 1 // after the holder, at a time not known yet
-	if r.ps > 0 && r.limit > 0 {
-		done = after(r.ps, r.limit)
-	}
-	return max(t, done), h
+	return max(t, c.resvDone(c.resvs[h])), h
 }
 
 func cmpTick(a, b tick) int {
@@ -174,26 +172,34 @@ func cmpTick(a, b tick) int {
 }
 
 // cpuMemReady is when enough CPUs and memory free on n, releasing running
-// jobs in order of their ends; other reservations' needs stay taken. An
-// exclusive request waits for every job on the node to end.
-func (c *cycle) cpuMemReady(n *nodeInfo, nd need, excl bool, who planner) (tick, tick) {
+// jobs in order of their ends. Other reservations' needs stay taken, or,
+// with others set, free when their jobs would end (as their held GPUs do
+// in slotReady). An exclusive request waits for every job on the node to
+// end.
+func (c *cycle) cpuMemReady(n *nodeInfo, nd need, excl bool, who planner, others bool) (tick, tick) {
 	cpus, mem := n.cpus-n.allocC, n.mem-n.allocM
+	var buf [32]release
+	rel := buf[:0]
 	for _, h := range n.holders {
-		if !c.outranks(who, h.r) {
-			cpus -= h.cpus
-			mem -= h.mem
+		if c.outranks(who, h.r) {
+			continue
+		}
+		cpus -= h.cpus
+		mem -= h.mem
+		if others {
+			rel = append(rel, release{end: c.resvDone(c.resvs[h.r]), cpus: h.cpus, mem: h.mem})
 		}
 	}
 	if cpus >= nd.c && mem >= nd.m && (!excl || len(n.runs) == 0) {
 		return c.now, c.now
 	}
-	var buf [32]nodeRun
-	runs := append(buf[:0], n.runs...)
-	for i := 1; i < len(runs); i++ {
-		for k := i; k > 0 && c.runs[runs[k-1].r].end > c.runs[runs[k].r].end; k-- {
-			runs[k], runs[k-1] = runs[k-1], runs[k]
-		}
+	var last tick
+	for _, nr := range n.runs {
+		end := c.runs[nr.r].end
+		rel = append(rel, release{end: end, cpus: nr.cpus, mem: nr.mem})
+		last = max(last, end)
 	}
+	slices.SortFunc(rel, func(a, b release) int { return cmpTick(a.end, b.end) })
 	tc, tm := never, never
 	if cpus >= nd.c {
 		tc = c.now
@@ -201,22 +207,36 @@ func (c *cycle) cpuMemReady(n *nodeInfo, nd need, excl bool, who planner) (tick,
 	if mem >= nd.m {
 		tm = c.now
 	}
-	for _, nr := range runs {
-		end := c.runs[nr.r].end
-		cpus += nr.cpus
-		mem += nr.mem
+	for _, r := range rel {
+		cpus += r.cpus
+		mem += r.mem
 		if tc == never && cpus >= nd.c {
-			tc = end
+			tc = r.end
 		}
 		if tm == never && mem >= nd.m {
-			tm = end
+			tm = r.end
 		}
 	}
-	if excl && len(runs) > 0 {
-		last := c.runs[runs[len(runs)-1].r].end
+	if excl && len(n.runs) > 0 {
 		tc, tm = max(tc, last), max(tm, last)
 	}
 	return tc, tm
+}
+
+// release is CPUs and memory that free at end.
+type release struct {
+	end  tick
+	cpus int
+	mem  int64
+}
+
+// resvDone is when a reservation's job would end: after its planned start
+// plus its limit, or at an unknown time (just before never).
+func (c *cycle) resvDone(r *resv) tick {
+	if r.ps > 0 && r.limit > 0 {
+		return after(r.ps, r.limit)
+	}
+	return never - 1
 }
 
 // planFor finds the nodes where job j's request becomes available soonest,

@@ -149,8 +149,16 @@ func (c *cycle) tierOf(j *jobInfo) int {
 }
 
 // expireReservations drops, under Loam, reservations older than their
-// queue's ReservationTimeout that are not complete now; the job then may
-// not reserve again for the queue's ReservationCooldown (R9).
+// queue's ReservationTimeout that are not making progress; the job then
+// may not reserve again for the queue's ReservationCooldown (R9). A
+// reservation makes progress while it keeps gaining GPUs (or an earlier
+// start), or while its planned start is known and has not slipped more
+// than a timeout past the earliest start it was promised: it will start,
+// by the running jobs' limits, and holding on is what gets it there. One
+// that gains nothing for a timeout while it waits on another reservation
+// (start unknown) or keeps being pushed back (higher tiers taking its
+// GPUs, its nodes going away) is what R9's timeout is for: it would block
+// the cluster indefinitely.
 func (c *cycle) expireReservations() {
 	if c.pol != PolicyLoam {
 		return
@@ -165,6 +173,12 @@ func (c *cycle) expireReservations() {
 		}
 		if rv.ps > 0 && rv.ps <= c.now {
 			continue // complete: the job starts in this cycle
+		}
+		if rv.ps > 0 && rv.promise > 0 && rv.ps <= after(rv.promise, p.ReservationTimeout) {
+			continue // on schedule
+		}
+		if c.now-rv.gained < int64(p.ReservationTimeout) {
+			continue // still gaining
 		}
 		until := c.now + int64(max(p.ReservationCooldown, 0))
 		rv.job.coolUntil = until
@@ -192,10 +206,11 @@ func (c *cycle) assemble() {
 		pl.Reservations = append(pl.Reservations, ReservationChange{Action: ReserveDrop,
 			Reservation: d.res, Reason: d.reason, CycleWith: d.cycleWith, ReserveAfter: d.after})
 	}
-	for _, rv := range c.resvs {
+	for ri, rv := range c.resvs {
 		if rv.dead {
 			continue
 		}
+		c.noteGain(int32(ri))
 		pl.Stats.Reservations++
 		out := c.output(rv)
 		switch {
@@ -252,6 +267,32 @@ func (c *cycle) assemblePriorities() {
 	slices.SortStableFunc(c.plan.Priorities, func(a, b PriorityChange) int { return cmpID(a.Job, b.Job) })
 }
 
+// noteGain records that a reservation made progress in this cycle: it
+// holds more GPUs than it carried in, or starts earlier.
+func (c *cycle) noteGain(ri int32) {
+	rv := c.resvs[ri]
+	if rv.prev == nil {
+		rv.gained = c.now
+		return
+	}
+	held, before := 0, 0
+	for _, a := range rv.prev.Alloc {
+		before += len(a.GPUs)
+	}
+	for _, ni := range rv.nodes {
+		n := &c.nodes[ni]
+		for s := n.base; s < n.base+n.gpus; s++ {
+			if c.gpuHold[s] == ri+1 {
+				held++
+			}
+		}
+	}
+	prevStart := toTick(rv.prev.PlannedStart)
+	if held > before || (rv.ps > 0 && (prevStart == 0 || rv.ps < prevStart)) {
+		rv.gained = c.now
+	}
+}
+
 // fragmentation is the share of free GPUs on up nodes that sit on nodes
 // with some GPU in use, so cannot serve a whole-node request.
 func (c *cycle) fragmentation() float64 {
@@ -280,7 +321,8 @@ func (c *cycle) fragmentation() float64 {
 
 // sameReservation compares everything a caller stores of a reservation.
 func sameReservation(a, b *Reservation) bool {
-	return a.Job == b.Job && a.Partition == b.Partition && a.Created.Equal(b.Created) &&
+	return a.Job == b.Job && a.Partition == b.Partition && a.Created.Equal(b.Created) && a.Claimed == b.Claimed &&
+		a.Promised.Equal(b.Promised) && a.Progress.Equal(b.Progress) &&
 		a.PlannedStart.Equal(b.PlannedStart) && sameAllocs(a.Alloc, b.Alloc) && sameAllocs(a.Awaiting, b.Awaiting)
 }
 

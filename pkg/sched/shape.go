@@ -174,6 +174,11 @@ func (d *demand) nodeStatic(n *nodeInfo, ni int32, g, cpus int, mem int64) bool 
 	return true
 }
 
+// uniform reports whether every node of the demand needs the same share.
+func (d *demand) uniform() bool {
+	return d.n == 1 || (d.lg == d.g && d.lc == d.c && d.lm == d.m)
+}
+
 // need returns what the k-th of the demand's nodes needs (the last one may
 // need less).
 func (d *demand) need(last bool) (int, int, int64) {

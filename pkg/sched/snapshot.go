@@ -74,6 +74,11 @@ type RunningJob struct {
 	// chosen again.
 	Preempting      bool
 	PreemptDeadline time.Time
+	// LostRun is run time the job lost to earlier preemptions. Under
+	// PolicyLoam a job that has lost work is protected from preemption for
+	// that much longer than PreemptExemptTime after it restarts, so the
+	// same job is not preempted again and again.
+	LostRun time.Duration
 }
 
 // HoldReason is why the caller keeps a job from being considered at all.
@@ -157,6 +162,18 @@ type Reservation struct {
 	// use by running jobs (or held by another reservation). Cycle
 	// recomputes it; as input it is ignored.
 	Awaiting []NodeAlloc
+	// Promised is the earliest planned start the reservation has had, and
+	// Progress the last time it gained held GPUs or an earlier planned
+	// start (zero: when created). A reservation times out only when it
+	// has gained nothing for a timeout and its planned start has slipped
+	// more than a timeout past its promise (or is unknown).
+	Promised time.Time
+	Progress time.Time
+	// Claimed is set once the job preempted running jobs for this
+	// reservation (urgent preemption or reclaim): what it waits for is its
+	// victims' resources, so under PolicyLoam no job of higher priority
+	// displaces it, and its victims, requeued, cannot take them back.
+	Claimed bool
 }
 
 // Usage is decayed usage (GPU-seconds, CPU-seconds for CPU-only work) of one

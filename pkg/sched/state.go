@@ -160,6 +160,7 @@ type cycle struct {
 	jobs  []jobInfo
 	order []int32
 
+	tested      int      // EASY: jobs the pass tested, for bf_max_job_test
 	stamp       []uint32 // per node: last stampGen that visited it
 	stampGen    uint32
 	maxPermit   tick // latest planned start of a non-strict reservation
@@ -282,7 +283,12 @@ func (c *cycle) buildPartitions() {
 		pi.depth = p.ReservationDepth
 		switch c.pol {
 		case PolicyEASY:
-			pi.depth = 1
+			// Every blocked job the pass tests reserves, unless
+			// bf_job_part_count_reserve bounds them per partition.
+			pi.depth = c.cfg.Backfill.maxJobTest()
+			if n := c.cfg.Backfill.PartCountReserve; n > 0 {
+				pi.depth = n
+			}
 		case PolicyFCFS:
 			pi.depth = 0
 		}
@@ -373,7 +379,14 @@ func (c *cycle) loadRunning() {
 		if r.end != never && r.end < c.now {
 			r.end = c.now // overdue: it frees at the next event, not in the past
 		}
-		r.protected = c.cfg.PreemptExemptTime > 0 && c.now-r.start < int64(c.cfg.PreemptExemptTime)
+		// Slurm counts PreemptExemptTime from the start of the run; Loam
+		// adds the run the job already lost, so the same job is not
+		// preempted again and again.
+		exempt := c.cfg.PreemptExemptTime
+		if c.pol == PolicyLoam {
+			exempt += max(rj.LostRun, 0)
+		}
+		r.protected = exempt > 0 && c.now-r.start < int64(exempt)
 		c.addRun(r)
 	}
 }

@@ -22,6 +22,8 @@ type jobInfo struct {
 	starts int
 	est    tick
 	claim  int // GPUs claimed by a reclaim or preemption in this cycle
+	// poolWait: the limit in reason is the lendable pool (reasonPool).
+	poolWait bool
 	// coolUntil is the end of a cool-down that began in this cycle.
 	coolUntil tick
 	pos       int32 // position in scheduling order

@@ -131,7 +131,7 @@ func preemptMode(m sched.PreemptMode) string {
 func dropReason(r sched.DropReason) string {
 	names := map[sched.DropReason]string{sched.DropNone: "none", sched.DropStarted: "started",
 		sched.DropTimeout: "timeout", sched.DropDeadlock: "deadlock", sched.DropGone: "gone",
-		sched.DropDisplaced: "displaced"}
+		sched.DropDisplaced: "displaced", sched.DropInfeasible: "infeasible", sched.DropWindow: "window"}
 	if n, ok := names[r]; ok {
 		return n
 	}

@@ -14,7 +14,7 @@ import (
 // plan is checked with sched.CheckPlan; violations are reported through
 // Fail and printed. Commands:
 //
-//	config policy=loam|easy|fcfs exempt=D age=W fairshare=W jobsize=W partition=W qos=W comp=W compcap=X maxage=D halflife=D maxqos=N favorsmall
+//	config policy=loam|easy|fcfs exempt=D age=W fairshare=W jobsize=W partition=W qos=W comp=W compcap=X maxage=D halflife=D maxqos=N favorsmall bfwindow=D bfmaxjobtest=N bfpartreserve=N
 //	partition name=P nodes=LIST class=normal|urgent|batch tier=N jobfactor=N depth=N timeout=D cooldown=D strict preempt=off|requeue|cancel grace=D aging=R agingcap=C maxtime=D deftime=D maxnodes=N down allow=A,B deny=A,B
 //	tenant name=T weight=W guarantee=G borrow=G lend=G cap=G maxuser=G maxjobs=N grpjobs=N
 //	user name=U tenant=T share=S maxgpus=G maxjobs=N
@@ -24,7 +24,7 @@ import (
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
 //	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B type=T lost=D at=-D prev=N
 //	usage tenant=T user=U gpusec=X cpusec=X
-//	reservation jN part=P created=-D start=+D holds=n1:0-7+n2:0-3 cpus=N
+//	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D
 //	cycle | advance D | end jN | cancel jN | hold jN KIND | release jN | show
 //	save | restore (the cluster state, not the config: compare policies)
@@ -165,6 +165,8 @@ func (s *Scenario) config(a *args) {
 	p.DecayHalfLife = a.durOr("halflife", p.DecayHalfLife)
 	p.MaxQOSPriority = int(a.int64("maxqos", int64(p.MaxQOSPriority)))
 	_, p.FavorSmall = a.d.Arg("favorsmall")
+	c.Backfill = sched.Backfill{Window: a.durOr("bfwindow", 0), MaxJobTest: int(a.int64("bfmaxjobtest", 0)),
+		PartCountReserve: int(a.int64("bfpartreserve", 0))}
 }
 
 func (s *Scenario) partition(a *args) sched.Partition {
@@ -308,6 +310,10 @@ func (s *Scenario) reservation(a *args) {
 	if _, ok := a.d.Arg("start"); ok {
 		r.PlannedStart = a.at("start", s.H.Now)
 	}
+	if _, ok := a.d.Arg("promised"); ok {
+		r.Promised = a.at("promised", s.H.Now)
+	}
+	_, r.Claimed = a.d.Arg("claimed")
 	for _, spec := range strings.Split(a.str("holds", ""), "+") {
 		node, idx, _ := strings.Cut(spec, ":")
 		r.Alloc = append(r.Alloc, sched.NodeAlloc{Node: node, CPUs: int(a.int64("cpus", 1)), GPUs: a.indices(idx)})
