@@ -45,9 +45,26 @@
 // bounded slowdown is max(1, JCT / max(useful run time, 10 s)). GPU
 // utilization is GPU-seconds held over GPU-seconds available between the
 // first and the last submission (the contended window) and over the whole
-// replay. Fragmentation is the time-weighted mean of the plan's rate. Per
-// tenant: share of GPU time against share of weight, and the fair ratio
-// (held / max-min fair share, while the tenant has demand it is owed). A
-// job is starved when it waits longer than Options.StarveAfter (72 h) or
+// replay. Fragmentation is the time-weighted mean of the plan's rate.
+//
+// Fairness reads the target "no tenant below 90% of its weighted share
+// while it has demand" as follows. A tenant's share is its weight over
+// all weights times the cluster's GPUs (cut at its GPU cap). At each
+// instant it has demand when it has a pending job that has waited at least
+// Options.FairSettle (15 minutes: a preemption grace window and a few
+// passes, the time any scheduler needs to free GPUs for it) and that fits
+// its share on its own; rows the user cancelled in the recorded system
+// are no demand. While it has demand it is owed what it holds plus as
+// many of those jobs, smallest first, as fit in the part of its share it
+// does not hold, and never more than its share: a tenant whose next job is
+// bigger than what is left of its share is owed only what it holds, and
+// one above its share is owed its share. Its fair ratio is the GPU time it
+// got (what it held, up to what it was owed) over the GPU time it was
+// owed, over the whole replay; 1 means it always had all it could use of
+// its share within FairSettle of asking. Holding more at one time does
+// not make up for less at another. The minimum over tenants with demand
+// is the reported "min fair ratio".
+//
+// A job is starved when it waits longer than Options.StarveAfter (72 h) or
 // never starts.
 package sim

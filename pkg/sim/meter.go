@@ -1,13 +1,15 @@
 package sim
 
 import (
-	"math"
+	"slices"
 	"time"
+
+	"github.com/loamhpc/loam/pkg/sched"
 )
 
 // meter integrates the time-weighted metrics of a replay: GPU utilization
-// and fragmentation over the arrival window, and per tenant the GPUs held
-// and the demand-aware fair share while the tenant has demand.
+// and fragmentation over the arrival window, and per tenant the GPU time it
+// was owed and got (see TenantResult.FairRatio).
 type meter struct {
 	capacity int // GPUs of the cluster
 	// window is [first submission, last submission], the span over which
@@ -16,6 +18,7 @@ type meter struct {
 	winStart, winEnd time.Duration
 	last             time.Duration
 	begun            bool
+	settle           time.Duration // FairSettle
 
 	busy     int // GPUs held now
 	busySec  float64
@@ -27,25 +30,33 @@ type meter struct {
 	tenants []string
 	tIdx    map[string]int
 	weight  []float64
-	cap     []float64 // GPU cap, -1 none
+	share   []float64 // weighted share of the GPUs, cut at the GPU cap
 	held    []int     // GPUs held now
-	queued  []int     // GPUs of pending jobs that fit the tenant's share
-	// fits is the largest job that counts as demand: the tenant's weighted
-	// share of the cluster's GPUs (at least one node's worth).
-	fits  []int
-	fair  []float64 // current fair share (GPUs); valid unless dirty
-	dirty bool
+	pending [][]waiter
 
 	usedSec   []float64 // GPU-seconds held, whole replay
-	heldWhile []float64 // GPU-seconds held while the tenant had demand
-	fairWhile []float64 // fair GPU-seconds while it had demand
+	owedSec   []float64 // GPU-seconds owed while the tenant had demand
+	gotSec    []float64 // of those, GPU-seconds it held
 	demandSec []float64 // seconds with demand
 	preempts  []int
 	lostSec   []float64
+
+	// why is each pending job's reason in the last plan; waitBy the
+	// job-seconds spent pending per reason.
+	why    map[sched.JobID]sched.Reason
+	waitBy map[sched.Reason]float64
+}
+
+// waiter is a pending job as the fairness metric sees it.
+type waiter struct {
+	job   int
+	gpus  int
+	since time.Duration
 }
 
 func newMeter(o Options, jobs []jobRun) *meter {
-	m := &meter{tIdx: map[string]int{}, dirty: true}
+	m := &meter{tIdx: map[string]int{}, settle: o.FairSettle, why: map[sched.JobID]sched.Reason{},
+		waitBy: map[sched.Reason]float64{}}
 	for _, n := range o.Nodes {
 		m.capacity += n.GPUs
 	}
@@ -62,34 +73,35 @@ func newMeter(o Options, jobs []jobRun) *meter {
 	}
 	m.tenants = sortedTenants(o.Config, js)
 	n := len(m.tenants)
-	m.weight, m.cap = make([]float64, n), make([]float64, n)
+	m.weight, m.share = make([]float64, n), make([]float64, n)
+	caps := make([]float64, n)
 	for i, name := range m.tenants {
 		m.tIdx[name] = i
-		m.weight[i], m.cap[i] = 1, -1
+		m.weight[i], caps[i] = 1, -1
 		for _, t := range o.Config.Tenants {
 			if t.Name == name {
 				m.weight[i] = t.Weight
 				if t.Cap.GPU >= 0 {
-					m.cap[i] = float64(t.Cap.GPU)
+					caps[i] = float64(t.Cap.GPU)
 				}
 			}
 		}
 	}
-	m.held, m.queued, m.fair = make([]int, n), make([]int, n), make([]float64, n)
-	m.fits = make([]int, n)
-	perNode := 0
-	for _, nd := range o.Nodes {
-		perNode = max(perNode, nd.GPUs)
+	for i := range m.share {
+		m.share[i] = m.weightShare(i) * float64(m.capacity)
+		if caps[i] >= 0 {
+			m.share[i] = min(m.share[i], caps[i])
+		}
 	}
-	for i := range m.fits {
-		m.fits[i] = max(int(math.Ceil(m.weightShare(i)*float64(m.capacity))), perNode)
-	}
-	m.usedSec, m.heldWhile, m.fairWhile, m.demandSec = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	m.held, m.pending = make([]int, n), make([][]waiter, n)
+	m.usedSec, m.owedSec, m.gotSec, m.demandSec = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	m.preempts, m.lostSec = make([]int, n), make([]float64, n)
 	return m
 }
 
-// advance integrates the current state over [last, t].
+// advance integrates the current state over [last, t]. The owed share
+// changes when a pending job has waited FairSettle, which is no event of
+// the replay, so the span is cut at those instants.
 func (m *meter) advance(t time.Duration) {
 	if !m.begun {
 		m.last, m.begun = t, true
@@ -103,18 +115,79 @@ func (m *meter) advance(t time.Duration) {
 	m.busyWin += float64(m.busy) * win
 	m.fragWin += m.frag * win
 	m.fragSpan += win
-	if m.dirty {
-		m.refair()
+	for _, r := range m.why {
+		m.waitBy[r] += dt
 	}
 	for i := range m.tenants {
 		m.usedSec[i] += float64(m.held[i]) * dt
-		if m.queued[i] > 0 {
-			m.demandSec[i] += dt
-			m.heldWhile[i] += float64(m.held[i]) * dt
-			m.fairWhile[i] += m.fair[i] * dt
+		from := m.last
+		for _, cut := range m.settleCuts(i, m.last, t) {
+			m.integrateFair(i, from, cut)
+			from = cut
 		}
+		m.integrateFair(i, from, t)
 	}
 	m.last = t
+}
+
+// settleCuts lists, in order, the instants in (from, to) at which a
+// pending job of tenant i reaches FairSettle.
+func (m *meter) settleCuts(i int, from, to time.Duration) []time.Duration {
+	var cuts []time.Duration
+	for _, w := range m.pending[i] {
+		if at := w.since + m.settle; at > from && at < to {
+			cuts = append(cuts, at)
+		}
+	}
+	slices.Sort(cuts)
+	return slices.Compact(cuts)
+}
+
+// integrateFair adds [from, to] to tenant i's owed and received GPU time,
+// with the state as it is at from.
+func (m *meter) integrateFair(i int, from, to time.Duration) {
+	if to <= from {
+		return
+	}
+	owed, ok := m.owed(i, from)
+	if !ok {
+		return
+	}
+	dt := (to - from).Seconds()
+	m.demandSec[i] += dt
+	m.owedSec[i] += owed * dt
+	m.gotSec[i] += min(float64(m.held[i]), owed) * dt
+}
+
+// owed is what tenant i is owed at instant t, and whether it has demand
+// then. Its demand is its pending jobs that have waited at least
+// FairSettle and that fit its weighted share on their own. It is owed
+// what it holds plus as many of those jobs, smallest first, as fit in the
+// part of its share it does not hold, up to its share.
+func (m *meter) owed(i int, t time.Duration) (float64, bool) {
+	var sizes []int
+	for _, w := range m.pending[i] {
+		if w.since+m.settle <= t && float64(w.gpus) <= m.share[i] {
+			sizes = append(sizes, w.gpus)
+		}
+	}
+	if len(sizes) == 0 {
+		return 0, false
+	}
+	held := float64(m.held[i])
+	room := m.share[i] - held
+	if room <= 0 {
+		return m.share[i], true
+	}
+	slices.Sort(sizes)
+	packed := 0.0
+	for _, g := range sizes {
+		if packed+float64(g) > room {
+			break
+		}
+		packed += float64(g)
+	}
+	return held + packed, true
 }
 
 // overlap is the length in seconds of [a, b] inside [lo, hi]; a zero-length
@@ -130,88 +203,36 @@ func overlap(a, b, lo, hi time.Duration) float64 {
 	return (b - a).Seconds()
 }
 
-// refair recomputes each tenant's fair share: the cluster's GPUs divided by
-// weight among tenants with demand (held + queued, cut at the tenant's GPU
-// cap), water-filling so that a tenant never gets more than its demand.
-func (m *meter) refair() {
-	m.dirty = false
-	n := len(m.tenants)
-	demand := make([]float64, n)
-	active := make([]bool, n)
-	for i := range demand {
-		demand[i] = float64(m.held[i] + m.queued[i])
-		if m.cap[i] >= 0 {
-			demand[i] = min(demand[i], m.cap[i])
-		}
-		active[i] = demand[i] > 0
-		m.fair[i] = 0
-	}
-	left := float64(m.capacity)
-	for {
-		var wsum float64
-		for i := range n {
-			if active[i] {
-				wsum += m.weight[i]
-			}
-		}
-		if wsum <= 0 || left <= 0 {
-			return
-		}
-		settled := false
-		for i := range n {
-			if active[i] && demand[i] <= left*m.weight[i]/wsum {
-				m.fair[i], left, active[i], settled = demand[i], left-demand[i], false, true
-			}
-		}
-		if !settled {
-			for i := range n {
-				if active[i] {
-					m.fair[i] = left * m.weight[i] / wsum
-				}
-			}
-			return
-		}
-	}
-}
-
 func (m *meter) tenant(j *jobRun) int { return m.tIdx[j.Spec.Tenant] }
 
-// demandOf is what pending job j adds to its tenant's demand: its GPUs, or
-// nothing when the job is larger than the tenant's weighted share. Such a
-// gang can only run on borrowed GPUs; the tenant is not owed them, and
-// counting it would charge the rigid wait of one big gang to fairness.
-func (m *meter) demandOf(j *jobRun) int {
-	t := m.tenant(j)
-	if g := gpusOf(j.Spec.Shape); g <= m.fits[t] {
-		return g
-	}
-	return 0
-}
-
+// submitted records a job that starts to pend (again, after a requeue).
+// Rows the user cancelled in the recorded system are no demand: their
+// owners gave up on them.
 func (m *meter) submitted(j *jobRun) {
-	m.queued[m.tenant(j)] += m.demandOf(j)
-	m.dirty = true
+	if g := gpusOf(j.Spec.Shape); g > 0 && !j.NeverRan {
+		t := m.tenant(j)
+		m.pending[t] = append(m.pending[t], waiter{job: j.idx, gpus: g, since: m.last})
+	}
 }
 
 func (m *meter) repended(j *jobRun) { m.submitted(j) }
 
-func (m *meter) cancelled(j *jobRun) {
-	m.queued[m.tenant(j)] -= m.demandOf(j)
-	m.dirty = true
+func (m *meter) unpend(j *jobRun) {
+	t := m.tenant(j)
+	m.pending[t] = slices.DeleteFunc(m.pending[t], func(w waiter) bool { return w.job == j.idx })
 }
 
+func (m *meter) cancelled(j *jobRun) { m.unpend(j) }
+
 func (m *meter) started(j *jobRun) {
-	t := m.tenant(j)
-	m.queued[t] -= m.demandOf(j)
-	m.held[t] += j.gpus
+	m.unpend(j)
+	m.held[m.tenant(j)] += j.gpus
 	m.busy += j.gpus
-	m.dirty = true
 }
 
 func (m *meter) stopped(j *jobRun) {
 	m.held[m.tenant(j)] -= j.gpus
 	m.busy -= j.gpus
-	m.dirty = true
 }
 
 func (m *meter) preempted(j *jobRun, _ time.Duration) {
@@ -223,6 +244,14 @@ func (m *meter) lost(j *jobRun, gpuSec float64) {
 }
 
 func (m *meter) fragmentation(f float64) { m.frag = f }
+
+// reasons records why each job of the plan waits, until the next plan.
+func (m *meter) reasons(pending []sched.Pending) {
+	clear(m.why)
+	for _, p := range pending {
+		m.why[p.Job] = p.Reason
+	}
+}
 
 // weightShare returns tenant i's weight over the sum of weights.
 func (m *meter) weightShare(i int) float64 {

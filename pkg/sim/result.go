@@ -57,6 +57,13 @@ type Result struct {
 	Starved     int      `json:"starved"`
 	StarvedJobs []string `json:"starved_jobs,omitempty"`
 	StarveAfter float64  `json:"starve_after_s"`
+	// FairSettle is Options.FairSettle, the wait after which a tenant is
+	// owed its share.
+	FairSettle float64 `json:"fair_settle_s"`
+
+	// WaitByReason is the job-hours spent pending, per Slurm reason the
+	// plans gave.
+	WaitByReason map[string]float64 `json:"wait_by_reason_h,omitempty"`
 
 	Cycles int `json:"cycles"`
 	// CycleMeanMs and friends are wall time per scheduling cycle, filled in
@@ -92,14 +99,13 @@ type TenantResult struct {
 	// GPU-seconds over all GPU-seconds held.
 	WeightShare float64 `json:"weight_share"`
 	Share       float64 `json:"share"`
-	// FairRatio is GPU-seconds held over fair-share GPU-seconds, both
-	// counted only while the tenant had demand: a pending job no larger
-	// than its weighted share of the cluster (a bigger gang can only run on
-	// borrowed GPUs, which the tenant is not owed). The fair share divides
-	// the cluster by weight among tenants with demand, never giving one
-	// more than its demand (held + pending, cut at its GPU cap: max-min
-	// fairness). 0 when it never had demand.
-	FairRatio   float64 `json:"fair_ratio"`
+	// FairRatio is the GPU time the tenant got over the GPU time it was
+	// owed, both counted only while it had demand (pkg/sim's doc gives the
+	// definition): 1 means it always held its weighted share, or all it
+	// could use of it, whenever it had waited FairSettle for it. 0 when
+	// it never had demand.
+	FairRatio float64 `json:"fair_ratio"`
+	// DemandHours is the time the tenant had demand.
 	DemandHours float64 `json:"demand_hours"`
 	Preemptions int     `json:"preemptions"`
 	LostGPUH    float64 `json:"lost_gpu_hours"`
@@ -107,7 +113,8 @@ type TenantResult struct {
 
 func (s *simulator) result() *Result {
 	r := &Result{Policy: policyName(s.o.Config.Policy), Jobs: len(s.jobs), Cycles: s.cycles,
-		Makespan: s.lastEnd().Seconds(), StarveAfter: s.o.StarveAfter.Seconds()}
+		Makespan: s.lastEnd().Seconds(), StarveAfter: s.o.StarveAfter.Seconds(),
+		FairSettle: s.o.FairSettle.Seconds()}
 	var waits, jcts, bslds []float64
 	maxWait := -1.0
 	for i := range s.jobs {
@@ -140,6 +147,10 @@ func (s *simulator) result() *Result {
 	r.WaitP50, r.WaitP95, r.WaitP99 = quantile(waits, 0.5), quantile(waits, 0.95), quantile(waits, 0.99)
 	r.WaitMax = max(maxWait, 0)
 	s.fillUse(r)
+	r.WaitByReason = map[string]float64{}
+	for why, sec := range s.m.waitBy {
+		r.WaitByReason[string(why)] = sec / 3600
+	}
 	return r
 }
 
@@ -231,8 +242,8 @@ func (s *simulator) fillUse(r *Result) {
 		if total > 0 {
 			t.Share = m.usedSec[i] / total
 		}
-		if m.fairWhile[i] > 0 {
-			t.FairRatio = m.heldWhile[i] / m.fairWhile[i]
+		if m.owedSec[i] > 0 {
+			t.FairRatio = m.gotSec[i] / m.owedSec[i]
 			r.MinFairRatio = min(r.MinFairRatio, t.FairRatio)
 		}
 		r.Tenants = append(r.Tenants, t)

@@ -42,6 +42,11 @@ type Options struct {
 	// StarveAfter is the wait beyond which a job counts as starved (0:
 	// 72 h). Jobs still pending when the replay ends are starved too.
 	StarveAfter time.Duration
+	// FairSettle is how long a tenant's pending job must wait before the
+	// tenant counts as owed its share for it (0: 15 minutes): the time a
+	// scheduler needs to hand GPUs back (a preemption grace window and a
+	// few passes). See TenantResult.FairRatio.
+	FairSettle time.Duration
 	// Horizon stops a replay that is still going this long after the last
 	// submission, with an error: a scheduler that keeps preempting and
 	// restarting the same jobs never drains the queue (0: 365 days).
@@ -63,6 +68,9 @@ func (o *Options) defaults() {
 	}
 	if o.StarveAfter <= 0 {
 		o.StarveAfter = 72 * time.Hour
+	}
+	if o.FairSettle <= 0 {
+		o.FairSettle = 15 * time.Minute
 	}
 	if o.Horizon <= 0 {
 		o.Horizon = 365 * day
@@ -337,6 +345,7 @@ func (s *simulator) cycle() (started int, err error) {
 	}
 	s.log.plan(s.now, s.o.Epoch, plan)
 	s.m.fragmentation(plan.Fragmentation)
+	s.m.reasons(plan.Pending)
 	acts, err := s.cl.ApplyPlan(plan)
 	if err != nil {
 		return 0, fmt.Errorf("cluster refused the plan: %w", err)

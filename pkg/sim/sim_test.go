@@ -64,14 +64,17 @@ func TestReplayQueueTimeoutAndCancel(t *testing.T) {
 		"j2,10,0,50,4,4,1,u2,b,COMPLETED,3600,\n" +
 		"j3,20,30,0,4,4,1,u2,b,PENDING,3600,\n" +
 		"j4,30,0,1000,4,4,1,u1,a,COMPLETED,200,\n"
-	res, log, err := replay(t, trace, smallConfig(), gpuNodes(1), nil)
+	settle := func(o *Options) { o.FairSettle = 20 * time.Second }
+	res, log, err := replay(t, trace, smallConfig(), gpuNodes(1), settle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Result{Policy: "fcfs", Jobs: 4, Measured: 3, Started: 3, Completed: 2, TimedOut: 1, Cancelled: 1,
 		WaitMean: 160.0 / 3, WaitP50: 70, WaitP95: 90, WaitP99: 90, WaitMax: 90, LongestWaitJob: "j2",
 		JCTMean: (100 + 140 + 270) / 3.0, BSLDMean: (1 + 140.0/50 + 270.0/200) / 3,
-		Makespan: 300, StarveAfter: 72 * 3600,
+		Makespan: 300, StarveAfter: 72 * 3600, FairSettle: 20,
+		// j2 waited 90 s, j3 30 s until cancelled, j4 70 s, all for resources.
+		WaitByReason: map[string]float64{"Resources": 190.0 / 3600},
 		Outcomes: []Outcome{
 			{JobID: "j1", ID: 1, Tenant: "a", Partition: "normal", GPUs: 8, Submit: 0, Start: 0, End: 100, State: "COMPLETED"},
 			{JobID: "j2", ID: 2, Tenant: "b", Partition: "normal", GPUs: 4, Submit: 10, Start: 100, End: 150, State: "COMPLETED", Wait: 90},
@@ -90,11 +93,14 @@ func TestReplayQueueTimeoutAndCancel(t *testing.T) {
 	if want := (8*100 + 8*50 + 4*150) / (8 * 300.0); res.GPUUtilAll != want {
 		t.Errorf("GPUUtilAll = %v, want %v", res.GPUUtilAll, want)
 	}
-	// b waited on [10,100] holding nothing while its fair half was 4 GPUs;
-	// a held 8 while its fair share was 4 (j4 pending from 30 to 100).
+	// Shares are 4 GPUs each. b's j2 (4 GPUs) waited on [10,100]: from 30
+	// (20 s settled) b was owed 4 GPUs and held none. a's j4 waited on
+	// [30,100]: from 50 a had demand, but it held 8, more than its share,
+	// so it got all it was owed. j3 never ran in the recorded system: no
+	// demand.
 	wantTenants := []TenantResult{
-		{Name: "a", WeightShare: 0.5, Share: 1600.0 / 1800, FairRatio: 2, DemandHours: 70.0 / 3600},
-		{Name: "b", WeightShare: 0.5, Share: 200.0 / 1800, FairRatio: 0, DemandHours: 90.0 / 3600},
+		{Name: "a", WeightShare: 0.5, Share: 1600.0 / 1800, FairRatio: 1, DemandHours: 50.0 / 3600},
+		{Name: "b", WeightShare: 0.5, Share: 200.0 / 1800, FairRatio: 0, DemandHours: 70.0 / 3600},
 	}
 	if diff := cmp.Diff(wantTenants, res.Tenants, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("tenants (-want +got):\n%s", diff)
@@ -240,12 +246,41 @@ func TestDecisionLogIsDeterministic(t *testing.T) {
 	}
 }
 
-func TestFairShareWaterFilling(t *testing.T) {
-	m := &meter{capacity: 100, tenants: []string{"a", "b", "c"}, weight: []float64{2, 1, 1},
-		cap: []float64{-1, -1, 10}, held: []int{0, 0, 0}, queued: []int{200, 5, 50}, fair: make([]float64, 3)}
-	m.refair()
-	// b wants 5 (< its 25), c is capped at 10 (< 25): a gets the other 85.
-	if diff := cmp.Diff([]float64{85, 5, 10}, m.fair); diff != "" {
-		t.Errorf("fair shares (-want +got):\n%s", diff)
+func TestFairShareOwed(t *testing.T) {
+	const settle = 10 * time.Minute
+	cases := map[string]struct {
+		held     int
+		pending  []waiter
+		want     float64
+		wantOpen bool
+	}{
+		"no pending job: no demand": {held: 5},
+		"a job younger than the settle time is no demand yet": {
+			pending: []waiter{{gpus: 4, since: 55 * time.Minute}},
+		},
+		"a job bigger than the whole share is no demand": {
+			pending: []waiter{{gpus: 32, since: 0}},
+		},
+		"owed what it holds plus the waiting jobs that fit its share, smallest first": {
+			held: 10, pending: []waiter{{gpus: 8, since: 0}, {gpus: 2, since: 0}, {gpus: 4, since: 0}},
+			want: 16, wantOpen: true,
+		},
+		"a job one bigger than what is left of the share: owed only what it holds": {
+			held: 13, pending: []waiter{{gpus: 8, since: 0}},
+			want: 13, wantOpen: true,
+		},
+		"holding more than the share: owed the share": {
+			held: 30, pending: []waiter{{gpus: 1, since: 0}},
+			want: 20, wantOpen: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			m := &meter{settle: settle, share: []float64{20}, held: []int{tc.held}, pending: [][]waiter{tc.pending}}
+			got, open := m.owed(0, time.Hour)
+			if got != tc.want || open != tc.wantOpen {
+				t.Errorf("owed = %v, %v; want %v, %v", got, open, tc.want, tc.wantOpen)
+			}
+		})
 	}
 }
