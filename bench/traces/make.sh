@@ -27,5 +27,5 @@ $2 >= 9663000 {
 # one week at 70%, 90% and 110% offered load.
 for load in 0.7 0.9 1.1; do
 	name=$(echo "$load" | tr -d .)
-	"$ssim" gen --seed 1 --load "$load" --nodes 256 --days 7 > "$here/llm-load$name.csv"
+	"$ssim" gen --seed 1 --load "$load" --nodes 256 --days 28 > "$here/llm-load$name.csv"
 done

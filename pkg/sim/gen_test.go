@@ -51,7 +51,7 @@ func TestGenerateCalibration(t *testing.T) {
 			got    float64
 			lo, hi float64
 		}{
-			{"offered load", c.OfferedLoad, load, load * 1.1},
+			{"offered load", c.OfferedLoad, load * 0.95, load * 1.05},
 			{"median GPU-job runtime (s)", c.MedianRunGPU, 60, 240},
 			{"mean GPUs per GPU job", c.MeanGPUs, 5, 27},
 			{"max GPUs", float64(c.MaxGPUs), 1024, 1024},

@@ -47,6 +47,14 @@ func (r *rng) lognormal(median, sigma, lo, hi float64) float64 {
 	return min(max(median*math.Exp(sigma*r.norm()), lo), hi)
 }
 
+// shuffle puts recs in a uniformly random order (Fisher-Yates).
+func (r *rng) shuffle(recs []Record) {
+	for i := len(recs) - 1; i > 0; i-- {
+		k := min(int(r.float()*float64(i+1)), i)
+		recs[i], recs[k] = recs[k], recs[i]
+	}
+}
+
 // pick returns an index drawn with the given weights.
 func (r *rng) pick(weights []float64) int {
 	var sum float64
