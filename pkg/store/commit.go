@@ -84,17 +84,19 @@ func (s *Store) commit(batch []*Pending) {
 	if err != nil {
 		err = fmt.Errorf("commit: %w", err)
 	}
-	for _, p := range batch {
-		if p.err == nil {
-			p.err = err
-		}
-		close(p.done)
-	}
+	// Count before waking the waiters, so that a caller that saw its
+	// change commit also sees it in Stats.
 	if err == nil {
 		s.mu.Lock()
 		s.commits++
 		s.changes += uint64(len(batch))
 		s.mu.Unlock()
+	}
+	for _, p := range batch {
+		if p.err == nil {
+			p.err = err
+		}
+		close(p.done)
 	}
 }
 
