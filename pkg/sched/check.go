@@ -19,7 +19,9 @@ import (
 //     borrowed GPUs within the borrow limit and the lendable pool;
 //   - no job starts on GPUs a reservation holds unless it is that
 //     reservation's job, the reservation is not strict and the job ends
-//     by its planned start, or the job's partition has a higher tier;
+//     by its planned start, the job's partition has a higher tier, or
+//     (Loam) the job runs on owned GPUs only and the reservation's job
+//     would borrow;
 //   - no GPU is held by two reservations;
 //   - every pending job that does not start has exactly one Pending entry,
 //     with a reason;
@@ -230,6 +232,9 @@ func (ck *checker) checkBackfill(st Start, final map[JobID]Reservation, held map
 			switch {
 			case p != nil && ck.parts[st.Partition] != nil && ck.parts[st.Partition].Tier > p.Tier:
 				// a higher tier goes first; the reservation re-plans
+			case ck.ownedStart(st) && ck.resvBorrows(owner):
+				// a lender's job on its own guarantee takes back what a
+				// borrower's reservation holds (Loam); it re-plans
 			case p != nil && p.Strict && ck.cfg.Policy == PolicyLoam:
 				ck.fail("job %d started on GPU %d of %s held by strict reservation of job %d", st.Job, g, a.Node, owner)
 			case r.PlannedStart.IsZero() || unlimited || end.After(r.PlannedStart):
@@ -301,4 +306,67 @@ func (ck *checker) bestPartition(pj *PendingJob) *Partition {
 		}
 	}
 	return best
+}
+
+// ownedStart reports whether, under PolicyLoam, a start uses only GPUs
+// labelled owned: its tenant's own guarantee (checkLimits verifies the
+// labels).
+func (ck *checker) ownedStart(st Start) bool {
+	if ck.cfg.Policy != PolicyLoam {
+		return false
+	}
+	some := false
+	for _, a := range st.Alloc {
+		if len(a.Borrowed) != len(a.GPUs) {
+			return false
+		}
+		for _, b := range a.Borrowed {
+			if b {
+				return false
+			}
+			some = true
+		}
+	}
+	return some
+}
+
+// resvBorrows reports whether the reservation's job, started with what
+// its tenant holds after the plan, would exceed the tenant's guarantee.
+// Usage only grows during a cycle, so a job that would borrow when it was
+// planned still would.
+func (ck *checker) resvBorrows(job JobID) bool {
+	pj := ck.pending[job]
+	if pj == nil {
+		return false
+	}
+	var t *Tenant
+	for i := range ck.cfg.Tenants {
+		if ck.cfg.Tenants[i].Name == pj.Tenant {
+			t = &ck.cfg.Tenants[i]
+			break
+		}
+	}
+	if t == nil {
+		return false
+	}
+	used := 0
+	for i := range ck.snap.Running {
+		if r := &ck.snap.Running[i]; r.Tenant == pj.Tenant {
+			for _, a := range r.Alloc {
+				used += len(a.GPUs)
+			}
+		}
+	}
+	for _, st := range ck.plan.Starts {
+		if p := ck.pending[st.Job]; p != nil && p.Tenant == pj.Tenant {
+			for _, a := range st.Alloc {
+				used += len(a.GPUs)
+			}
+		}
+	}
+	g := pj.Shape.GPUs
+	if pj.Shape.GPUsPerNode > 0 {
+		g = pj.Shape.GPUsPerNode * max(pj.Shape.Nodes, 1)
+	}
+	return int64(used+g) > max(t.Guarantee.GPU, 0)
 }

@@ -31,6 +31,7 @@ type failKey struct {
 	lg, lc        int
 	m, lm         int64
 	constraintKey string
+	lender        bool
 }
 
 type failCache struct {
@@ -51,6 +52,7 @@ func keyOf(p int32, d *demand) failKey {
 // jobs. Nothing is changed; commit applies the result.
 func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 	k := keyOf(p, d)
+	k.lender = c.lender
 	if own < 0 {
 		if e, ok := c.fails.m[k]; ok && end >= e {
 			return nil
@@ -124,7 +126,7 @@ func (c *cycle) heldCands(p int32, d *demand, end tick, own int32) []cand {
 	}
 	for ri, r := range c.resvs {
 		mine := int32(ri) == own
-		if !mine && !r.permits(end, tier) {
+		if !mine && !c.mayUse(r, end, tier) {
 			continue
 		}
 		for _, ni := range r.nodes {

@@ -64,6 +64,7 @@ func (c *cycle) loadReservations(jobByID map[JobID]int32, pos []int32) {
 		j.resv = ri
 		c.parts[j.prim].resvs++
 		if c.pol == PolicyLoam {
+			rv.borrows = c.borrowsFor(j)
 			c.loadHolds(ri, r)
 		}
 	}

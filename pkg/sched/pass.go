@@ -143,7 +143,10 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 			}
 			continue
 		}
-		if picks := c.place(part, d, end, own); picks != nil {
+		c.lender = c.quota.elastic && c.waited(j.p) >= lenderPatience && c.fitsGuarantee(j.p.Tenant, int64(d.totalG))
+		picks := c.place(part, d, end, own)
+		c.lender = false
+		if picks != nil {
 			c.commitStart(j, part, picks, owned)
 			return true
 		}
@@ -335,6 +338,7 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 	if force {
 		c.resvs[j.resv].claimed = true
 	}
+	c.resvs[j.resv].borrows = c.borrowsFor(j)
 	c.commitPlan(j.resv, pl)
 }
 

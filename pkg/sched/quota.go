@@ -330,6 +330,13 @@ func (c *cycle) fitsGuarantee(tenant string, g int64) bool {
 	return c.quota.elastic && t != nil && g > 0 && t.used.g+t.claim+g <= t.guarantee()
 }
 
+// borrowsFor reports whether job j, started now, would run partly on
+// borrowed quota.
+func (c *cycle) borrowsFor(j *jobInfo) bool {
+	t := c.quota.tenants[j.p.Tenant]
+	return c.quota.elastic && t != nil && t.used.g+t.claim+int64(j.dem.totalG) > t.guarantee()
+}
+
 // overGuarantee reports whether a tenant uses more than it is guaranteed,
 // so that its jobs may be reclaimed.
 func (c *cycle) overGuarantee(tenant string) bool {

@@ -26,6 +26,7 @@ type resv struct {
 	waits   []int32 // reservations whose held GPUs it needs
 	prev    *Reservation
 	claimed bool // its job preempted for it (Reservation.Claimed)
+	borrows bool // its job would run on borrowed quota (Loam)
 	dead    bool
 	seen    bool // re-planned, kept or started in this cycle
 }
@@ -46,16 +47,36 @@ func (r *resv) permits(end tick, tier int) bool {
 }
 
 func (c *cycle) anyPermits(end tick, tier int) bool {
-	return end <= c.maxPermit || tier > c.minResvTier
+	return end <= c.maxPermit || tier > c.minResvTier || (c.lender && c.anyBorrows)
 }
+
+// mayUse reports whether the job being placed may use reservation r's
+// held resources: r permits it, or the job is a patient lender (see
+// lenderPatience) and r's job would run on borrowed quota.
+func (c *cycle) mayUse(r *resv, end tick, tier int) bool {
+	return r.permits(end, tier) || (c.lender && r.borrows && !r.dead)
+}
+
+// lenderPatience is how long, under Loam, a job that fits its tenant's
+// unused guarantee waits before it may take GPUs held for another
+// tenant's job that would run on borrowed quota. Borrowed quota is the
+// lender's first (R7): reclaim takes it back from running borrowers, and
+// this takes it back from a borrower's reservation when no running job
+// can give it (all are exempt, or it is all held). The reservation
+// re-plans around the lender, as around a higher tier. The patience keeps
+// lenders' jobs that the cluster serves anyway within minutes from
+// pushing big borrowers' reservations back.
+const lenderPatience = 5 * time.Minute
 
 func (c *cycle) recomputePermit() {
 	c.maxPermit = 0
 	c.minResvTier = 1 << 30
+	c.anyBorrows = false
 	for _, r := range c.resvs {
 		if r.dead {
 			continue
 		}
+		c.anyBorrows = c.anyBorrows || r.borrows
 		c.minResvTier = min(c.minResvTier, r.tier)
 		if !r.strict && r.ps > 0 {
 			c.maxPermit = max(c.maxPermit, r.ps)

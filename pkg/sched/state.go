@@ -165,6 +165,9 @@ type cycle struct {
 	stampGen    uint32
 	maxPermit   tick // latest planned start of a non-strict reservation
 	minResvTier int  // lowest tier holding a reservation
+	anyBorrows  bool // some reservation's job would run on borrowed quota
+	// lender is set while placing a patient lender's job (mayUse).
+	lender bool
 
 	planCands    []planCand // scratch for planFor
 	planTicks    []tick
@@ -408,7 +411,7 @@ func cmpID(a, b JobID) int {
 func (c *cycle) nodeCPUFree(n *nodeInfo, own int32, end tick, tier int) (int, int64) {
 	cpus, mem := n.cpus-n.allocC, n.mem-n.allocM
 	for _, h := range n.holders {
-		if h.r == own || c.resvs[h.r].permits(end, tier) {
+		if h.r == own || c.mayUse(c.resvs[h.r], end, tier) {
 			continue
 		}
 		cpus -= h.cpus
@@ -424,7 +427,7 @@ func (c *cycle) gpuUsable(s int, own int32, end tick, tier int) bool {
 		return false
 	}
 	h := c.gpuHold[s] - 1
-	return h < 0 || h == own || c.resvs[h].permits(end, tier)
+	return h < 0 || h == own || c.mayUse(c.resvs[h], end, tier)
 }
 
 // refreshNode recomputes a node's unheld free GPUs and moves it between
