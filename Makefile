@@ -10,7 +10,7 @@ export CGO_CFLAGS ?= -O2 -Wno-deprecated-declarations
 
 # Daemons use cgo (SQLite, NVML); the user commands are static (CGO_ENABLED=0)
 # so they copy onto any login node.
-DAEMONS   := loam-ctld loam-noded
+DAEMONS   := loam-ctld loam-noded loam-supervise
 TOOLS     := $(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/main.go))))
 FUZZTIME  ?= 10s
 
@@ -26,6 +26,10 @@ $(BIN)/loam-ctld: FORCE
 
 $(BIN)/loam-noded: FORCE
 	$(GO) build -o $@ ./noded
+
+# Each job's supervisor: small and static, started once per job.
+$(BIN)/loam-supervise: FORCE
+	CGO_ENABLED=0 $(GO) build -o $@ ./noded/supervise
 
 tools: FORCE
 	@mkdir -p $(BIN)

@@ -2,8 +2,10 @@
 // loam-ctld, runs jobs in cgroups as their users and reports their ends.
 // Started like slurmd: "loam-noded -N <node>". See package agent.
 //
-// The same binary is each job's supervisor ("loam-noded __supervise DIR"),
-// a hidden mode dispatched before anything else runs.
+// The same binary can be each job's supervisor ("loam-noded __supervise
+// DIR", used when the smaller loam-supervise is not installed beside it)
+// and is each step's process on the node ("loam-noded __step DIR"),
+// hidden modes dispatched before anything else runs.
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/loamhpc/loam/noded/agent"
+	"github.com/loamhpc/loam/noded/step"
 	"github.com/loamhpc/loam/noded/supervisor"
 	"github.com/loamhpc/loam/pkg/client"
 	"github.com/loamhpc/loam/pkg/isolation/cgroup"
@@ -29,6 +32,9 @@ func main() {
 	if len(os.Args) > 1 {
 		if os.Args[1] == supervisor.Arg {
 			os.Exit(supervise(os.Args[2:]))
+		}
+		if os.Args[1] == step.Arg {
+			os.Exit(runStep(os.Args[2:]))
 		}
 	}
 	app := &cli.App{
@@ -83,8 +89,11 @@ func run(cx *cli.Context) error {
 // supervise is the hidden supervisor mode: "__supervise JOBDIR".
 func supervise(args []string) int {
 	// One job needs no parallelism; one P keeps the runtime from
-	// spinning idle threads on a busy node.
-	runtime.GOMAXPROCS(1)
+	// spinning idle threads on a busy node (the daemon sets GOMAXPROCS=1
+	// in the supervisor's environment, which is cheaper).
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 	log, _ := newLogger("info", "json")
 	if len(args) != 1 {
 		log.Error("usage: loam-noded " + supervisor.Arg + " JOBDIR")
@@ -96,6 +105,22 @@ func supervise(args []string) int {
 		iso = nil
 	}
 	return supervisor.Main(args[0], iso, log)
+}
+
+// runStep is the hidden step mode: "__step STEPDIR" (package step).
+func runStep(args []string) int {
+	runtime.GOMAXPROCS(2)
+	log, _ := newLogger("info", "json")
+	if len(args) != 1 {
+		log.Error("usage: loam-noded " + step.Arg + " STEPDIR")
+		return 2
+	}
+	iso, err := cgroup.New()
+	if err != nil {
+		log.WithError(err).Error("cgroups")
+		iso = nil
+	}
+	return step.Main(args[0], iso, log)
 }
 
 func newLogger(level, format string) (*logrus.Entry, error) {

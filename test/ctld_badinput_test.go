@@ -201,9 +201,13 @@ func TestCtld10kConnections(t *testing.T) {
 	if err != nil {
 		t.Fatalf("daemon stopped serving: %v", err)
 	}
+	jobs, err := tbl.Jobs()
+	if err != nil {
+		t.Fatal(err)
+	}
 	have := map[string]bool{}
-	for _, row := range tbl.Rows {
-		have[row[0]] = true
+	for _, j := range jobs {
+		have[fmt.Sprint(j.JobID)] = true
 	}
 	for _, id := range ids {
 		if !have[fmt.Sprint(id)] {

@@ -36,7 +36,7 @@ var (
 	streams  = flag.Int("streams", 4, "parallel submission streams")
 	nArray   = flag.Int("array", 10000, "tasks of the array submission")
 	nBig     = flag.Int("big", 100000, "total jobs for the 100k listing and RSS (0: skip)")
-	parts    = flag.String("parts", "seq,proc,par,array,list,cancel,big", "parts to run")
+	parts    = flag.String("parts", "seq,proc,par,array,list,cancel,big", "parts to run (also: fill, which submits -big held jobs from 8 streams and leaves them)")
 	nProc    = flag.Int("proc", 500, "sequential submissions, each from a new process that reads slurm.conf")
 	once     = flag.Bool("submit-once", false, "(internal) submit one held job through client.Discover and exit")
 	extra    = flag.String("ctld-flags", "", "extra flags for the started loam-ctld (space separated)")
@@ -128,7 +128,7 @@ func run() error {
 		fn   func() error
 	}{
 		{"seq", b.sequential}, {"proc", b.processes}, {"par", b.parallel}, {"array", b.array}, {"list", b.list},
-		{"cancel", b.cancel}, {"big", b.big},
+		{"cancel", b.cancel}, {"big", b.big}, {"fill", b.fill},
 	}
 	for _, s := range steps {
 		if want[s.name] {
@@ -269,6 +269,25 @@ func (b *bench) big() error {
 	if *nBig == 0 {
 		return nil
 	}
+	if err := b.fill(); err != nil {
+		return err
+	}
+	var n int
+	d, err := median(5, func() (err error) { n, err = b.listOnce([]string{"PD"}); return err })
+	if err != nil {
+		return err
+	}
+	report("big", fmt.Sprintf("job table of %d pending jobs, median of 5", n), fmt.Sprintf("%.4f s", d.Seconds()))
+	if b.pid != 0 {
+		report("big", fmt.Sprintf("loam-ctld RSS with %d jobs", n), rss(b.pid))
+	}
+	time.Sleep(*hold)
+	return b.cancel()
+}
+
+// fill submits -big held jobs from 8 parallel streams (the compare
+// script's way to a queue of 100,000 jobs for the real squeue).
+func (b *bench) fill() error {
 	t0 := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -290,17 +309,7 @@ func (b *bench) big() error {
 		return err
 	}
 	report("big", fmt.Sprintf("%d submissions from 8 streams", *nBig/8*8), fmt.Sprintf("%.0f jobs/s", float64(*nBig/8*8)/time.Since(t0).Seconds()))
-	var n int
-	d, err := median(5, func() (err error) { n, err = b.listOnce([]string{"PD"}); return err })
-	if err != nil {
-		return err
-	}
-	report("big", fmt.Sprintf("job table of %d pending jobs, median of 5", n), fmt.Sprintf("%.4f s", d.Seconds()))
-	if b.pid != 0 {
-		report("big", fmt.Sprintf("loam-ctld RSS with %d jobs", n), rss(b.pid))
-	}
-	time.Sleep(*hold)
-	return b.cancel()
+	return nil
 }
 
 func rss(pid int) string {

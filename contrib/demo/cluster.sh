@@ -12,6 +12,9 @@
 #   LOAM_CLUSTER_DIR   state directory            (default /tmp/loam-cluster)
 #   LOAM_BIN           the built binaries          (default <repo>/bin)
 #   LOAM_NODES         emulated nodes, 4 to 99     (default 4; 1 without tenants)
+#   LOAM_CPU_NODES     emulated CPU-only nodes cpu01.. (32 CPUs, 125 GiB,
+#                      no GPUs) in the same partitions, 0 to 99 (default 0;
+#                      the benchmarks use 8, like the Slurm peer)
 #   LOAM_CTLD_PORT     first controller port tried (default 6817)
 #   LOAM_NODE_PORT     first node port tried       (default 17001)
 #   LOAM_TENANTS       tenants.conf to use, or "none" for no tenants and
@@ -26,6 +29,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 state=${LOAM_CLUSTER_DIR:-/tmp/loam-cluster}
 bin=${LOAM_BIN:-$repo/bin}
 nodes=${LOAM_NODES:-4}
+cpu_nodes=${LOAM_CPU_NODES:-0}
 ctld_port=${LOAM_CTLD_PORT:-6817}
 node_port=${LOAM_NODE_PORT:-17001}
 conf=$state/etc/slurm.conf
@@ -63,7 +67,10 @@ pick_ports() {
 	die "no $n free ports from $1"
 }
 
-node_names() { for ((i = 1; i <= nodes; i++)); do printf 'gpu%02d\n' "$i"; done; }
+node_names() {
+	for ((i = 1; i <= nodes; i++)); do printf 'gpu%02d\n' "$i"; done
+	for ((i = 1; i <= cpu_nodes; i++)); do printf 'cpu%02d\n' "$i"; done
+}
 
 # configure writes etc/, the cluster key and the fake GPU devices once.
 configure() {
@@ -75,13 +82,24 @@ configure() {
 	mkdir -p "$state"/{etc,log,pids,dev,ctld,noded}
 	local cp np last
 	cp=$(pick_ports "$ctld_port" 1)
-	np=$(pick_ports "$node_port" "$nodes")
+	[ "$cpu_nodes" -ge 0 ] && [ "$cpu_nodes" -le 99 ] || die "LOAM_CPU_NODES=$cpu_nodes: want 0-99"
+	np=$(pick_ports "$node_port" $((nodes + cpu_nodes)))
 	last=$(printf '%02d' "$nodes")
+	local all="gpu[01-$last]" cpun=""
+	if [ "$cpu_nodes" -gt 0 ]; then
+		all="$all,cpu[01-$(printf '%02d' "$cpu_nodes")]"
+		cpun="NodeName=cpu[01-$(printf '%02d' "$cpu_nodes")] CPUs=32 Boards=1 SocketsPerBoard=2 CoresPerSocket=16 ThreadsPerCore=1 RealMemory=128000 Feature=cpu NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((np + nodes))-$((np + nodes + cpu_nodes - 1))]"
+	fi
 	sed -e "s#/run/loam-demo#$state#g" \
 		-e "s/^SlurmctldPort=.*/SlurmctldPort=$cp/" \
 		-e "s/^NodeName=gpu\[01-04\] \(.*\) Port=\[17001-17004\]/NodeName=gpu[01-$last] \1 Port=[$np-$((np + nodes - 1))]/" \
-		-e "s/Nodes=gpu\[01-04\]/Nodes=gpu[01-$last]/g" \
+		-e "s/Nodes=gpu\[01-04\]/Nodes=$all/g" \
 		"$repo/etc/demo/slurm.conf" >"$conf"
+	# CPU-only nodes: after the GPU nodes, with a DEFAULT line of their own
+	# (the GPU nodes' DEFAULT gives every later node eight GPUs).
+	if [ -n "$cpun" ]; then
+		awk -v cpun="$cpun" '{print} /^NodeName=gpu\[/ {print "NodeName=DEFAULT Gres=(null) Feature=cpu"; print cpun}' "$conf" >"$conf.tmp" && mv "$conf.tmp" "$conf"
+	fi
 	sed -e "s#/run/loam-demo#$state#g" -e "s/gpu\[01-04\]/gpu[01-$last]/g" "$repo/etc/demo/gres.conf" >"$state/etc/gres.conf"
 	case "${LOAM_TENANTS:-}" in
 	none) ;;
@@ -134,7 +152,7 @@ wait_up() {
 			fi
 		done
 		out=$(LOAM_CONF=$conf "$bin/scontrol" show nodes 2>/dev/null || true)
-		if [ "$(grep -c 'State=IDLE\|State=MIXED\|State=ALLOCATED' <<<"$out")" -ge "$nodes" ]; then
+		if [ "$(grep -c 'State=IDLE\|State=MIXED\|State=ALLOCATED' <<<"$out")" -ge $((nodes + cpu_nodes)) ]; then
 			return 0
 		fi
 		sleep 0.2

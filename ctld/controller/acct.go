@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
@@ -23,15 +24,25 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		TimeLimit: r.St.TimeLimit, Nodes: j.Nodes, NodeCount: j.NodeCount, CPUs: j.CPUs,
 		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
 	}
+	if r.St.State == job.Cancelled {
+		a.CancelledBy = r.St.CancelledBy
+	}
+	if a.ArrayTaskString != "" && j.ArrayMaxTasks > 0 {
+		// sacct shows a throttled pending array as "12_[0-3%2]".
+		a.ArrayTaskString += "%" + strconv.Itoa(j.ArrayMaxTasks)
+	}
 	if a.StartTime != 0 {
 		end := a.EndTime
 		if end == 0 {
 			end = now
 		}
 		a.Elapsed = max(end-a.StartTime, 0)
-		a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
-			StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,
-			CPUs: batchCPUs(r), AllocTRES: j.TRESAllocStr}}
+		if r.Req.Script != "" { // an interactive allocation has no batch step
+			a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
+				StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,
+				CPUs: batchCPUs(r), AllocTRES: j.TRESAllocStr}}
+		}
+		a.Steps = append(a.Steps, c.acctSteps(r, now)...) // srun steps (step.go)
 	}
 	return a
 }

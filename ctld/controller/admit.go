@@ -60,6 +60,9 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		}
 	}
 	applyDefaults(cs, a)
+	if err := c.preCheck(cs, a); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -373,8 +376,11 @@ func perNodeNeed(r *job.Request) nodeNeed {
 	n := nodeNeed{gres: map[string]int64{}, features: r.Features}
 	cpt := max(r.CPUsPerTask, 1)
 	n.cpus = cpt * max(r.NTasksPerNode, 1)
-	if r.NTasksPerNode == 0 && r.NTasks > 0 {
-		nodes := max(r.MinNodes, 1)
+	if r.NTasksPerNode == 0 && r.NTasks > 0 && r.MinNodes > 0 {
+		// Without -N the scheduler spreads the tasks over as many nodes
+		// as it needs: one node must hold one task (admission.go checks
+		// the total).
+		nodes := r.MinNodes
 		n.cpus = cpt * ((r.NTasks + nodes - 1) / nodes)
 	}
 	if r.MemPerNode != nil && *r.MemPerNode > 0 {

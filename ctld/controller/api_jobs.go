@@ -53,12 +53,21 @@ func (c *Controller) handleJobTable(ctx context.Context, id auth.Identity, body 
 	if err != nil {
 		return nil, api.Errorf(api.CodeBadRequest, "%v", err)
 	}
-	var scratch api.Job
+	// Select first, then write: knowing the row count, the table is
+	// written into one buffer sized after its first row (w.Grow).
+	var recs []*jobRecord
 	missing := c.selectJobs(f, func(r *jobRecord) {
 		if c.canSee(id, r) {
-			c.fillJob(&scratch, r, n)
-			w.Add(&scratch)
+			recs = append(recs, r)
 		}
 	})
+	var scratch api.Job
+	for i, r := range recs {
+		c.fillJob(&scratch, r, n)
+		w.Add(&scratch)
+		if i == 0 {
+			w.Grow(len(recs) - 1)
+		}
+	}
 	return w.Finish(missing), nil
 }

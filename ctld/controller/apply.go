@@ -37,6 +37,7 @@ func (c *Controller) applyCycle(b *batch, res *CycleResult) {
 			r.St.Priority = p.New
 		}
 	}
+	c.auditCycle(b, res)
 	c.applyReservations(res.Reservations)
 	for i := range res.Launches {
 		c.applyLaunch(b, &res.Launches[i], res.Now)
@@ -44,6 +45,8 @@ func (c *Controller) applyCycle(b *batch, res *CycleResult) {
 	for i := range res.Preempts {
 		c.applyPreempt(b, &res.Preempts[i], res.Now)
 	}
+	c.logReservations(b, res)
+	c.sendPreemptNotices()
 }
 
 func (c *Controller) applyReservations(list []ReservationInfo) {
@@ -57,6 +60,7 @@ func (c *Controller) applyReservations(list []ReservationInfo) {
 		if r := c.jobs[list[i].JobID]; r != nil {
 			r.resv = &list[i]
 			c.resvIDs = append(c.resvIDs, r.ID)
+			markReserved(r)
 		}
 	}
 }
@@ -104,6 +108,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	c.log.WithField("job_id", r.ID).WithField("node", st.BatchHost).WithField("partition", st.Partition).Info("job started")
 	c.queueLaunch(b, r)
 	c.jobChanged(r)
+	c.notifyBegin(r)
 }
 
 // launchSource finds the record a launch starts: the job itself, or for a
@@ -135,6 +140,7 @@ func (c *Controller) applyPreempt(b *batch, p *Preempt, now time.Time) {
 		return
 	}
 	r.St.Preempt = unix(now)
+	endReason := c.notePreempt(r, p)
 	end := job.Preempted
 	if p.Requeue {
 		end = job.Requeued
@@ -142,7 +148,7 @@ func (c *Controller) applyPreempt(b *batch, p *Preempt, now time.Time) {
 	id, at, why := r.ID, unix(now), fmt.Appendf(nil, `{"beneficiary":%d,"reason":%q}`, p.Beneficiary, p.Reason)
 	b.persist(c.store.Enqueue(func(tx *store.Tx) error { return tx.AddJobEvent(id, at, "preempt", why) }))
 	c.log.WithField("job_id", r.ID).WithField("beneficiary", p.Beneficiary).WithField("reason", p.Reason).Info("preempting job")
-	c.stopRunning(b, r, api.TerminatePreempt, end, job.ReasonNone, c.checkpointSignal(r), p.Grace)
+	c.stopRunning(b, r, api.TerminatePreempt, end, endReason, c.checkpointSignal(r), p.Grace)
 }
 
 // checkpointSignal is the signal a preemption victim gets first: its own

@@ -23,12 +23,16 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 	}
 	f := in.Filter
 	spec := filterSpec{JobIDs: f.JobIDs, Users: f.Users, Accounts: f.Accounts, Partitions: f.Partitions,
-		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes}
+		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes, Reservations: f.Reservations}
 	var b batch
 	c.mu.Lock()
 	out, aerr := c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error {
 		if in.Signal != 0 && in.Signal != int(syscall.SIGKILL) {
 			return c.signalJob(&b, r, in.Signal, in.BatchOnly)
+		}
+		if !r.finished() && r.St.EndState == "" {
+			uid := id.UID
+			r.St.CancelledBy = &uid
 		}
 		return c.cancelJob(&b, r, tasks)
 	})

@@ -51,6 +51,9 @@ type Options struct {
 	Notify func(state string)
 	// Watchdog is the systemd watchdog interval (0: none).
 	Watchdog time.Duration
+	// Live configures the audit retention and notifications
+	// (report_live.go).
+	Live LiveOptions
 }
 
 // Controller is loam-ctld.
@@ -92,12 +95,19 @@ type Controller struct {
 	evSeq      map[string]uint64 // last applied event per node daemon
 	cycleNo    uint64
 
+	// steps holds the srun steps of the live jobs (step.go).
+	steps map[uint32]*jobSteps
+
 	kick     chan struct{} // coalesced "something changed: schedule"
 	inflight sync.WaitGroup
 	fatal    chan error
 	lastCyc  atomic.Int64 // duration of the last cycle, ns
 	ready    chan struct{}
 	tcpAddr  string
+
+	obs *observer // metrics, history, estimates, dashboard (observe.go)
+
+	live *liveState // audit, notifications, preemption notices (report_live.go)
 }
 
 // New builds a controller; Run starts it.
@@ -116,7 +126,7 @@ func New(opts Options) (*Controller, error) {
 		users: newUserCache(), noded: client.NewNoded(auth.NewSigner(opts.Key, "loam-ctld"), 30*time.Second),
 		jobs: make(map[uint32]*jobRecord), nodes: make(map[string]*nodeRec), evSeq: make(map[string]uint64),
 		deps: newDepIndex(), arrays: make(map[uint32][]uint32), runningByName: make(map[string]int),
-		runningSet: make(map[uint32]*jobRecord), deadlines: make(map[uint32]bool), kick: make(chan struct{}, 1), fatal: make(chan error, 1), ready: make(chan struct{}),
+		runningSet: make(map[uint32]*jobRecord), deadlines: make(map[uint32]bool), steps: make(map[uint32]*jobSteps), kick: make(chan struct{}, 1), fatal: make(chan error, 1), ready: make(chan struct{}),
 	}
 	// Credentials and signatures are checked against the wall clock, not
 	// opts.Now: their freshness is about real time, whatever clock the
@@ -132,6 +142,8 @@ func New(opts Options) (*Controller, error) {
 	}
 	c.eng = eng
 	c.initNodes()
+	c.obs = newObserver(c)
+	c.live = newLive(c)
 	return c, nil
 }
 
@@ -149,13 +161,16 @@ func (c *Controller) Run(ctx context.Context) error {
 		st.Close()
 		return err
 	}
+	c.obs.open()
 	servers, err := c.listen()
 	if err != nil {
+		c.obs.close()
 		st.Close()
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	c.obs.start(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); c.loop(ctx) }()
@@ -173,6 +188,8 @@ func (c *Controller) Run(ctx context.Context) error {
 	cancel()
 	wg.Wait()
 	c.inflight.Wait()
+	c.obs.stop()
+	c.live.notifier.Close()
 	return errors.Join(runErr, c.store.Close())
 }
 

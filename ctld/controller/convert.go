@@ -34,7 +34,7 @@ func needFor(fields []string) need {
 			n.group = true
 		case "standard_output", "standard_error", "standard_input":
 			n.stdio = true
-		case "queue_position", "estimated_start", "gpus", "borrowed_gpus", "queue_class", "tenant":
+		case "queue_position", "estimated_start", "gpus", "borrowed_gpus", "queue_class", "tenant", "sched_nodes":
 			n.loam = true
 		}
 	}
@@ -62,9 +62,10 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	c.fillArray(j, r)
 	c.fillShape(j, r)
 	j.TimeLimit, j.SubmitTime, j.EligibleTime, j.BeginTime = st.TimeLimit, st.Submit, st.Eligible, st.Begin
+	j.AccrueTime = accrueTime(st)
 	j.StartTime, j.EndTime, j.Deadline, j.PreemptTime = st.Start, st.End, st.Deadline, st.Preempt
 	if r.pending() {
-		j.StartTime = unix(r.plan.EstStart)
+		j.StartTime = unix(c.obs.est.startOf(r))
 	}
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, true, st.Restarts, st.Requeue
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
@@ -112,8 +113,8 @@ func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
 	j.ArrayJobID, j.ArrayTaskID, j.ArrayMaxTasks = st.ArrayJobID, r.taskID(), st.Throttle
 	if r.arrayRecord() && (r.pending() || st.ArrayTask < 0) {
 		j.ArrayTaskID = nil
+		// The throttle is ArrayMaxTasks; the commands add "%N" themselves.
 		if a, err := job.ParseArray(st.ArrayPending, job.MaxArraySizeLimit); err == nil {
-			a.SetThrottle(st.Throttle)
 			j.ArrayTaskString = a.Display()
 			j.ArrayTaskCount = a.Count()
 		}
@@ -125,6 +126,7 @@ func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
 func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	q := r.Req
 	j.Tasks, j.CPUsPerTask, j.TasksPerNode = max(q.NTasks, 1), max(q.CPUsPerTask, 1), q.NTasksPerNode
+	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(q.NTasksPerNode, 1))
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
 	if q.MemPerNode != nil {
 		j.MemoryPerNode, j.MinMemory = *q.MemPerNode, *q.MemPerNode
@@ -154,6 +156,28 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	j.NodeCount = max(q.MinNodes, 1)
 	j.CPUs = max(j.Tasks*j.CPUsPerTask, j.NodeCount*max(q.NTasksPerNode, 0)*j.CPUsPerTask, 1)
 	j.GPUs = requestedGPUs(q, j.NodeCount)
+}
+
+// maxNodes is -N's maximum as Slurm keeps it: no more nodes than tasks
+// when -n is given (-N 1-5 -n 2 shows NumNodes=1-2); 0 when -N gave none.
+func maxNodes(q *job.Request) int {
+	if q.MaxNodes <= 0 {
+		return 0
+	}
+	if q.NTasks > 0 && q.NTasks < q.MaxNodes {
+		return max(q.NTasks, q.MinNodes)
+	}
+	return q.MaxNodes
+}
+
+// accrueTime is when the job began to accrue age priority: its eligible
+// time, except for a job that started at once (Slurm leaves AccrueTime
+// Unknown when the pass that first sees a job eligible starts it).
+func accrueTime(st *jobStatus) int64 {
+	if st.Start != 0 && st.Start <= st.Eligible {
+		return 0
+	}
+	return st.Eligible
 }
 
 func requestedGPUs(q *job.Request, nodes int) int {
@@ -292,11 +316,17 @@ func (c *Controller) stdioPath(r *jobRecord, pattern string) string {
 func (c *Controller) fillLoam(j *api.Job, r *jobRecord) {
 	j.Tenant = r.St.Account
 	if r.pending() {
-		j.QueuePosition, j.EstimatedStart = r.plan.Position, unix(r.plan.EstStart)
+		j.QueuePosition, j.EstimatedStart = r.plan.Position, unix(c.obs.est.startOf(r))
 	}
 	if p, ok := c.confNow().parts[r.St.Partition]; ok {
 		j.QueueClass = string(p.QueueClass)
 	}
+	if r.pending() && r.resv != nil {
+		j.SchedNodes = resvNodes(r.resv.Held)
+	}
+	st := &r.St
+	j.Preemptions, j.PreemptedBy, j.PreemptReason, j.Checkpoint, j.LostRunTime =
+		st.Preemptions, st.PreemptBy, st.PreemptReason, st.Checkpoint, st.LostRun
 }
 
 func (c *Controller) reservationOf(r *jobRecord) *api.SchedReservation {
@@ -304,10 +334,18 @@ func (c *Controller) reservationOf(r *jobRecord) *api.SchedReservation {
 		return nil
 	}
 	rv := r.resv
-	var names []string
-	for _, a := range rv.Held {
-		names = append(names, a.Node)
-	}
 	return &api.SchedReservation{Created: unix(rv.Created), PlannedStart: unix(rv.PlannedStart),
-		Expires: unix(rv.Expires), Nodes: hostlist.Compress(names), Held: rv.Held, Awaiting: rv.Awaiting}
+		Expires: unix(rv.Expires), Nodes: resvNodes(rv.Held), Held: rv.Held, Awaiting: rv.Awaiting}
+}
+
+// resvNodes is the host list of a reservation's nodes.
+func resvNodes(held []api.NodeAllocation) string {
+	if len(held) == 0 {
+		return ""
+	}
+	names := make([]string, len(held))
+	for i, a := range held {
+		names[i] = a.Node
+	}
+	return hostlist.Compress(names)
 }

@@ -15,13 +15,16 @@ func (c *Controller) launchRequest(r *jobRecord, i int) *api.LaunchRequest {
 	q, st := r.Req, &r.St
 	conf := c.confNow().conf
 	req := &api.LaunchRequest{
-		JobID: r.ID, Name: q.Name, Batch: i == 0,
+		JobID: r.ID, Name: q.Name, Batch: i == 0 && q.Script != "", // no script: an interactive allocation
 		UserID: q.UserID, GroupID: q.GroupID, Groups: st.Groups, UserName: q.UserName,
 		Script: q.Script, Environment: q.Environment, WorkDir: q.WorkDir,
 		StdOut: q.StdOut, StdErr: q.StdErr, StdIn: q.StdIn, OpenMode: c.openMode(q),
 		Alloc: st.Alloc[i], Nodes: st.Alloc, NodeList: allocNodes(st.Alloc),
-		NTasks: max(q.NTasks, 1), TasksPerNode: tasksPerNode(q, st.Alloc), CPUsPerTask: max(q.CPUsPerTask, 1),
-		TimeLimit: st.TimeLimit, StartTime: st.Start, Signal: q.Signal,
+		// -n and -c as given: SLURM_NTASKS and SLURM_CPUS_PER_TASK are set
+		// only when asked for, as srun in the job reads them.
+		NTasks: q.NTasks, TasksPerNode: tasksPerNode(q, st.Alloc), CPUsPerTask: q.CPUsPerTask,
+		NTasksPerNode: q.NTasksPerNode,
+		TimeLimit:     st.TimeLimit, StartTime: st.Start, Signal: q.Signal,
 		KillWait: int64(conf.KillWait / time.Second), Restarts: st.Restarts,
 		ClusterName: conf.ClusterName, Partition: st.Partition, Account: st.Account, QOS: q.QOS,
 		SubmitHost: q.SubmitHost, SubmitDir: q.SubmitDir, ControllerAddr: c.controllerAddr(),

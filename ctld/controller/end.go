@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -40,17 +39,23 @@ func (c *Controller) jobEnded(b *batch, r *jobRecord, ev *api.JobEvent) {
 	}
 	c.cleanupOtherNodes(b, r)
 	if r.St.Preempt != 0 {
-		id, at := r.ID, unix(c.now())
-		detail := fmt.Appendf(nil, `{"exited_in_grace":%t,"exit_code":%q}`, ev.ExitedInGrace, ev.ExitCode.String())
-		b.persist(c.store.Enqueue(func(tx *store.Tx) error { return tx.AddJobEvent(id, at, "preempt_end", detail) }))
+		c.preemptEnded(b, r, ev) // statistics, checkpoint, notice (preempt.go)
 	}
 	if r.St.EndState != "" {
 		b.persist(c.finishStopped(r, ev.ExitCode))
 		return
 	}
 	st, reason := endStateOf(ev)
-	b.persist(c.finish(r, st, reason, ev.ExitCode))
+	exit := ev.ExitCode
+	if st == job.OutOfMemory {
+		exit = oomExitCode // the raw exit is the kill's (0:9 or 137:0)
+	}
+	b.persist(c.finish(r, st, reason, exit))
 }
+
+// oomExitCode is the exit code Slurm reports for a job the cgroup's OOM
+// killer ended (sacct and scontrol show 0:125).
+var oomExitCode = job.ExitCode{Signal: 125}
 
 // finishStopped ends a job the controller was stopping: it takes the state
 // decided when the stop began, or goes back to the queue.
@@ -76,6 +81,7 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 		}
 	}
 	c.detach(r)
+	c.forgetSteps(r.ID) // the next run numbers its steps from 0 (step.go)
 	c.setState(r, job.Pending)
 	st := &r.St
 	st.Restarts++
@@ -95,6 +101,9 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	id, at := r.ID, unix(now)
 	p := c.persistStatus(r)
 	c.store.Enqueue(func(tx *store.Tx) error { return tx.AddJobEvent(id, at, "requeue", nil) })
+	if wasRunning {
+		c.notifyRequeue(r, lostRun)
+	}
 	c.jobChanged(r)
 	c.schedule()
 	return p

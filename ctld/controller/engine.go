@@ -109,6 +109,11 @@ type CycleResult struct {
 	Priorities   []PriorityInfo
 	// Skipped explains plan entries the live state no longer allowed.
 	Skipped []error
+	// Fragmentation, Stats and ResvChanges summarize the plan for
+	// metrics and history (metrics_cycle.go).
+	Fragmentation float64
+	Stats         CycleStats
+	ResvChanges   []ResvChange
 }
 
 // Launch is a job (or array task) the pass started.

@@ -18,13 +18,14 @@ type jobFilter struct {
 	names      map[string]bool
 	qos        map[string]bool
 	nodes      map[string]bool
+	resvs      map[string]bool
 	// noUser is set when every named user is unknown: nothing matches.
 	noUser bool
 }
 
 // filterSpec is what JobQuery and JobFilter share.
 type filterSpec struct {
-	JobIDs, Users, Accounts, Partitions, States, Names, QOS, Nodes []string
+	JobIDs, Users, Accounts, Partitions, States, Names, QOS, Nodes, Reservations []string
 }
 
 func set(list []string) map[string]bool {
@@ -40,7 +41,8 @@ func set(list []string) map[string]bool {
 
 // compileFilter parses the references, users, states and node lists.
 func (c *Controller) compileFilter(s filterSpec) (*jobFilter, *api.Error) {
-	f := &jobFilter{accounts: set(s.Accounts), partitions: set(s.Partitions), names: set(s.Names), qos: set(s.QOS)}
+	f := &jobFilter{accounts: set(s.Accounts), partitions: set(s.Partitions), names: set(s.Names), qos: set(s.QOS),
+		resvs: set(s.Reservations)}
 	refs, err := api.ParseJobRefs(s.JobIDs)
 	if err != nil {
 		return nil, api.Errorf(api.CodeInvalidJobID, "%v", err)
@@ -83,7 +85,7 @@ func (c *Controller) compileFilter(s filterSpec) (*jobFilter, *api.Error) {
 // attrs reports whether the filter selects by anything but references.
 func (f *jobFilter) attrs() bool {
 	return f.users != nil || f.noUser || f.accounts != nil || f.partitions != nil || f.states != nil ||
-		f.names != nil || f.qos != nil || f.nodes != nil
+		f.names != nil || f.qos != nil || f.nodes != nil || f.resvs != nil
 }
 
 // matchAttrs checks everything but the references.
@@ -104,6 +106,8 @@ func (f *jobFilter) matchAttrs(r *jobRecord) bool {
 	case f.partitions != nil && !f.matchPartition(r):
 		return false
 	case f.nodes != nil && !f.matchNodes(r):
+		return false
+	case f.resvs != nil && !f.resvs[r.Req.Reservation]:
 		return false
 	}
 	return true

@@ -31,7 +31,7 @@ type route struct {
 
 // routes maps paths to endpoints.
 func (c *Controller) routes() map[string]route {
-	return map[string]route{
+	m := map[string]route{
 		api.PathPing:          {http.MethodGet, false, c.handlePing},
 		api.PathSubmit:        {http.MethodPost, false, c.handleSubmit},
 		api.PathJobs:          {http.MethodPost, false, c.handleJobs},
@@ -47,10 +47,24 @@ func (c *Controller) routes() map[string]route {
 		api.PathConfig:        {http.MethodGet, false, c.handleConfig},
 		api.PathReconfigure:   {http.MethodPost, false, c.handleReconfigure},
 		api.PathAccounting:    {http.MethodPost, false, c.handleAccounting},
+		api.PathSuggestions:   {http.MethodGet, false, c.handleSuggestions},
+		api.PathWebToken:      {http.MethodPost, false, c.handleWebToken},
 		api.PathNodeRegister:  {http.MethodPost, true, c.handleRegister},
 		api.PathNodeHeartbeat: {http.MethodPost, true, c.handleHeartbeat},
 		api.PathNodeEvents:    {http.MethodPost, true, c.handleEvents},
+
+		// Steps and interactive allocations (step.go, step_alloc.go).
+		api.PathStepCreate:        {http.MethodPost, false, c.handleStepCreate},
+		api.PathStepComplete:      {http.MethodPost, false, c.handleStepComplete},
+		api.PathSteps:             {http.MethodPost, false, c.handleSteps},
+		api.PathAllocate:          {http.MethodPost, false, c.handleAllocate},
+		api.PathAllocationWait:    {http.MethodPost, false, c.handleAllocationWait},
+		api.PathAllocationRelease: {http.MethodPost, false, c.handleAllocationRelease},
 	}
+	for path, rt := range c.liveRoutes() {
+		m[path] = rt
+	}
+	return m
 }
 
 // Handler returns the API as an http.Handler. Unix-socket servers must set
@@ -60,6 +74,10 @@ func (c *Controller) Handler() http.Handler {
 	routes := c.routes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer c.recoverPanic(w, r)
+		if h := c.observeHandler(r.URL.Path); h != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
 		rt, ok := routes[r.URL.Path]
 		if !ok || r.Method != rt.method {
 			writeError(w, api.Errorf(api.CodeNotFound, "%s %s", r.Method, r.URL.Path))

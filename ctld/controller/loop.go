@@ -105,9 +105,11 @@ func (c *Controller) runCycle() {
 		c.cycleNo++
 		res := c.eng.Cycle(c.now())
 		c.applyCycle(&b, res)
+		c.obs.cycle(res)
 	}()
 	took := time.Since(start)
 	c.lastCyc.Store(int64(took))
+	c.obs.cycleTook(took)
 	c.finishBatch(&b)
 	c.log.WithField("cycle", c.cycleNo).WithField("took", took.String()).Debug("cycle done")
 }
@@ -122,6 +124,9 @@ func (c *Controller) housekeeping() {
 	c.checkDeadlines(&b, now)
 	c.recheckTimed()
 	c.purgeFinished(&b, now)
+	c.checkTimeWarnings(now)
+	c.pruneAudit(&b, now)
+	c.obs.tick(now)
 	c.mu.Unlock()
 	c.finishBatch(&b)
 }

@@ -30,6 +30,9 @@ type nodeRec struct {
 	freeMem       int64
 	admin         nodeAdmin
 	jobs          map[uint32]bool // running jobs on it
+	// lastBusy is when its last job left it (scontrol's LastBusyTime;
+	// not persisted: Unknown again after a controller restart).
+	lastBusy time.Time
 }
 
 // nodeAdmin is what an administrator (or the controller, for a node that
@@ -123,8 +126,9 @@ func (c *Controller) attach(r *jobRecord) {
 
 func (c *Controller) detach(r *jobRecord) {
 	for _, a := range r.St.Alloc {
-		if n := c.nodes[a.Node]; n != nil {
+		if n := c.nodes[a.Node]; n != nil && n.jobs[r.ID] {
 			delete(n.jobs, r.ID)
+			n.lastBusy = c.now()
 		}
 	}
 }
@@ -221,6 +225,10 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 		out.BootTime, out.SlurmdStart = n.report.BootTime, n.report.StartTime
 	}
 	out.LastHeartbeat = unix(n.lastSeen)
+	out.LastBusy = unix(n.lastBusy)
+	if len(n.jobs) > 0 {
+		out.LastBusy = unix(c.now()) // busy now
+	}
 	for id := range n.jobs {
 		out.Jobs = append(out.Jobs, id)
 	}

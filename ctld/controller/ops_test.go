@@ -134,7 +134,7 @@ func TestJobLifeOnNodes(t *testing.T) {
 			End(uint32, job.ExitCode, ...func(*api.JobEvent)) error
 		}, id uint32) error {
 			return n.End(id, job.ExitCode{Signal: 9}, func(e *api.JobEvent) { e.OOM = true })
-		}, job.OutOfMemory, "0:9", job.ReasonOutOfMemory},
+		}, job.OutOfMemory, "0:125", job.ReasonOutOfMemory}, // as Slurm reports an OOM kill
 		"time limit": {func(n interface {
 			End(uint32, job.ExitCode, ...func(*api.JobEvent)) error
 		}, id uint32) error {

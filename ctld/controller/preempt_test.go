@@ -7,6 +7,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 // TestPreemption: a victim gets its checkpoint signal with the grace
@@ -39,10 +40,14 @@ func TestPreemption(t *testing.T) {
 			if len(terms) != 1 || terms[0].Reason != api.TerminatePreempt || terms[0].Grace != 90 || terms[0].Signal != tc.wantSig {
 				t.Errorf("terminations %+v", terms)
 			}
-			ev, err := h.c.store.JobEvents(id)
-			if err != nil || len(ev) < 2 || ev[0].Kind != "preempt" || ev[1].Kind != "preempt_end" {
-				t.Errorf("job history %+v (%v)", ev, err)
-			}
+			// The state shows before the end's commit: wait for the log.
+			clustertest.Eventually(t, 10*time.Second, "the preemption in the job's log", func() error {
+				ev, err := h.c.store.JobEvents(id)
+				if err != nil || len(ev) < 2 || ev[0].Kind != "preempt" || ev[1].Kind != "preempt_end" {
+					return fmt.Errorf("job history %+v (%v)", ev, err)
+				}
+				return nil
+			})
 		})
 	}
 }

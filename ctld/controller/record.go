@@ -33,6 +33,9 @@ type jobStatus struct {
 	// preemption) takes once its node daemon reports the end.
 	EndState  job.State  `json:"end_state,omitempty"`
 	EndReason job.Reason `json:"end_reason,omitempty"`
+	// CancelledBy is the uid whose scancel ended the job (sacct's
+	// "CANCELLED by N").
+	CancelledBy *uint32 `json:"cancelled_by,omitempty"`
 	// StopBy is when a job being stopped must be dead (signal, grace,
 	// KillWait); past it and some slack the controller stops waiting for
 	// its node daemon.
@@ -75,6 +78,15 @@ type jobStatus struct {
 	// RequeueHold is the hold a job being requeued gets (requeuehold).
 	RequeueHold Hold  `json:"requeue_hold,omitempty"`
 	LostRun     int64 `json:"lost_run,omitempty"`
+	// Preemption (R11, R12, preempt.go): who preempted the running job
+	// and why, its grace window, how often it was preempted, and whether
+	// its last preemption found it checkpointed ("saved": it exited by
+	// itself inside the grace window; "missed": it was killed).
+	PreemptBy     uint32 `json:"preempt_by,omitempty"`
+	PreemptReason string `json:"preempt_reason,omitempty"`
+	PreemptGrace  int64  `json:"preempt_grace,omitempty"`
+	Preemptions   int    `json:"preemptions,omitempty"`
+	Checkpoint    string `json:"checkpoint,omitempty"`
 
 	ExitCode  job.ExitCode         `json:"exit_code"`
 	Alloc     []api.NodeAllocation `json:"alloc,omitempty"`

@@ -63,6 +63,9 @@ func (c *Controller) restore() error {
 	for _, n := range c.nodes {
 		c.updateEngine(n)
 	}
+	if err := c.restoreSteps(); err != nil { // step.go
+		return err
+	}
 	c.log.WithField("jobs", len(recs)).WithField("next_job_id", next).Info("state restored")
 	return nil
 }

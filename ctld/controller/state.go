@@ -51,6 +51,7 @@ func (c *Controller) removeRecord(r *jobRecord) {
 	delete(c.jobs, r.ID)
 	delete(c.runningSet, r.ID)
 	delete(c.deadlines, r.ID)
+	c.forgetSteps(r.ID)
 	r.gone = true
 	c.tasks -= weight(r)
 	if r.St.ArrayJobID != 0 {
@@ -146,6 +147,7 @@ func (c *Controller) persistEnd(r *jobRecord) *store.Pending {
 // dependents are re-checked.
 func (c *Controller) finish(r *jobRecord, st job.State, reason job.Reason, exit job.ExitCode) *store.Pending {
 	now := c.now()
+	c.endSteps(r) // its steps die with it (step.go)
 	if r.gone {
 		// not live yet (refused while being created): no engine state
 	} else if r.running() {
@@ -160,6 +162,8 @@ func (c *Controller) finish(r *jobRecord, st job.State, reason job.Reason, exit 
 	}
 	c.setState(r, st)
 	r.St.Reason, r.St.ExitCode, r.St.End = reason, exit, unix(now)
+	c.obs.jobEnded(r)
+	c.notifyEnd(r)
 	r.St.EndState, r.St.EndReason, r.St.StopBy = "", "", 0
 	r.plan, r.resv = PendingInfo{}, nil
 	if r.St.Start == 0 && r.St.Eligible == 0 {

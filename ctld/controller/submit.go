@@ -71,6 +71,10 @@ func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Er
 		c.eng.NextID()
 		return nil, nil, aerr
 	}
+	if aerr := c.preCheckLive(a); aerr != nil {
+		c.eng.NextID()
+		return nil, nil, aerr
+	}
 	rec := c.newRecord(c.eng.NextID(), a)
 	c.evalDependency(rec)
 	if !rec.finished() {
@@ -152,6 +156,9 @@ func (c *Controller) testOnly(a *admitted) (any, *api.Error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if aerr := c.checkDependencyTargets(a.dep); aerr != nil {
+		return nil, aerr
+	}
+	if aerr := c.preCheckLive(a); aerr != nil {
 		return nil, aerr
 	}
 	id := c.eng.NextID()

@@ -8,6 +8,8 @@
 //     from the caller's SO_PEERCRED;
 //   - starts one supervisor process per job (package supervisor) and
 //     watches it over its control socket;
+//   - starts the node's share of a job's srun steps (package step) when
+//     the controller sends a step launch for a job it runs;
 //   - reports job starts and ends as numbered events, exactly once across
 //     its own restarts (package spool explains how).
 //

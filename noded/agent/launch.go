@@ -154,8 +154,32 @@ func denied(all []gpu.Device, mine []int) []string {
 	return out
 }
 
-// startSupervisor starts "loam-noded __supervise DIR" in its own session
-// and waits until it holds the job's lock and serves its socket.
+// SupervisorBinary is the job supervisor's own binary, looked for beside
+// loam-noded's (package supervisor; built by the Makefile). Starting it
+// costs a fraction of re-executing loam-noded, whose cgo, command-line and
+// daemon packages each job's supervisor paid for at start-up: at a high
+// job rate that was most of the node's CPU time.
+const SupervisorBinary = "loam-supervise"
+
+// supervisorCommand returns the program and arguments that run a job's
+// supervisor: SupervisorBinary when it is installed beside loam-noded,
+// else loam-noded's own hidden mode. Either way the command line holds
+// supervisor.Arg, which is how operators' scripts find supervisors.
+func (a *Agent) supervisorCommand(dir string) *exec.Cmd {
+	bin := filepath.Join(filepath.Dir(a.self), SupervisorBinary)
+	if fi, err := os.Stat(bin); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		bin = a.self
+	}
+	cmd := exec.Command(bin, supervisor.Arg, dir)
+	// One processor is all a supervisor needs; set from the environment it
+	// costs nothing, where runtime.GOMAXPROCS stops the world.
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	return cmd
+}
+
+// startSupervisor starts the job's supervisor (supervisorCommand) in its
+// own session and waits until it holds the job's lock and serves its
+// socket.
 func (a *Agent) startSupervisor(dir string) (int, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -168,7 +192,7 @@ func (a *Agent) startSupervisor(dir string) (int, error) {
 		return 0, err
 	}
 	defer logf.Close()
-	cmd := exec.Command(a.self, supervisor.Arg, dir)
+	cmd := a.supervisorCommand(dir)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.ExtraFiles = []*os.File{w} // supervisor.ReadyFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

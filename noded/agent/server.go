@@ -57,6 +57,13 @@ func (a *Agent) tcpHandler() http.Handler {
 		}
 		return a.timeLimit(ctx, &req)
 	})
+	signed(api.PathStepLaunch, func(ctx context.Context, body []byte) (any, *api.Error) {
+		var req api.StepLaunchRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return a.launchStep(ctx, &req) // step.go
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, api.Errorf(api.CodeNotFound, "%s %s", r.Method, r.URL.Path))
 	})

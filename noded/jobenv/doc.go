@@ -12,8 +12,8 @@
 //   - the allocation: SLURM_JOB_NODELIST/SLURM_NODELIST,
 //     SLURM_JOB_NUM_NODES/SLURM_NNODES, SLURM_JOB_CPUS_PER_NODE and
 //     SLURM_TASKS_PER_NODE in Slurm's "2(x3),1" form, SLURM_CPUS_ON_NODE,
-//     SLURM_NTASKS/SLURM_NPROCS and SLURM_CPUS_PER_TASK (only when
-//     requested), SLURM_MEM_PER_NODE,
+//     SLURM_NTASKS/SLURM_NPROCS, SLURM_CPUS_PER_TASK and
+//     SLURM_NTASKS_PER_NODE (only when requested), SLURM_MEM_PER_NODE,
 //     SLURM_MEM_PER_CPU or SLURM_MEM_PER_GPU;
 //   - the batch task: SLURMD_NODENAME, SLURM_NODEID, SLURM_PROCID,
 //     SLURM_LOCALID, SLURM_GTIDS (all 0), SLURM_TOPOLOGY_ADDR(_PATTERN),
@@ -27,9 +27,6 @@
 //     CUDA_VISIBLE_DEVICES, GPU_DEVICE_ORDINAL, ROCR_VISIBLE_DEVICES,
 //     ZE_AFFINITY_MASK, SLURM_GPUS_ON_NODE, and SLURM_JOB_GPUS (the batch
 //     host's indices).
-//
-// Not yet set: SLURM_NTASKS_PER_NODE, which needs the request's
-// --ntasks-per-node in the launch request.
 //
 // The package is pure: callers hand in the launch request, the node and,
 // when wanted, the user's login environment.

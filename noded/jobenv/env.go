@@ -118,6 +118,9 @@ func allocation(e *List, l *api.LaunchRequest) {
 	if l.CPUsPerTask > 0 {
 		e.Set("SLURM_CPUS_PER_TASK", strconv.Itoa(l.CPUsPerTask))
 	}
+	if l.NTasksPerNode > 0 {
+		e.Set("SLURM_NTASKS_PER_NODE", strconv.Itoa(l.NTasksPerNode))
+	}
 	switch {
 	case l.MemPerNode > 0:
 		e.Set("SLURM_MEM_PER_NODE", strconv.FormatInt(l.MemPerNode, 10))

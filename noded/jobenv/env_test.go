@@ -20,9 +20,7 @@ var daemonVar = regexp.MustCompile(`^(SLURM[A-Z_]*|CUDA_VISIBLE_DEVICES|GPU_DEVI
 
 // pendingAPI are peer variables the launch request cannot carry yet; the
 // comparison leaves them out, saying so.
-var pendingAPI = map[string]string{
-	"SLURM_NTASKS_PER_NODE": "the launch request has no ntasks_per_node (requested in api-requests.md)",
-}
+var pendingAPI = map[string]string{}
 
 type envCase struct {
 	Node    string            `json:"node"`

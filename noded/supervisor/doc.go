@@ -1,7 +1,8 @@
 // Package supervisor runs one job on a node: loam-noded starts it as a
-// separate process (the loam-noded binary re-executed with the hidden
-// first argument "__supervise" and the job's spool directory), in its own
-// session, so it outlives restarts of the daemon. It
+// separate process (the small static binary loam-supervise, or failing
+// that the loam-noded binary re-executed, with the first argument
+// "__supervise" and the job's spool directory), in its own session, so it
+// outlives restarts of the daemon. It
 //
 //  1. takes the job's lock (spool.Lock): alive exactly while it holds it;
 //  2. listens on the job's control socket (signal, terminate, time limit,

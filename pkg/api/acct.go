@@ -55,7 +55,10 @@ type AcctJob struct {
 	WorkDir         string       `json:"current_working_directory,omitempty"`
 	Restarts        int          `json:"restart_cnt"`
 	Priority        int64        `json:"priority"`
-	Steps           []AcctStep   `json:"steps,omitempty"`
+	// CancelledBy is the uid that cancelled the job (sacct's "CANCELLED
+	// by 1000"); set only for a CANCELLED job.
+	CancelledBy *uint32    `json:"cancelled_by,omitempty"`
+	Steps       []AcctStep `json:"steps,omitempty"`
 }
 
 // AcctStep is one step of a job (Loam records the batch step, "N.batch").

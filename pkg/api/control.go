@@ -13,6 +13,9 @@ type JobFilter struct {
 	Names      []string `json:"names,omitempty"`
 	QOS        []string `json:"qos,omitempty"`
 	Nodes      []string `json:"nodes,omitempty"`
+	// Reservations are admin reservation names (--reservation, scancel
+	// -R): jobs submitted into any of them.
+	Reservations []string `json:"reservations,omitempty"`
 }
 
 // Empty reports whether the filter selects nothing at all (no ids and no
@@ -20,7 +23,7 @@ type JobFilter struct {
 // job".
 func (f *JobFilter) Empty() bool {
 	return len(f.JobIDs)+len(f.Users)+len(f.Accounts)+len(f.Partitions)+
-		len(f.States)+len(f.Names)+len(f.QOS)+len(f.Nodes) == 0
+		len(f.States)+len(f.Names)+len(f.QOS)+len(f.Nodes)+len(f.Reservations) == 0
 }
 
 // CancelRequest is scancel: end the selected jobs, or with Signal send them

@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"net/http"
 )
 
 // Code names an error as Slurm's slurm_errno.h does ("ESLURM_INVALID_JOB_ID"),
@@ -228,23 +227,24 @@ type ErrorResponse struct {
 
 // HTTPStatus is the status a server answers an error with. Clients read the
 // body, not the status; the status exists for humans with curl and for
-// proxies.
+// proxies. (Numbers, not net/http's names: the commands link this package
+// and not net/http.)
 func (c Code) HTTPStatus() int {
 	switch c {
 	case CodeBadRequest:
-		return http.StatusBadRequest
+		return 400
 	case CodeTooLarge:
-		return http.StatusRequestEntityTooLarge
+		return 413
 	case CodeNotFound:
-		return http.StatusNotFound
+		return 404
 	case CodeProtocolAuth, CodeAuthCredInvalid, CodeAuthExpired, CodeAuthReplayed:
-		return http.StatusUnauthorized
+		return 401
 	case CodeAccessDenied:
-		return http.StatusForbidden
+		return 403
 	case CodeAgain, CodeUnavailable, CodeShuttingDown, CodeCtldConnect, CodeCommunication:
-		return http.StatusServiceUnavailable
+		return 503
 	case CodeInternal, CodeWritingToFile, CodeError:
-		return http.StatusInternalServerError
+		return 500
 	}
-	return http.StatusUnprocessableEntity
+	return 422
 }

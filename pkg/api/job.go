@@ -40,11 +40,17 @@ type Job struct {
 	Nice             int    `json:"nice"`
 	Hold             bool   `json:"hold,omitempty"`
 
-	Nodes          string `json:"nodes,omitempty"` // allocated host list
-	NodeCount      int    `json:"node_count"`      // allocated, or requested while pending
-	CPUs           int    `json:"cpus"`            // allocated, or requested while pending
-	Tasks          int    `json:"tasks"`           // --ntasks (1 when not given)
-	CPUsPerTask    int    `json:"cpus_per_task"`   // 1 when not given
+	Nodes     string `json:"nodes,omitempty"` // allocated host list
+	NodeCount int    `json:"node_count"`      // allocated, or requested while pending
+	// MaxNodes is -N's maximum (capped at the task count, as Slurm does);
+	// 0 when -N gave none. scontrol prints a pending job's NumNodes=min-max.
+	MaxNodes int `json:"max_nodes,omitempty"`
+	// MinCPUsNode is Slurm's pn_min_cpus: the larger of --mincpus and
+	// CPUs per task times tasks per node.
+	MinCPUsNode    int    `json:"min_cpus_node,omitempty"`
+	CPUs           int    `json:"cpus"`          // allocated, or requested while pending
+	Tasks          int    `json:"tasks"`         // --ntasks (1 when not given)
+	CPUsPerTask    int    `json:"cpus_per_task"` // 1 when not given
 	TasksPerNode   int    `json:"tasks_per_node,omitempty"`
 	MemoryPerNode  int64  `json:"memory_per_node,omitempty"`
 	MemoryPerCPU   int64  `json:"memory_per_cpu,omitempty"`
@@ -65,10 +71,14 @@ type Job struct {
 	TimeMinimum  int64 `json:"time_minimum,omitempty"`
 	SubmitTime   int64 `json:"submit_time"`
 	EligibleTime int64 `json:"eligible_time,omitempty"`
-	BeginTime    int64 `json:"begin_time,omitempty"`
-	StartTime    int64 `json:"start_time,omitempty"`
-	EndTime      int64 `json:"end_time,omitempty"`
-	Deadline     int64 `json:"deadline,omitempty"`
+	// AccrueTime is when the job started accruing age priority: when it
+	// became eligible, 0 (Unknown) for a job that started in the pass that
+	// first saw it eligible, as Slurm leaves it.
+	AccrueTime int64 `json:"accrue_time,omitempty"`
+	BeginTime  int64 `json:"begin_time,omitempty"`
+	StartTime  int64 `json:"start_time,omitempty"`
+	EndTime    int64 `json:"end_time,omitempty"`
+	Deadline   int64 `json:"deadline,omitempty"`
 	// PreemptTime is when the job received its preemption signal.
 	PreemptTime int64 `json:"preempt_time,omitempty"`
 	// SuspendTime, kept for Slurm's field set; Loam never suspends.
@@ -100,8 +110,11 @@ type Job struct {
 	GRESDetail []string `json:"gres_detail,omitempty"`
 
 	// Loam's additions.
-	QueuePosition    int               `json:"queue_position,omitempty"`  // 1-based in its partition, pending only
-	EstimatedStart   int64             `json:"estimated_start,omitempty"` // from the latest plan
+	QueuePosition  int   `json:"queue_position,omitempty"`  // 1-based in its partition, pending only
+	EstimatedStart int64 `json:"estimated_start,omitempty"` // from the latest plan
+	// SchedNodes are the nodes the scheduler plans the pending job on (its
+	// reservation's), squeue --start's SCHEDNODES; empty when none.
+	SchedNodes       string            `json:"sched_nodes,omitempty"`
 	SchedReservation *SchedReservation `json:"sched_reservation,omitempty"`
 	PriorityFactors  *PriorityFactors  `json:"priority_factors,omitempty"`
 	Tenant           string            `json:"tenant,omitempty"`
@@ -109,6 +122,15 @@ type Job struct {
 	GPUs             int               `json:"gpus,omitempty"`          // allocated, or requested while pending
 	BorrowedGPUs     int               `json:"borrowed_gpus,omitempty"` // of GPUs, how many are borrowed
 	LastSchedEval    int64             `json:"last_sched_eval,omitempty"`
+	// Preemption history (R11, R12): how often the job was preempted, by
+	// which job and why the last time, whether that run checkpointed
+	// ("saved": it exited inside its grace window; "missed"), and the run
+	// time lost in all (seconds), which the scheduler compensates.
+	Preemptions   int    `json:"preemptions,omitempty"`
+	PreemptedBy   uint32 `json:"preempted_by,omitempty"`
+	PreemptReason string `json:"preempt_reason,omitempty"`
+	Checkpoint    string `json:"checkpoint,omitempty"`
+	LostRunTime   int64  `json:"lost_run_time,omitempty"`
 }
 
 // NodeAllocation is what a job holds on one node.

@@ -63,9 +63,13 @@ type Node struct {
 	// Jobs are the ids of the jobs running on the node.
 	Jobs []uint32 `json:"jobs,omitempty"`
 
-	BootTime        int64  `json:"boot_time,omitempty"`
-	SlurmdStart     int64  `json:"slurmd_start_time,omitempty"`
-	LastHeartbeat   int64  `json:"last_heartbeat,omitempty"`
+	BootTime      int64 `json:"boot_time,omitempty"`
+	SlurmdStart   int64 `json:"slurmd_start_time,omitempty"`
+	LastHeartbeat int64 `json:"last_heartbeat,omitempty"`
+	// LastBusy is when the node last had a job (scontrol's LastBusyTime):
+	// now while it runs one, when its last job ended otherwise, 0 when it
+	// never had one.
+	LastBusy        int64  `json:"last_busy,omitempty"`
 	Version         string `json:"version,omitempty"`
 	OperatingSystem string `json:"operating_system,omitempty"`
 }

@@ -30,14 +30,18 @@ type RegisterRequest struct {
 
 	BootTime  int64 `json:"boot_time,omitempty"`
 	StartTime int64 `json:"start_time"` // when this daemon started
-	// Running are the jobs whose supervisors are alive on the node.
+	// Running are the jobs whose supervisors are alive on the node, and
+	// the jobs that ended but whose end event the controller has not
+	// acknowledged yet (StartTime 0; the daemon sends those events before
+	// it registers). The controller fails a job of the node as NODE_FAIL
+	// only when it is in neither set.
 	Running []RunningJob `json:"running,omitempty"`
 }
 
 // RunningJob is a job a node daemon runs (or re-adopted after a restart).
 type RunningJob struct {
 	JobID     uint32 `json:"job_id"`
-	StartTime int64  `json:"start_time"` // node-local Unix seconds
+	StartTime int64  `json:"start_time"` // node-local Unix seconds; 0: ended, event pending
 }
 
 // RegisterResponse answers a registration.
@@ -170,10 +174,13 @@ type LaunchRequest struct {
 	NodeList     string           `json:"node_list"` // host list of Nodes
 	NTasks       int              `json:"tasks"`
 	TasksPerNode []int            `json:"tasks_per_node,omitempty"` // per Nodes entry
-	CPUsPerTask  int              `json:"cpus_per_task"`
-	MemPerCPU    int64            `json:"memory_per_cpu,omitempty"`
-	MemPerNode   int64            `json:"memory_per_node,omitempty"`
-	MemPerGPU    int64            `json:"memory_per_gpu,omitempty"`
+	// NTasksPerNode is --ntasks-per-node as given (0: not given), for
+	// SLURM_NTASKS_PER_NODE.
+	NTasksPerNode int   `json:"ntasks_per_node,omitempty"`
+	CPUsPerTask   int   `json:"cpus_per_task"`
+	MemPerCPU     int64 `json:"memory_per_cpu,omitempty"`
+	MemPerNode    int64 `json:"memory_per_node,omitempty"`
+	MemPerGPU     int64 `json:"memory_per_gpu,omitempty"`
 
 	// TimeLimit is seconds from StartTime (UnlimitedSeconds: none).
 	TimeLimit int64       `json:"time_limit"`

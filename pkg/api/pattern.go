@@ -25,88 +25,134 @@ type StdioVars struct {
 }
 
 // ExpandStdio expands the patterns of an --output/--error/--input file
-// name as slurmd does: %% %A %a %J %j %N %n %s %t %u %x, each optionally
-// with a zero-padding width ("%5j" gives 00017). An unknown pattern is kept
-// as written.
+// name as Slurm 22.05's slurmd does (its rules were recorded from the
+// peer cluster; noded/fname's golden test keeps them):
+//
+//	%%  a percent sign          %j  job id          %J  job id[.step]
+//	%A  array job id (%j when   %a  array task id (NoArrayTask when
+//	    not an array)               not an array)
+//	%N  batch host's host name  %n  node index      %t  task index
+//	%s  step ("batch")          %u  user name       %x  job name
+//
+// A width between '%' and the letter zero-pads numbers ("%5j" is 00017),
+// capped at 10 digits; names are never padded. An unknown letter keeps its
+// '%' ("%q" stays "%q"), but after a width the '%' is dropped ("%3q" is
+// "3q", "%4%" is "4%", a final "%2" is "2"). A pattern with a backslash
+// anywhere is not expanded at all; its escaping backslashes are removed
+// ("\%j" is "%j", "\\" is "\"). The node daemon (which names the
+// files) and scontrol's StdOut= both use it.
 func ExpandStdio(pattern string, v StdioVars) string {
+	if strings.Contains(pattern, `\`) {
+		return unescapePattern(pattern)
+	}
 	if !strings.Contains(pattern, "%") {
 		return pattern
 	}
 	var b strings.Builder
 	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		if c != '%' || i+1 >= len(pattern) {
-			b.WriteByte(c)
+		if pattern[i] != '%' || i+1 == len(pattern) {
+			b.WriteByte(pattern[i])
 			continue
 		}
-		j := i + 1
-		for j < len(pattern) && pattern[j] >= '0' && pattern[j] <= '9' {
-			j++
-		}
-		if j >= len(pattern) {
-			b.WriteString(pattern[i:])
-			break
-		}
-		width, _ := strconv.Atoi(pattern[i+1 : j])
-		s, ok := v.expand(pattern[j])
-		switch {
-		case !ok:
-			b.WriteString(pattern[i : j+1])
-		case pattern[j] == '%':
-			b.WriteByte('%')
-		default:
-			b.WriteString(zeroPad(s, width))
-		}
-		i = j
+		i = v.field(&b, pattern, i+1)
 	}
 	return b.String()
 }
 
-func (v StdioVars) expand(c byte) (string, bool) {
-	u := func(n uint32) string { return strconv.FormatUint(uint64(n), 10) }
-	switch c {
-	case '%':
-		return "%", true
-	case 'A':
-		if v.ArrayJobID == 0 {
-			return u(v.JobID), true
-		}
-		return u(v.ArrayJobID), true
-	case 'a':
-		if v.ArrayTaskID == nil {
-			return strconv.Itoa(NoArrayTask), true
-		}
-		return strconv.Itoa(*v.ArrayTaskID), true
-	case 'j':
-		return u(v.JobID), true
-	case 'J':
-		if v.Step == "" {
-			return u(v.JobID), true
-		}
-		return u(v.JobID) + "." + v.Step, true
-	case 'N':
-		return v.Host, true
-	case 'n':
-		return strconv.Itoa(v.NodeID), true
-	case 't':
-		return strconv.Itoa(v.TaskID), true
-	case 's':
-		return v.Step, true
-	case 'u':
-		return v.User, true
-	case 'x':
-		return v.JobName, true
+// maxPatternWidth caps the zero padding, as slurmd does.
+const maxPatternWidth = 10
+
+// field writes the expansion of the field whose text starts at pattern[j]
+// (just after a '%') and returns the index of its last byte.
+func (v StdioVars) field(b *strings.Builder, pattern string, j int) int {
+	k := j
+	for k < len(pattern) && pattern[k] >= '0' && pattern[k] <= '9' {
+		k++
 	}
-	return "", false
+	digits := pattern[j:k]
+	if k == len(pattern) { // "%2" at the end: the digits alone
+		b.WriteString(digits)
+		return k - 1
+	}
+	c := pattern[k]
+	if c == '%' && digits == "" {
+		b.WriteByte('%')
+		return k
+	}
+	val, numeric, ok := v.value(c)
+	switch {
+	case !ok && digits == "":
+		b.WriteByte('%')
+		b.WriteByte(c)
+	case !ok:
+		b.WriteString(digits)
+		b.WriteByte(c)
+	case numeric && digits != "":
+		width, _ := strconv.Atoi(digits)
+		b.WriteString(zeroPad(val, min(width, maxPatternWidth)))
+	default:
+		b.WriteString(val)
+	}
+	return k
 }
 
-// zeroPad pads numeric values to width with zeros; Slurm pads only numbers.
-func zeroPad(s string, width int) string {
-	if width <= len(s) || s == "" {
-		return s
+// value returns the expansion of letter c and whether it is a number.
+func (v StdioVars) value(c byte) (val string, numeric, ok bool) {
+	u := func(n uint32) string { return strconv.FormatUint(uint64(n), 10) }
+	switch c {
+	case 'j':
+		return u(v.JobID), true, true
+	case 'J':
+		if v.Step == "" || v.Step == "batch" {
+			return u(v.JobID), true, true
+		}
+		return u(v.JobID) + "." + v.Step, false, true
+	case 'A':
+		if v.ArrayTaskID == nil {
+			return u(v.JobID), true, true
+		}
+		return u(v.ArrayJobID), true, true
+	case 'a':
+		if v.ArrayTaskID == nil {
+			return strconv.Itoa(NoArrayTask), true, true
+		}
+		return strconv.Itoa(*v.ArrayTaskID), true, true
+	case 'n':
+		return strconv.Itoa(v.NodeID), true, true
+	case 't':
+		return strconv.Itoa(v.TaskID), true, true
+	case 'N':
+		return v.Host, false, true
+	case 's':
+		return v.Step, false, true
+	case 'u':
+		return v.User, false, true
+	case 'x':
+		return v.JobName, false, true
 	}
-	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+	return "", false, false
+}
+
+func zeroPad(s string, width int) string {
+	if len(s) >= width {
 		return s
 	}
 	return strings.Repeat("0", width-len(s)) + s
+}
+
+// unescapePattern removes escaping backslashes: "\\" becomes "\", "\x"
+// becomes "x".
+func unescapePattern(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			if i+1 < len(s) && s[i+1] == '\\' {
+				b.WriteByte('\\')
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -14,15 +15,26 @@ import (
 // times, "1"/"0" for booleans, "status:signal" for exit_code, "" for an
 // absent array_task_id.
 type JobTable struct {
-	Now    int64      `json:"now"`
-	Fields []string   `json:"fields"`
-	Rows   [][]string `json:"rows"`
+	Now    int64    `json:"now"`
+	Fields []string `json:"fields"`
+	// Rows are the values as sent. DecodeJobTable leaves them empty when
+	// it decodes the rows straight into Job records (see Jobs): a table of
+	// 100,000 jobs is then built once, not twice.
+	Rows [][]string `json:"rows"`
 	// Missing, as in JobsResponse.
 	Missing []string `json:"missing,omitempty"`
+
+	// jobs holds the rows already decoded (DecodeJobTable's fast path).
+	jobs []Job
 }
 
-// Jobs converts the rows to Job records with only the table's fields set.
+// Jobs returns the rows as Job records with only the table's fields set.
+// Records decoded by DecodeJobTable's fast path are returned as they are,
+// the same slice on every call.
 func (t *JobTable) Jobs() ([]Job, error) {
+	if t.jobs != nil {
+		return t.jobs, nil
+	}
 	idx := make([]int, len(t.Fields))
 	for i, f := range t.Fields {
 		k, ok := jobFieldIndex[f]
@@ -96,10 +108,41 @@ func (w *TableWriter) Add(j *Job) {
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
-		w.scrat = jobFieldList[k].get(j, w.scrat[:0])
-		w.buf = appendJSONString(w.buf, string(w.scrat))
+		// The value is printed in place and escaped only when it needs
+		// it (rarely): no copy, no conversion, no garbage per value.
+		open := len(w.buf)
+		w.buf = append(w.buf, '"')
+		w.buf = jobFieldList[k].get(j, w.buf)
+		if v := w.buf[open+1:]; needsEscape(v) {
+			w.scrat = append(w.scrat[:0], v...)
+			w.buf = appendJSONString(w.buf[:open], w.scrat)
+			continue
+		}
+		w.buf = append(w.buf, '"')
 	}
 	w.buf = append(w.buf, ']')
+}
+
+// needsEscape reports whether v holds a byte appendJSONString changes.
+func needsEscape(v []byte) bool {
+	for _, c := range v {
+		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// Grow makes room for rows more rows as long as the longest so far, so
+// that a large table is written into one allocation: growing by doubling
+// left the controller garbage several times the table's size for every
+// listing.
+func (w *TableWriter) Grow(rows int) {
+	if rows <= 0 || w.rows == 0 {
+		return
+	}
+	per := len(w.buf)/w.rows*5/4 + len(w.fields) // a margin for longer rows
+	w.buf = slices.Grow(w.buf, rows*per)
 }
 
 // Finish closes the table with the references that matched nothing and
@@ -126,7 +169,7 @@ const hexDigits = "0123456789abcdef"
 
 // appendJSONString appends s as a JSON string, escaping what JSON requires
 // and replacing invalid UTF-8 as encoding/json does.
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -153,7 +196,7 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
 			b = append(b, `\ufffd`...)
@@ -168,7 +211,8 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // DecodeJobTable parses a JobTable. Tables written by TableWriter take a
-// fast path; anything else goes through encoding/json.
+// fast path, whose records' strings share data's memory: data must not be
+// changed afterwards. Anything else goes through encoding/json.
 func DecodeJobTable(data []byte) (*JobTable, error) {
 	if t, ok := fastDecodeTable(data); ok {
 		return t, nil

@@ -5,19 +5,26 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // tableScanner reads the exact layout TableWriter writes. Values without
 // escapes are substrings of one string copy of the input, so decoding a
-// large table allocates little beyond the row slices.
+// large table allocates little beyond the records themselves.
 type tableScanner struct {
 	s   string
 	pos int
 	bad bool
 }
 
+// fastDecodeTable decodes what TableWriter wrote straight into Job
+// records, without the intermediate rows of strings. It reports false for
+// anything else (other layouts, unknown fields, bad values), which the
+// caller decodes the slow way for a precise error.
 func fastDecodeTable(data []byte) (*JobTable, bool) {
-	sc := &tableScanner{s: string(data)}
+	// The records' strings share data's memory, not a copy of it: a
+	// table is megabytes (see DecodeJobTable).
+	sc := &tableScanner{s: unsafe.String(unsafe.SliceData(data), len(data))}
 	if !utf8.ValidString(sc.s) {
 		return nil, false // encoding/json replaces bad bytes; let it
 	}
@@ -26,13 +33,22 @@ func fastDecodeTable(data []byte) (*JobTable, bool) {
 	t.Now = sc.int()
 	sc.lit(`,"fields":`)
 	t.Fields = sc.strings(nil)
+	idx, ok := fieldIndexes(t.Fields)
+	if !ok {
+		return nil, false
+	}
 	sc.lit(`,"rows":[`)
-	width := len(t.Fields)
+	// Every row but the last ends "],[" (a value holding it only makes
+	// the estimate larger): the records are allocated once, and memory
+	// never touched costs nothing.
+	t.jobs = make([]Job, 0, strings.Count(sc.s[min(sc.pos, len(sc.s)):], "],[")+1)
+	adviseHuge(t.jobs)
 	for !sc.bad && sc.peek() != ']' {
-		if len(t.Rows) > 0 {
+		if len(t.jobs) > 0 {
 			sc.lit(",")
 		}
-		t.Rows = append(t.Rows, sc.strings(make([]string, 0, width)))
+		t.jobs = append(t.jobs, Job{})
+		sc.row(&t.jobs[len(t.jobs)-1], idx)
 	}
 	sc.lit("]")
 	if sc.peek() == ',' {
@@ -41,7 +57,42 @@ func fastDecodeTable(data []byte) (*JobTable, bool) {
 	}
 	sc.lit("}")
 	rest := strings.TrimSpace(sc.s[min(sc.pos, len(sc.s)):])
-	return t, !sc.bad && rest == ""
+	if sc.bad || rest != "" {
+		return nil, false
+	}
+	if t.jobs == nil {
+		t.jobs = []Job{}
+	}
+	return t, true
+}
+
+// fieldIndexes maps a table's field names to jobFieldList.
+func fieldIndexes(fields []string) ([]int, bool) {
+	idx := make([]int, len(fields))
+	for i, f := range fields {
+		k, ok := jobFieldIndex[f]
+		if !ok {
+			return nil, false
+		}
+		idx[i] = k
+	}
+	return idx, true
+}
+
+// row reads ["v1","v2",...] into j, one value per field of idx.
+func (sc *tableScanner) row(j *Job, idx []int) {
+	sc.lit("[")
+	for i, k := range idx {
+		if i > 0 {
+			sc.lit(",")
+		}
+		v := sc.str()
+		if sc.bad || jobFieldList[k].set(j, v) != nil {
+			sc.bad = true
+			return
+		}
+	}
+	sc.lit("]")
 }
 
 func (sc *tableScanner) peek() byte {

@@ -44,7 +44,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &slow); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(&slow, tbl); diff != "" {
+	if diff := tableDiff(&slow, tbl); diff != "" {
 		t.Fatalf("fast decode differs from encoding/json (-slow +fast):\n%s", diff)
 	}
 	got, err := tbl.Jobs()
@@ -82,8 +82,54 @@ func TestEmptyTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tbl.Rows) != 0 || tbl.Now != 5 {
-		t.Errorf("got %+v", tbl)
+	jobs, err := tbl.Jobs()
+	if err != nil || len(jobs) != 0 || tbl.Now != 5 {
+		t.Errorf("got %+v, jobs %v, %v", tbl, jobs, err)
+	}
+}
+
+// tableDiff compares two decoded tables by what they hold: time, fields,
+// missing ids and the records (a fast-path table keeps no rows of
+// strings).
+func tableDiff(slow, fast *JobTable) string {
+	type view struct {
+		Now     int64
+		Fields  []string
+		Missing []string
+		Jobs    []Job
+		Err     string
+	}
+	see := func(t *JobTable) view {
+		jobs, err := t.Jobs()
+		v := view{Now: t.Now, Fields: t.Fields, Missing: t.Missing, Jobs: jobs}
+		if err != nil {
+			v.Err = err.Error()
+		}
+		return v
+	}
+	return cmp.Diff(see(slow), see(fast), cmpopts.EquateEmpty())
+}
+
+func TestDecodeJobTableFallsBack(t *testing.T) {
+	tests := map[string]struct {
+		data    string
+		wantErr bool
+	}{
+		"a row one value short":        {data: `{"now":1,"fields":["job_id","name"],"rows":[["1"]]}`, wantErr: true},
+		"a value that is not a number": {data: `{"now":1,"fields":["job_id"],"rows":[["x"]]}`, wantErr: true},
+		"an unknown field":             {data: `{"now":1,"fields":["nosuch"],"rows":[["x"]]}`, wantErr: true},
+		"spaces encoding/json allows":  {data: `{"now": 1, "fields": ["job_id"], "rows": [["7"]]}`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			tbl, err := DecodeJobTable([]byte(tc.data))
+			if err == nil {
+				_, err = tbl.Jobs()
+			}
+			if (err != nil) != tc.wantErr {
+				t.Errorf("error = %v, want error %v", err, tc.wantErr)
+			}
+		})
 	}
 }
 
@@ -104,8 +150,22 @@ func FuzzDecodeJobTable(f *testing.F) {
 		if err := json.Unmarshal(data, &slow); err != nil {
 			t.Fatalf("fast path accepted what encoding/json refuses (%v): %q", err, data)
 		}
-		if diff := cmp.Diff(&slow, fast, cmpopts.EquateEmpty()); diff != "" {
+		if diff := tableDiff(&slow, fast); diff != "" {
 			t.Fatalf("fast decode of %q differs (-slow +fast):\n%s", data, diff)
 		}
 	})
+}
+
+func TestAdviseHugeLeavesMemoryUsable(t *testing.T) {
+	for name, n := range map[string]int{"smaller than a huge page": 10, "several huge pages": 10000} {
+		t.Run(name, func(t *testing.T) {
+			jobs := make([]Job, 0, n)
+			adviseHuge(jobs)
+			jobs = jobs[:n]
+			jobs[n-1].Name = "last"
+			if jobs[0].JobID != 0 || jobs[n-1].Name != "last" {
+				t.Errorf("memory after adviseHuge: %+v %+v", jobs[0], jobs[n-1])
+			}
+		})
+	}
 }

@@ -46,17 +46,32 @@ func NewSigner(k Key, sender string) *Signer {
 
 // Sign sets the signature headers on r for body (the exact bytes sent).
 func (s *Signer) Sign(r *http.Request, body []byte) error {
+	h, err := s.SignHeaders(r.Method, r.URL.RequestURI(), body)
+	if err != nil {
+		return err
+	}
+	for _, kv := range h {
+		r.Header.Set(kv[0], kv[1])
+	}
+	return nil
+}
+
+// SignHeaders returns the signature headers, name and value, of a request
+// with this method, URI (path and query) and body: what Sign sets, for
+// clients that do not build an http.Request (package client).
+func (s *Signer) SignHeaders(method, uri string, body []byte) ([][2]string, error) {
 	nonce := make([]byte, 16)
 	if _, err := rand.Read(nonce); err != nil {
-		return fmt.Errorf("sign request: %w", err)
+		return nil, fmt.Errorf("sign request: %w", err)
 	}
 	ts := strconv.FormatInt(s.now().UnixNano(), 10)
 	n := hex.EncodeToString(nonce)
-	r.Header.Set(HeaderSender, s.sender)
-	r.Header.Set(HeaderTime, ts)
-	r.Header.Set(HeaderNonce, n)
-	r.Header.Set(HeaderSignature, mac(s.key, r.Method, r.URL.RequestURI(), body, ts, n, s.sender))
-	return nil
+	return [][2]string{
+		{HeaderSender, s.sender},
+		{HeaderTime, ts},
+		{HeaderNonce, n},
+		{HeaderSignature, mac(s.key, method, uri, body, ts, n, s.sender)},
+	}, nil
 }
 
 // mac computes the hex HMAC of one request's signed parts.

@@ -1,24 +1,22 @@
 package client
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/auth"
 )
 
 // DefaultTimeout bounds one request, connection included.
 const DefaultTimeout = 60 * time.Second
+
+// credentialTimeout bounds fetching a credential from the node daemon.
+const credentialTimeout = 10 * time.Second
 
 // maxResponseBytes bounds a response body (a JobTable of 1M jobs fits).
 const maxResponseBytes = 1 << 30
@@ -34,22 +32,30 @@ type Options struct {
 	NodedSocket string
 	// Signer, when set, makes this a daemon client: every request goes over
 	// TCP signed with the cluster key, and no credential is fetched.
-	Signer *auth.Signer
+	Signer Signer
 	// Timeout bounds one request (DefaultTimeout when 0).
 	Timeout time.Duration
 }
 
+// Signer signs a daemon's requests with the cluster key (*auth.Signer is
+// the one the daemons use): it returns the headers that carry the
+// signature of a request with this method, URI and body.
+type Signer interface {
+	SignHeaders(method, uri string, body []byte) ([][2]string, error)
+}
+
 // Client talks to loam-ctld. It is safe for concurrent use.
 type Client struct {
-	opts   Options
-	unix   bool
-	hc     *http.Client
-	credHC *http.Client
+	opts Options
+	unix bool
 }
 
 // Discover loads slurm.conf (LOAM_CONF, SLURM_CONF, /etc/loam/slurm.conf)
 // and returns a client for its controller.
 func Discover() (*Client, error) {
+	if o, ok := localOptions(); ok {
+		return New(o)
+	}
 	cfg, err := LoadConfig()
 	if cfg == nil {
 		return nil, err
@@ -68,42 +74,14 @@ func New(opts Options) (*Client, error) {
 			c.unix = true
 		}
 	}
-	switch {
-	case c.unix:
-		c.hc = unixHTTPClient(opts.CtldSocket, opts.Timeout)
-	case opts.CtldAddr == "":
+	if !c.unix && opts.CtldAddr == "" {
 		return nil, api.Errorf(api.CodeCtldConnect, "no controller address: slurm.conf has no SlurmctldHost and %s is not a socket", opts.CtldSocket)
-	default:
-		c.hc = &http.Client{Timeout: opts.Timeout, Transport: &http.Transport{
-			DialContext:         (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-			MaxIdleConnsPerHost: 64,
-			IdleConnTimeout:     90 * time.Second,
-		}}
-		if opts.Signer == nil && opts.NodedSocket != "" {
-			c.credHC = unixHTTPClient(opts.NodedSocket, 10*time.Second)
-		}
 	}
 	return c, nil
 }
 
-func unixHTTPClient(path string, timeout time.Duration) *http.Client {
-	return &http.Client{Timeout: timeout, Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return (&net.Dialer{}).DialContext(ctx, "unix", path)
-		},
-		MaxIdleConnsPerHost: 64,
-	}}
-}
-
 // Local reports whether requests go over the controller's Unix socket.
 func (c *Client) Local() bool { return c.unix }
-
-func (c *Client) baseURL() string {
-	if c.unix {
-		return "http://loam-ctld"
-	}
-	return "http://" + c.opts.CtldAddr
-}
 
 // call sends in (nil: no body) to path and decodes the answer into out
 // (nil: discard it).
@@ -112,82 +90,54 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any) err
 	if err != nil || out == nil {
 		return err
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := decode(data, out); err != nil {
 		return api.Errorf(api.CodeError, "decode answer of %s: %v", path, err)
 	}
 	return nil
 }
 
-// raw sends the request and returns the 2xx body.
-func (c *Client) raw(ctx context.Context, method, path string, in any) ([]byte, error) {
-	var body []byte
-	if in != nil {
-		var err error
-		if body, err = json.Marshal(in); err != nil {
-			return nil, fmt.Errorf("encode %s request: %w", path, err)
-		}
+// encode and decode call a type's own JSON methods directly when it has
+// them (api.SubmitRequest, api.SubmitResponse: written for the commands'
+// start-up cost), skipping encoding/json's extra pass over the bytes.
+func encode(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		return m.MarshalJSON()
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.baseURL()+path, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("build %s request: %w", path, err)
-	}
-	req.Header.Set("Content-Type", api.ContentType)
-	if err := c.authenticate(ctx, req, body); err != nil {
-		return nil, err
-	}
-	if c.unix {
-		return c.rawUnix(ctx, req)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return nil, c.connectError(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return nil, c.connectError(err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, decodeError(resp.StatusCode, data)
-	}
-	return data, nil
+	return json.Marshal(v)
 }
 
-// rawUnix sends one request on its own Unix socket connection and reads
-// the answer, without http.Transport's connection pool: a command makes
-// one or two requests in its life, and the pool's setup costs more than
-// the request (it is the bulk of a sequential sbatch's client time).
-func (c *Client) rawUnix(ctx context.Context, req *http.Request) ([]byte, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", c.opts.CtldSocket)
+func decode(data []byte, v any) error {
+	if u, ok := v.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(data)
+	}
+	return json.Unmarshal(data, v)
+}
+
+// raw sends the request and returns the 2xx body.
+func (c *Client) raw(ctx context.Context, method, path string, in any) ([]byte, error) {
+	x := &exchange{method: method, uri: path, timeout: c.opts.Timeout, limit: maxResponseBytes,
+		header: [][2]string{{"Content-Type", api.ContentType}}}
+	if in != nil {
+		body, err := encode(in)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s request: %w", path, err)
+		}
+		x.body, x.hasBody = body, true
+	}
+	if c.unix {
+		x.network, x.addr, x.host = "unix", c.opts.CtldSocket, "loam-ctld"
+	} else {
+		x.network, x.addr, x.host = "tcp", c.opts.CtldAddr, c.opts.CtldAddr
+	}
+	if err := c.authenticate(ctx, x); err != nil {
+		return nil, err
+	}
+	status, data, err := x.do(ctx)
 	if err != nil {
 		return nil, c.connectError(err)
 	}
-	defer conn.Close()
-	deadline := time.Now().Add(c.opts.Timeout)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-		deadline = dl
-	}
-	conn.SetDeadline(deadline)
-	req.Close = true
-	bw := bufio.NewWriterSize(conn, 64<<10)
-	if err := req.Write(bw); err != nil {
-		return nil, c.connectError(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return nil, c.connectError(err)
-	}
-	resp, err := http.ReadResponse(bufio.NewReaderSize(conn, 64<<10), req)
-	if err != nil {
-		return nil, c.connectError(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return nil, c.connectError(err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, decodeError(resp.StatusCode, data)
+	if status/100 != 2 {
+		return nil, decodeError(status, data)
 	}
 	return data, nil
 }
@@ -216,41 +166,40 @@ func decodeError(status int, data []byte) error {
 
 // authenticate signs a daemon request or attaches a user credential for a
 // TCP request; over the Unix socket the controller reads SO_PEERCRED.
-func (c *Client) authenticate(ctx context.Context, req *http.Request, body []byte) error {
+func (c *Client) authenticate(ctx context.Context, x *exchange) error {
 	switch {
 	case c.opts.Signer != nil:
-		return c.opts.Signer.Sign(req, body)
+		h, err := c.opts.Signer.SignHeaders(x.method, x.uri, x.body)
+		if err != nil {
+			return err
+		}
+		x.header = append(x.header, h...)
+		return nil
 	case c.unix:
 		return nil
-	case c.credHC == nil:
+	case c.opts.NodedSocket == "":
 		return api.Errorf(api.CodeProtocolAuth, "no local node daemon socket to get a credential from (LoamNodedSocket)")
 	}
-	tok, err := c.credential(ctx, auth.BindingFor(req.Method, req.URL.RequestURI(), body))
+	tok, err := c.credential(ctx, bindingFor(x.method, x.uri, x.body))
 	if err != nil {
 		return err
 	}
-	auth.SetCredential(req, tok)
+	x.header = append(x.header, [2]string{headerCredential, tok})
 	return nil
 }
 
-func (c *Client) credential(ctx context.Context, b auth.Binding) (string, error) {
-	body, _ := json.Marshal(api.CredentialRequest(b))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://loam-noded"+api.PathCredential, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", api.ContentType)
-	resp, err := c.credHC.Do(req)
+// credential asks the local node daemon for a credential bound to b.
+func (c *Client) credential(ctx context.Context, b api.CredentialRequest) (string, error) {
+	body, _ := json.Marshal(b)
+	x := &exchange{network: "unix", addr: c.opts.NodedSocket, host: "loam-noded", method: methodPost,
+		uri: api.PathCredential, body: body, hasBody: true, timeout: credentialTimeout, limit: 1 << 16,
+		header: [][2]string{{"Content-Type", api.ContentType}}}
+	status, data, err := x.do(ctx)
 	if err != nil {
 		return "", api.Errorf(api.CodeProtocolAuth, "get a credential from %s: %v", c.opts.NodedSocket, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-	if err != nil {
-		return "", api.Errorf(api.CodeProtocolAuth, "get a credential: %v", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", decodeError(resp.StatusCode, data)
+	if status != 200 {
+		return "", decodeError(status, data)
 	}
 	var cr api.CredentialResponse
 	if err := json.Unmarshal(data, &cr); err != nil || cr.Credential == "" {
@@ -259,10 +208,6 @@ func (c *Client) credential(ctx context.Context, b auth.Binding) (string, error)
 	return cr.Credential, nil
 }
 
-// CloseIdle closes idle connections (long-lived callers after a burst).
-func (c *Client) CloseIdle() {
-	c.hc.CloseIdleConnections()
-	if c.credHC != nil {
-		c.credHC.CloseIdleConnections()
-	}
-}
+// CloseIdle closes idle connections; there are none to close (every
+// request has its own), and it stays for callers written for pooling.
+func (c *Client) CloseIdle() {}

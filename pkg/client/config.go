@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/slurmconf"
 )
@@ -51,6 +52,41 @@ func LoadConfig() (*slurmconf.Config, error) {
 		return cfg, fmt.Errorf("load %s: %w", p, err)
 	}
 	return cfg, nil
+}
+
+// localOptions finds the controller's Unix socket the cheap way: only the
+// keys that name it are read from slurm.conf (slurmconf.Lookup), not the
+// whole file decoded, which was the largest part of a command's start-up.
+// It reports false, so that the caller loads the whole configuration as
+// before, whenever the answer could differ from OptionsFrom's: a file that
+// does not read cleanly, a value that does not decode, or no socket there.
+func localOptions() (Options, bool) {
+	p, err := filepath.Abs(ConfPath())
+	if err != nil {
+		return Options{}, false
+	}
+	vals, err := slurmconf.Lookup(os.DirFS("/"), strings.TrimPrefix(p, "/"), "LoamCtldSocket", "MessageTimeout")
+	if err != nil {
+		return Options{}, false
+	}
+	o := Options{CtldSocket: slurmconf.Default().LoamCtldSocket, Timeout: DefaultTimeout}
+	if v := vals["LoamCtldSocket"]; len(v) > 0 {
+		o.CtldSocket = v[len(v)-1]
+	}
+	if v := vals["MessageTimeout"]; len(v) > 0 {
+		secs, err := strconv.Atoi(v[len(v)-1])
+		if err != nil || secs < 0 {
+			return Options{}, false
+		}
+		o.Timeout = max(time.Duration(secs)*time.Second*6, DefaultTimeout)
+	}
+	if s := os.Getenv(EnvCtldSocket); s != "" {
+		o.CtldSocket = s
+	}
+	if fi, err := os.Stat(o.CtldSocket); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		return Options{}, false
+	}
+	return o, true
 }
 
 // OptionsFrom derives connection options from a configuration and the

@@ -1,34 +1,25 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/auth"
 )
 
 // Noded talks to node daemons on the controller's behalf: every request is
 // signed with the cluster key. It is safe for concurrent use.
 type Noded struct {
-	signer *auth.Signer
-	hc     *http.Client
+	signer  Signer
+	timeout time.Duration
 }
 
 // NewNoded returns a node daemon client signing with signer; timeout bounds
 // each request.
-func NewNoded(signer *auth.Signer, timeout time.Duration) *Noded {
-	return &Noded{signer: signer, hc: &http.Client{Timeout: timeout, Transport: &http.Transport{
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-		MaxIdleConnsPerHost: 8,
-		IdleConnTimeout:     60 * time.Second,
-	}}}
+func NewNoded(signer Signer, timeout time.Duration) *Noded {
+	return &Noded{signer: signer, timeout: timeout}
 }
 
 // Launch starts a job on the node daemon at addr ("host:port").
@@ -60,25 +51,20 @@ func (n *Noded) call(ctx context.Context, addr, path string, in, out any) error 
 	if err != nil {
 		return fmt.Errorf("encode %s request: %w", path, err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+path, bytes.NewReader(body))
+	x := &exchange{network: "tcp", addr: addr, host: addr, method: methodPost, uri: path,
+		body: body, hasBody: true, timeout: n.timeout, limit: 1 << 20,
+		header: [][2]string{{"Content-Type", api.ContentType}}}
+	h, err := n.signer.SignHeaders(x.method, x.uri, body)
 	if err != nil {
-		return fmt.Errorf("build %s request: %w", path, err)
-	}
-	req.Header.Set("Content-Type", api.ContentType)
-	if err := n.signer.Sign(req, body); err != nil {
 		return err
 	}
-	resp, err := n.hc.Do(req)
+	x.header = append(x.header, h...)
+	status, data, err := x.do(ctx)
 	if err != nil {
 		return api.Errorf(api.CodeCommunication, "%s: %v", addr, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return api.Errorf(api.CodeCommunication, "%s: %v", addr, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return decodeError(resp.StatusCode, data)
+	if status/100 != 2 {
+		return decodeError(status, data)
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return api.Errorf(api.CodeError, "decode answer of %s from %s: %v", path, addr, err)

@@ -22,6 +22,11 @@ const (
 	MailStageOut      MailType = 0x0100
 	MailArrayTasks    MailType = 0x0200
 	MailInvalidDepend MailType = 0x0400
+	// MailPreempt is Loam's: mail when the job is preempted, with the
+	// reason, the checkpoint status and the expected restart. Slurm has no
+	// such type; ALL keeps Slurm's meaning, and the preemption notice also
+	// goes to jobs that asked for REQUEUE, END or FAIL mail.
+	MailPreempt MailType = 0x8000
 
 	// MailAll is what ALL means: not the time limit warnings, not per task.
 	MailAll = MailInvalidDepend | MailBegin | MailEnd | MailFail | MailRequeue | MailStageOut
@@ -37,6 +42,7 @@ var mailNames = []struct {
 	{"REQUEUE", MailRequeue}, {"STAGE_OUT", MailStageOut},
 	{"TIME_LIMIT_50", MailTimeLimit50}, {"TIME_LIMIT_80", MailTimeLimit80},
 	{"TIME_LIMIT_90", MailTimeLimit90}, {"TIME_LIMIT", MailTimeLimit},
+	{"PREEMPT", MailPreempt},
 }
 
 // ParseMailType parses a --mail-type list as sbatch does: names in any case,

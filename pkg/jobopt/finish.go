@@ -39,6 +39,9 @@ func (b *builder) environment() []string {
 	}
 	if r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL") {
 		own.setDefault("SLURM_EXPORT_ENV", b.exportSpec)
+		// As sbatch does for NONE or a list: the node loads the user's
+		// login environment under the job's own variables.
+		own.set("SLURM_GET_USER_ENV", "1")
 	}
 	own.set("SLURM_SUBMIT_DIR", b.p.Cwd)
 	if b.p.Host != "" {

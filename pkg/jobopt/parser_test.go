@@ -84,10 +84,10 @@ func TestEnvironment(t *testing.T) {
 			"SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1", "SLURM_NPROCS=4", "SLURM_NTASKS=4"}},
 		"NONE keeps SLURM variables only": {args: []string{"--export=NONE", "--open-mode=a", "-d", "afterok:5", "job.sh"}, want: []string{
 			"SLURM_CONF=/etc/slurm/slurm.conf", "SLURM_JOB_NAME=job.sh", "SLURM_OPEN_MODE=a",
-			"SLURM_JOB_DEPENDENCY=afterok:5", "SLURM_EXPORT_ENV=NONE", "SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1"}},
+			"SLURM_JOB_DEPENDENCY=afterok:5", "SLURM_EXPORT_ENV=NONE", "SLURM_GET_USER_ENV=1", "SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1"}},
 		"a list with a value and GPU variables": {args: []string{"--export=FOO,BAR=2", "--gpus-per-node=h100:2", "-c", "8", "job.sh"}, want: []string{
 			"FOO=1", "BAR=2", "SLURM_CONF=/etc/slurm/slurm.conf", "SLURM_JOB_NAME=job.sh",
-			"SLURM_EXPORT_ENV=FOO,BAR=2", "SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1",
+			"SLURM_EXPORT_ENV=FOO,BAR=2", "SLURM_GET_USER_ENV=1", "SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1",
 			"SLURM_GPUS_PER_NODE=h100:2", "SLURM_CPUS_PER_TASK=8"}},
 	}
 	for name, tc := range tests {

@@ -63,7 +63,7 @@ func SbatchOptions() []Option {
 		{Long: "mem-bind", Arg: RequiredArg, Env: env("SBATCH_MEM_BIND")},
 		{Long: "mem-per-cpu", Arg: RequiredArg, Env: env("SBATCH_MEM_PER_CPU"), set: setMemPerCPU},
 		{Long: "mem-per-gpu", Arg: RequiredArg, Env: env("SBATCH_MEM_PER_GPU"), set: setMemPerGPU},
-		{Long: "mincpus", Arg: RequiredArg},
+		{Long: "mincpus", Arg: RequiredArg, set: setMinCPUs},
 		{Long: "network", Arg: RequiredArg, Env: env("SBATCH_NETWORK")},
 		{Long: "nice", Arg: OptionalArg, set: setNice},
 		{Long: "no-kill", Short: 'k', Arg: OptionalArg, Env: env("SBATCH_NO_KILL")},

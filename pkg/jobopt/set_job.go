@@ -299,6 +299,12 @@ func setCPUsPerTask(b *builder, v value) error {
 	return err
 }
 
+func setMinCPUs(b *builder, v value) error {
+	n, err := b.parseInt("--mincpus", v.str, true)
+	b.req.MinCPUs = n
+	return err
+}
+
 func setNTasks(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks", v.str, true)
 	b.req.NTasks = n

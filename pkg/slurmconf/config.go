@@ -71,6 +71,12 @@ type Config struct {
 	// LoamCtldSocket and LoamNodedSocket are the daemons' Unix sockets.
 	LoamCtldSocket  string
 	LoamNodedSocket string
+	// LoamWebhookURL receives every job notification as signed JSON (read
+	// when loam-ctld starts); empty: no webhook.
+	LoamWebhookURL string
+	// LoamAuditRetention is how long priority changes are kept; 0: the
+	// controller's default (30 days).
+	LoamAuditRetention time.Duration
 
 	Nodes      []Node
 	Partitions []Partition

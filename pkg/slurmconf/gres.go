@@ -11,12 +11,14 @@ import (
 // maxDevicesPerLine bounds File= expansions.
 const maxDevicesPerLine = 4096
 
-var gresSchema = newSchema("gres.conf", join(
-	keys(honoured, "NodeName", "Name", "Type", "File", "Count", "Cores",
-		"Links", "Flags", "AutoDetect"),
-	[]keySpec{{name: "CPUs", alias: "Cores"}},
-	keys(ignored, "MultipleFiles"),
-))
+var gresSchema = newSchema("gres.conf", func() []keySpec {
+	return join(
+		keys(honoured, "NodeName", "Name", "Type", "File", "Count", "Cores",
+			"Links", "Flags", "AutoDetect"),
+		[]keySpec{{name: "CPUs", alias: "Cores"}},
+		keys(ignored, "MultipleFiles"),
+	)
+})
 
 // GRESConf is a parsed gres.conf.
 type GRESConf struct {

@@ -49,6 +49,9 @@ type reader struct {
 	opened      int
 	stack       []string // files being read, for cycle detection
 	clusterName string   // for the %c include modifier
+	// unordered skips numbering lines for sorting errors (Lookup, which
+	// reports errors only as a reason to fall back to Parse).
+	unordered bool
 }
 
 func newReader(fsys fs.FS, d *diag) *reader { return &reader{fsys: fsys, d: d} }
@@ -85,7 +88,9 @@ func (r *reader) read(name string, from Pos) {
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
 	order := r.d.lineOrder()
 	for _, l := range logicalLines(name, string(data)) {
-		order[l.pos] = len(order)
+		if !r.unordered {
+			order[l.pos] = len(order)
+		}
 		r.line(l)
 	}
 }
@@ -121,17 +126,19 @@ func logicalLines(file, data string) []logical {
 	phys := strings.Split(data, "\n")
 	for i := 0; i < len(phys); i++ {
 		start := i
-		var b strings.Builder
-		for {
-			s := stripComment(phys[i])
-			s, cont := stripContinuation(s)
-			b.WriteString(s)
-			if !cont || i+1 >= len(phys) {
-				break
+		text, cont := stripContinuation(stripComment(phys[i]))
+		if cont && i+1 < len(phys) {
+			var b strings.Builder
+			b.WriteString(text)
+			for cont && i+1 < len(phys) {
+				i++
+				var s string
+				s, cont = stripContinuation(stripComment(phys[i]))
+				b.WriteString(s)
 			}
-			i++
+			text = b.String()
 		}
-		text := unescape(b.String())
+		text = unescape(text)
 		if strings.TrimSpace(text) != "" {
 			out = append(out, logical{pos: Pos{File: file, Line: start + 1}, text: text})
 		}

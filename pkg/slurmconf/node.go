@@ -13,19 +13,21 @@ import (
 // such as gpu[1-99999999] is an error rather than an out-of-memory.
 const MaxNodes = 1 << 16
 
-var nodeSchema = newSchema("NodeName", join(
-	keys(honoured, "NodeName", "NodeHostname", "NodeAddr", "Port", "CPUs",
-		"Boards", "SocketsPerBoard", "Sockets", "CoresPerSocket",
-		"ThreadsPerCore", "RealMemory", "TmpDisk", "Gres", "Feature", "Weight",
-		"State", "Reason"),
-	[]keySpec{
-		{name: "Features", alias: "Feature"},
-		{name: "Procs", alias: "CPUs"},
-	},
-	keys(ignored, "BcastAddr", "CoreSpecCount", "CPUSpecList", "CpuBind",
-		"MemSpecLimit", "TRESWeights", "Parameters", "RestrictedCoresPerGPU",
-		"Topology", "Extra", "Comment", "InstanceId", "InstanceType"),
-))
+var nodeSchema = newSchema("NodeName", func() []keySpec {
+	return join(
+		keys(honoured, "NodeName", "NodeHostname", "NodeAddr", "Port", "CPUs",
+			"Boards", "SocketsPerBoard", "Sockets", "CoresPerSocket",
+			"ThreadsPerCore", "RealMemory", "TmpDisk", "Gres", "Feature", "Weight",
+			"State", "Reason"),
+		[]keySpec{
+			{name: "Features", alias: "Feature"},
+			{name: "Procs", alias: "CPUs"},
+		},
+		keys(ignored, "BcastAddr", "CoreSpecCount", "CPUSpecList", "CpuBind",
+			"MemSpecLimit", "TRESWeights", "Parameters", "RestrictedCoresPerGPU",
+			"Topology", "Extra", "Comment", "InstanceId", "InstanceType"),
+	)
+})
 
 // lineDefaults accumulates the values of Xxx=DEFAULT lines: a later DEFAULT
 // line overrides the keys it sets and keeps the others, as in Slurm.

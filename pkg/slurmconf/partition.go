@@ -7,21 +7,23 @@ import (
 	"strings"
 )
 
-var partitionSchema = newSchema("PartitionName", join(
-	keys(honoured, "PartitionName", "Nodes", "Default", "MaxTime",
-		"DefaultTime", "MaxNodes", "MinNodes", "PriorityTier",
-		"PriorityJobFactor", "Priority", "PreemptMode", "GraceTime",
-		"AllowAccounts", "DenyAccounts", "AllowQos", "DenyQos", "State",
-		"OverSubscribe", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"),
-	keys(honoured, queueKeys...),
-	[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
-	keys(ignored, "AllocNodes", "AllowGroups", "Alternate", "CpuBind",
-		"DefCPUPerGPU", "DefMemPerNode", "DisableRootJobs", "ExclusiveUser",
-		"ExclusiveTopo", "Hidden", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
-		"MaxMemPerCPU", "OverTimeLimit", "PowerDownOnIdle", "QOS", "RootOnly",
-		"ReqResv", "ResumeTimeout", "SelectTypeParameters", "SuspendTime",
-		"SuspendTimeout", "Topology", "TRESBillingWeights"),
-))
+var partitionSchema = newSchema("PartitionName", func() []keySpec {
+	return join(
+		keys(honoured, "PartitionName", "Nodes", "Default", "MaxTime",
+			"DefaultTime", "MaxNodes", "MinNodes", "PriorityTier",
+			"PriorityJobFactor", "Priority", "PreemptMode", "GraceTime",
+			"AllowAccounts", "DenyAccounts", "AllowQos", "DenyQos", "State",
+			"OverSubscribe", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"),
+		keys(honoured, queueKeys...),
+		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
+		keys(ignored, "AllocNodes", "AllowGroups", "Alternate", "CpuBind",
+			"DefCPUPerGPU", "DefMemPerNode", "DisableRootJobs", "ExclusiveUser",
+			"ExclusiveTopo", "Hidden", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
+			"MaxMemPerCPU", "OverTimeLimit", "PowerDownOnIdle", "QOS", "RootOnly",
+			"ReqResv", "ResumeTimeout", "SelectTypeParameters", "SuspendTime",
+			"SuspendTimeout", "Topology", "TRESBillingWeights"),
+	)
+})
 
 // queueKeys are Loam's own partition keys.
 var queueKeys = []string{"QueueClass", "AgingRate", "AgingCap",

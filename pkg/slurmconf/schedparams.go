@@ -3,14 +3,15 @@ package slurmconf
 import (
 	"math"
 	"strings"
+	"sync"
 	"time"
 )
 
 // slurmSchedOptions are SchedulerParameters options Slurm knows and Loam
-// does not use; they warn as ignored rather than as unknown.
-var slurmSchedOptions = map[string]bool{}
-
-func init() {
+// does not use; they warn as ignored rather than as unknown. Built on first
+// use, like the key schemas, to keep the user commands' start-up cheap.
+var slurmSchedOptions = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
 	for _, o := range strings.Fields(`allow_zero_lic assoc_limit_stop batch_sched_delay
 		bb_array_stage_cnt bf_busy_nodes bf_hetjob_immediate bf_hetjob_prio
 		bf_ignore_newly_avail_nodes bf_job_part_count_reserve bf_licenses
@@ -31,9 +32,10 @@ func init() {
 		sbatch_wait_nodes sched_max_job_start sched_min_interval spec_cores_first
 		step_retry_count step_retry_time time_min_as_soft_limit
 		whole_hetjob kill_invalid_depend`) {
-		slurmSchedOptions[o] = true
+		out[o] = true
 	}
-}
+	return out
+})
 
 // schedulerParameters decodes SchedulerParameters: a comma-separated list of
 // name or name=value options. Options Loam does not use warn.
@@ -62,7 +64,7 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 		case "default_queue_depth":
 			x.schedCount(f, opt, val, &dst.DefaultQueueDepth)
 		default:
-			if slurmSchedOptions[name] {
+			if slurmSchedOptions()[name] {
 				x.d.warnf(f.Pos, x.rec, f.Key, "option %q is not used by Loam, ignored", opt)
 			} else {
 				x.d.warnf(f.Pos, x.rec, f.Key, "unknown option %q, ignored", opt)

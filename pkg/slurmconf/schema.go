@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // use says what Loam does with a key.
@@ -27,16 +28,28 @@ type keySpec struct {
 // schema is the set of keys one kind of line accepts. Lookups are
 // case-insensitive, as in Slurm.
 type schema struct {
-	what string
-	keys map[string]keySpec
+	what  string
+	specs func() []keySpec
+	once  sync.Once
+	index map[string]keySpec
 }
 
-func newSchema(what string, specs []keySpec) *schema {
-	s := &schema{what: what, keys: make(map[string]keySpec, len(specs))}
-	for _, k := range specs {
-		s.keys[strings.ToLower(k.name)] = k
-	}
-	return s
+func newSchema(what string, specs func() []keySpec) *schema {
+	return &schema{what: what, specs: specs}
+}
+
+// keys returns the schema's keys by lower-case name. The index is built on
+// first use, not at package initialisation: every user command links this
+// package (to find the controller) and most never parse a whole file.
+func (s *schema) keys() map[string]keySpec {
+	s.once.Do(func() {
+		specs := s.specs()
+		s.index = make(map[string]keySpec, len(specs))
+		for _, k := range specs {
+			s.index[strings.ToLower(k.name)] = k
+		}
+	})
+	return s.index
 }
 
 func keys(u use, names ...string) []keySpec {
@@ -64,7 +77,7 @@ type values map[string]field
 func (s *schema) check(fields []field, recName string, d *diag) values {
 	out := make(values, len(fields))
 	for _, f := range fields {
-		spec, ok := s.keys[strings.ToLower(f.Key)]
+		spec, ok := s.keys()[strings.ToLower(f.Key)]
 		if !ok {
 			d.errorf(f.Pos, recName, f.Key, ErrUnknownKey, "not a %s key%s", s.what, s.suggest(f.Key))
 			continue
@@ -93,14 +106,15 @@ func (s *schema) check(fields []field, recName string, d *diag) values {
 func (s *schema) suggest(key string) string {
 	lk := strings.ToLower(key)
 	best, bestDist := "", len(lk)/3+1
-	names := make([]string, 0, len(s.keys))
-	for k := range s.keys {
+	index := s.keys()
+	names := make([]string, 0, len(index))
+	for k := range index {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
 		if d := editDistance(lk, k, bestDist); d < bestDist {
-			best, bestDist = s.keys[k].name, d
+			best, bestDist = index[k].name, d
 		}
 	}
 	if best == "" {

@@ -5,19 +5,23 @@ import (
 	"strings"
 )
 
-var tenantSchema = newSchema("TenantName", join(
-	keys(honoured, "TenantName", "Description", "Weight", "Guarantee",
-		"BorrowLimit", "LendLimit", "GrpTRES", "MaxTRESPerUser",
-		"MaxJobsPerUser", "MaxSubmitJobsPerUser", "GrpJobs", "GrpSubmitJobs",
-		"Partitions"),
-	[]keySpec{{name: "Fairshare", alias: "Weight"}},
-))
+var tenantSchema = newSchema("TenantName", func() []keySpec {
+	return join(
+		keys(honoured, "TenantName", "Description", "Weight", "Guarantee",
+			"BorrowLimit", "LendLimit", "GrpTRES", "MaxTRESPerUser",
+			"MaxJobsPerUser", "MaxSubmitJobsPerUser", "GrpJobs", "GrpSubmitJobs",
+			"Partitions"),
+		[]keySpec{{name: "Fairshare", alias: "Weight"}},
+	)
+})
 
-var userSchema = newSchema("UserName", join(
-	keys(honoured, "UserName", "Accounts", "DefaultAccount", "Share",
-		"GrpTRES", "MaxJobs", "MaxSubmitJobs"),
-	[]keySpec{{name: "Account", alias: "Accounts"}, {name: "Fairshare", alias: "Share"}},
-))
+var userSchema = newSchema("UserName", func() []keySpec {
+	return join(
+		keys(honoured, "UserName", "Accounts", "DefaultAccount", "Share",
+			"GrpTRES", "MaxJobs", "MaxSubmitJobs"),
+		[]keySpec{{name: "Account", alias: "Accounts"}, {name: "Fairshare", alias: "Share"}},
+	)
+})
 
 // TenantsConf is a parsed tenants.conf.
 type TenantsConf struct {
@@ -67,7 +71,7 @@ func defaultsLine(rec record, s *schema, defs *lineDefaults, d *diag) *dec {
 	first := rec.Fields[0]
 	recName := recordName(rec)
 	v := s.check(rec.Fields, recName, d)
-	delete(v, s.keys[strings.ToLower(first.Key)].name)
+	delete(v, s.keys()[strings.ToLower(first.Key)].name)
 	if strings.EqualFold(first.Value, "DEFAULT") {
 		defs.add(v, first.Key+"=DEFAULT")
 		return nil

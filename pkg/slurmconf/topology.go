@@ -9,10 +9,12 @@ import (
 // maxSwitches bounds the switches of one topology.conf.
 const maxSwitches = 1 << 16
 
-var topologySchema = newSchema("topology.conf", join(
-	keys(honoured, "SwitchName", "Switches", "Nodes", "LinkSpeed"),
-	keys(ignored, "BlockName", "BlockSizes"),
-))
+var topologySchema = newSchema("topology.conf", func() []keySpec {
+	return join(
+		keys(honoured, "SwitchName", "Switches", "Nodes", "LinkSpeed"),
+		keys(ignored, "BlockName", "BlockSizes"),
+	)
+})
 
 // ParseTopology reads the topology.conf called name from fsys: Slurm's tree
 // topology, one SwitchName line per switch. The second result holds the
@@ -36,7 +38,7 @@ func parseTopology(fsys fs.FS, name string, d *diag) (*Topology, []string) {
 		case first == "blockname" || first == "blocksizes":
 			continue // topology/block lines: warned as ignored by check
 		default:
-			if _, known := topologySchema.keys[first]; known {
+			if _, known := topologySchema.keys()[first]; known {
 				d.errorf(rec.Pos, recName, rec.Fields[0].Key, ErrSyntax, "a topology.conf line starts with SwitchName=")
 			}
 			continue

@@ -36,6 +36,7 @@ type FakeNode struct {
 	srv      *http.Server
 	addr     string
 	mu       sync.Mutex
+	sendMu   sync.Mutex // held from numbering an event to its delivery
 	seq      uint64
 	running  map[uint32]*api.LaunchRequest
 	launches []api.LaunchRequest
@@ -247,7 +248,12 @@ func (n *FakeNode) LaunchFailed(id uint32, msg string) error {
 	return n.send(api.JobEvent{JobID: id, Kind: api.EventLaunchFailed, Time: time.Now().Unix(), Message: msg, ExitCode: job.ExitCode{Status: 0, Signal: 53}})
 }
 
+// send delivers ev with the next sequence number. Numbering and delivery
+// happen under one lock, as in the real node daemon, so events never reach
+// the controller out of order (it drops a lower number as a replay).
 func (n *FakeNode) send(ev api.JobEvent) error {
+	n.sendMu.Lock()
+	defer n.sendMu.Unlock()
 	n.mu.Lock()
 	n.seq++
 	ev.Seq = n.seq

@@ -173,6 +173,7 @@ func peerJob(t *testing.T, r kvRecord) api.Job {
 		Requeue: kv["Requeue"] == "1", Restarts: atoi(kv["Restarts"]), BatchFlag: kv["BatchFlag"] == "1",
 		TimeLimit: secsOf(t, kv["TimeLimit"]), TimeMinimum: secsOf(t, kv["TimeMin"]),
 		SubmitTime: unixOf(t, kv["SubmitTime"]), EligibleTime: unixOf(t, kv["EligibleTime"]),
+		AccrueTime: unixOf(t, kv["AccrueTime"]), MinCPUsNode: atoi(kv["MinCPUsNode"]),
 		StartTime: unixOf(t, kv["StartTime"]), EndTime: unixOf(t, kv["EndTime"]),
 		Deadline: unixOf(t, kv["Deadline"]), PreemptTime: unixOf(t, kv["PreemptTime"]),
 		LastSchedEval: unixOf(t, kv["LastSchedEval"]),
@@ -190,8 +191,11 @@ func peerJob(t *testing.T, r kvRecord) api.Job {
 	j.SubmitHost, _, _ = strings.Cut(kv["AllocNode:Sid"], ":")
 	peerArray(&j, kv)
 	peerReason(&j, kv["Reason"])
-	min, _, _ := strings.Cut(kv["NumNodes"], "-")
+	min, max, isRange := strings.Cut(kv["NumNodes"], "-")
 	j.NodeCount = atoi(min)
+	if isRange {
+		j.MaxNodes = atoi(max)
+	}
 	if kv["NumTasks"] != "N/A" {
 		j.Tasks = atoi(kv["NumTasks"])
 	}
@@ -336,7 +340,8 @@ func peerNodes(t *testing.T, path string) []api.Node {
 			FreeMemory: int64(atoi(kv["FreeMem"])), Sockets: atoi(kv["Sockets"]), Boards: atoi(kv["Boards"]),
 			State: state, ThreadsPerCore: atoi(kv["ThreadsPerCore"]), Weight: int64(atoi(kv["Weight"])),
 			BootTime: unixOf(t, kv["BootTime"]), SlurmdStart: unixOf(t, kv["SlurmdStartTime"]),
-			TmpDisk: int64(atoi(kv["TmpDisk"]))}
+			LastBusy: unixOf(t, kv["LastBusyTime"]),
+			TmpDisk:  int64(atoi(kv["TmpDisk"]))}
 		if m := nodeReason.FindStringSubmatch(kv["Reason"]); m != nil {
 			n.Reason, n.ReasonUser, n.ReasonTime = m[1], m[2], unixOf(t, m[3])
 		} else {

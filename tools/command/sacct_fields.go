@@ -30,6 +30,15 @@ func (r acctRow) state() job.State {
 	return r.j.State
 }
 
+// stateText is the State column: a cancelled job's line names who
+// cancelled it, as Slurm's sacct does ("CANCELLED by 1000").
+func (r acctRow) stateText() string {
+	if r.step == nil && r.j.State == job.Cancelled && r.j.CancelledBy != nil {
+		return "CANCELLED by " + strconv.FormatUint(uint64(*r.j.CancelledBy), 10)
+	}
+	return string(r.state())
+}
+
 func (r acctRow) times() (start, end, elapsed int64) {
 	if r.step != nil {
 		return r.step.StartTime, r.step.EndTime, r.step.Elapsed
@@ -200,7 +209,7 @@ var acctCols = []acctCol{
 	})},
 	{"ResvCPU", 10, nil}, {"ResvCPURAW", 10, nil},
 	{"Start", 19, acctDate(func(r acctRow) int64 { s, _, _ := r.times(); return s })},
-	{"State", 10, func(r acctRow, _ *acctPrinter) string { return string(r.state()) }},
+	{"State", 10, func(r acctRow, _ *acctPrinter) string { return r.stateText() }},
 	{"Submit", 19, acctDate(func(r acctRow) int64 { return r.j.SubmitTime })},
 	{"SubmitLine", 20, nil},
 	{"Suspended", 10, func(acctRow, *acctPrinter) string { return "00:00:00" }},

@@ -13,7 +13,7 @@ import (
 // acctJobs are finished, running and pending jobs as the controller's
 // history reports them (2026-11-29, UTC).
 func acctJobs() []api.AcctJob {
-	task := 3
+	task, by := 3, uint32(1000)
 	return []api.AcctJob{
 		{JobID: 12, Name: "train-llm", UserID: 1000, UserName: "alice", GroupID: 100, Account: "nlp",
 			Partition: "normal", State: job.Completed, ExitCode: job.ExitCode{}, SubmitTime: 1795946400,
@@ -35,7 +35,8 @@ func acctJobs() []api.AcctJob {
 			Partition: "batch", State: job.Pending, SubmitTime: 1795946600, TimeLimit: 3600, CPUs: 2,
 			Reason: job.ReasonPriority},
 		{JobID: 16, Name: "cancelled", UserID: 1000, UserName: "alice", Partition: "normal",
-			State: job.Cancelled, ExitCode: job.ExitCode{Signal: 15}, SubmitTime: 1795946800, TimeLimit: 600, CPUs: 1},
+			State: job.Cancelled, ExitCode: job.ExitCode{Signal: 15}, SubmitTime: 1795946800, TimeLimit: 600, CPUs: 1,
+			CancelledBy: &by},
 	}
 }
 

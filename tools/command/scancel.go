@@ -106,8 +106,11 @@ func parseScancel(env *Env, w *output, args []string) (*scancelParams, int, bool
 			desc = append(desc, "qos="+o.val)
 		case "Q":
 			p.verbose = -1
-		case "R", "wckey", "sibling":
-			name := map[string]string{"R": "reservation", "wckey": "wckey", "sibling": "sibling"}[o.id]
+		case "R":
+			f.Reservations = []string{o.val}
+			desc = append(desc, "reservation="+o.val)
+		case "wckey", "sibling":
+			name := map[string]string{"wckey": "wckey", "sibling": "sibling"}[o.id]
 			w.errf("--%s is not supported by Loam", name)
 			return nil, 1, true
 		case "s":

@@ -3,7 +3,6 @@ package command
 import (
 	"bufio"
 	"context"
-	"regexp"
 	"strings"
 	"time"
 
@@ -155,6 +154,8 @@ func (s *scontrol) run(argv []string) {
 			return
 		}
 		s.update(argv[1:])
+	case strings.EqualFold(tag, "token"):
+		s.token(argv)
 	case abbrev(tag, "version", 4):
 		s.w.printf("%s\n", versionLine)
 	case abbrev(tag, "help", 2):
@@ -199,8 +200,12 @@ func (s *scontrol) show(argv []string) {
 		s.showPartitions(val, hasVal)
 	case abbrev(tag, "reservations", 1), abbrev(tag, "reservationname", 1):
 		s.showReservations(val, hasVal)
+	case abbrev(tag, "joblog", 4):
+		s.showJobLog(val, hasVal)
 	case abbrev(tag, "steps", 2):
 		s.w.printf("No job steps in the system\n")
+	case abbrev(tag, "suggestions", 3):
+		s.showSuggestions()
 	default:
 		s.fail("invalid entity:%s for keyword:%s \n", tag, argv[0])
 	}
@@ -237,15 +242,16 @@ func (s *scontrol) hostlist(list string, has, sorted bool) {
 	}
 }
 
-// badRange finds the range a host list error names.
-var badRange = regexp.MustCompile(`invalid range "([^"]*)"`)
-
 // hostlistError prints a malformed host list as scontrol does, with
-// Slurm's words for an inverted range.
+// Slurm's words for an inverted range (the error names it as
+// `invalid range "R"`).
 func hostlistError(err error, list string) string {
 	msg := err.Error()
-	if m := badRange.FindStringSubmatch(msg); m != nil {
-		msg = "_parse_single_range: Invalid range: `" + m[1] + "'"
+	const mark = `invalid range "`
+	if _, rest, ok := strings.Cut(msg, mark); ok {
+		if r, _, ok := strings.Cut(rest, `"`); ok {
+			msg = "_parse_single_range: Invalid range: `" + r + "'"
+		}
 	}
 	return "scontrol: error: " + msg + "\nInvalid hostlist: " + list + "\n"
 }

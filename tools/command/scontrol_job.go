@@ -119,7 +119,7 @@ func (f *jobFormatter) timeLines(b []byte, j *api.Job, sep string) []byte {
 		b = appendHMS(b, roundMinutes(j.TimeMinimum))
 	}
 	b = append(b, sep+"SubmitTime="+f.time(j.SubmitTime)+" EligibleTime="+f.time(j.EligibleTime)+sep...)
-	b = append(b, "AccrueTime="+f.time(j.EligibleTime)+sep...)
+	b = append(b, "AccrueTime="+f.time(j.AccrueTime)+sep...)
 	end := f.time(j.EndTime)
 	if j.TimeLimit == api.UnlimitedSeconds && j.EndTime > f.now {
 		end = "Unknown"
@@ -152,7 +152,11 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 	if j.Tasks != 0 {
 		tasks = strconv.Itoa(j.Tasks)
 	}
-	b = append(b, "NumNodes="+strconv.Itoa(j.NodeCount)+" NumCPUs="+strconv.Itoa(j.CPUs)+" NumTasks="+tasks+
+	nodes := strconv.Itoa(j.NodeCount)
+	if j.JobState == job.Pending && j.MaxNodes > 0 {
+		nodes += "-" + strconv.Itoa(j.MaxNodes) // Slurm shows the range until the job starts
+	}
+	b = append(b, "NumNodes="+nodes+" NumCPUs="+strconv.Itoa(j.CPUs)+" NumTasks="+tasks+
 		" CPUs/Task="+strconv.Itoa(max(j.CPUsPerTask, 1))+" ReqB:S:C:T=0:0:*:*"+sep...)
 	b = append(b, "TRES="+orNull(orDefault(j.TRESAllocStr, j.TRESReqStr))+sep...)
 	b = append(b, "Socks/Node=* NtasksPerN:B:S:C="+strconv.Itoa(j.TasksPerNode)+":0:*:* CoreSpec=*"+sep...)
@@ -317,8 +321,10 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 // loamLines prints Loam's additions after every Slurm field, each only
 // when it has a value: tenant and queue class, the queue position and
 // planned start of a pending job (R13), GPUs held and how many are
-// borrowed from other tenants' quota (R7, per node with -d), and the
-// reservation the scheduler holds for the job (R9).
+// borrowed from other tenants' quota (R7, per node with -d), its
+// preemptions (R11: how many, by whom, whether the last one found it
+// checkpointed, run time lost), and the reservation the scheduler holds
+// for the job (R9).
 func (f *jobFormatter) loamLines(b []byte, j *api.Job, sep string) []byte {
 	if j.Tenant != "" || j.QueueClass != "" {
 		b = append(b, sep+"Tenant="+orNull(j.Tenant)+" QueueClass="+orNull(j.QueueClass)...)
@@ -331,6 +337,11 @@ func (f *jobFormatter) loamLines(b []byte, j *api.Job, sep string) []byte {
 		if f.detail {
 			b = f.borrowedLines(b, j, sep)
 		}
+	}
+	if j.Preemptions > 0 {
+		b = append(b, sep+"Preemptions="+strconv.Itoa(j.Preemptions)+" PreemptedBy="+u32(j.PreemptedBy)+
+			" PreemptReason="+orNull(j.PreemptReason)+" Checkpoint="+orNull(j.Checkpoint)+
+			" LostRunTime="+string(appendHMS(nil, j.LostRunTime))...)
 	}
 	if r := j.SchedReservation; r != nil {
 		b = append(b, sep+"SchedReservation=yes ReservationCreated="+f.time(r.Created)+

@@ -83,7 +83,7 @@ func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
 		b = append(b, "Partitions="+strings.Join(n.Partitions, ",")+" "+sep...)
 	}
 	b = append(b, "BootTime="+f.timeOr(n.BootTime, "None")+" SlurmdStartTime="+f.timeOr(n.SlurmdStart, "None")+sep...)
-	b = append(b, "LastBusyTime="+f.time(0)+sep...) // Loam does not track it yet
+	b = append(b, "LastBusyTime="+f.time(n.LastBusy)+sep...)
 	b = append(b, "CfgTRES="+nodeTRES(n.CPUs, n.RealMemory)+sep...)
 	b = append(b, "AllocTRES="+allocTRES(n)+sep...)
 	b = append(b, "CapWatts=n/a"+sep+"CurrentWatts=0 AveWatts=0"+sep...)

@@ -96,6 +96,9 @@ type squeueParams struct {
 	allStates          bool
 	nodes              []string
 	reservation        string
+	// me: --me, which also says on standard error where each of the
+	// caller's pending jobs stands (squeue_me.go).
+	me bool
 }
 
 // Squeue runs squeue with args (without the program name) and returns its
@@ -234,7 +237,7 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 		p.licenses = strtok(o.val, ",")
 	case "M":
 	case "me":
-		p.users, p.usersGiven = []string{strconv.FormatUint(uint64(env.UID), 10)}, true
+		p.users, p.usersGiven, p.me = []string{strconv.FormatUint(uint64(env.UID), 10)}, true, true
 	case "n":
 		p.names = strtok(o.val, ",")
 	case "w":

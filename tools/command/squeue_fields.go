@@ -1,6 +1,8 @@
 package command
 
 import (
+	"strings"
+
 	"strconv"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -64,7 +66,7 @@ var jobCols = []jobCol{
 		val: str(func(j *api.Job) string { return orNA(j.TRESPerNode) })},
 	{letter: 'B', names: []string{"batchhost"}, header: "EXEC_HOST", need: []string{"batch_host"},
 		val: str(func(j *api.Job) string { return orDefault(j.BatchHost, "n/a") })},
-	{letter: 'c', names: []string{"mincpus"}, header: "MIN_CPUS", need: []string{"cpus_per_task", "tasks_per_node"},
+	{letter: 'c', names: []string{"mincpus"}, header: "MIN_CPUS", need: []string{"min_cpus_node", "cpus_per_task", "tasks_per_node"},
 		val: num(func(j *api.Job) int64 { return int64(minCPUsNode(j)) })},
 	{letter: 'C', names: []string{"numcpus"}, header: "CPUS", need: []string{"cpus"},
 		val: num(func(j *api.Job) int64 { return int64(j.CPUs) })},
@@ -147,7 +149,8 @@ var jobCols = []jobCol{
 	{letter: 'X', names: []string{"corespec"}, header: "CORE_SPEC", val: fixed("N/A")},
 	{letter: 'y', names: []string{"nice"}, header: "NICE", need: []string{"nice"},
 		val: num(func(j *api.Job) int64 { return int64(j.Nice) })},
-	{letter: 'Y', names: []string{"schednodes"}, header: "SCHEDNODES", hdrNoCut: true, nocut: true, val: fixed("(null)")},
+	{letter: 'Y', names: []string{"schednodes"}, header: "SCHEDNODES", hdrNoCut: true, nocut: true, need: []string{"sched_nodes"},
+		val: str(func(j *api.Job) string { return orNull(j.SchedNodes) })},
 	{letter: 'z', names: []string{"sct"}, header: "S:C:T", val: fixed("*:*:*")},
 	{letter: 'Z', names: []string{"workdir"}, header: "WORK_DIR", need: []string{"current_working_directory"},
 		val: str(func(j *api.Job) string { return j.WorkDir })},
@@ -158,6 +161,14 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// orDefaultInt is n, or def when n is 0.
+func orDefaultInt(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
 }
 
 // shareString is Slurm's job_share_string of a job's sharing request.
@@ -175,8 +186,12 @@ func shareString(e string) string {
 	return "OK"
 }
 
-// minCPUsNode is Slurm's pn_min_cpus: CPUs per task times tasks per node.
+// minCPUsNode is Slurm's pn_min_cpus, as the controller reports it (from
+// a controller that does not, CPUs per task times tasks per node).
 func minCPUsNode(j *api.Job) int {
+	if j.MinCPUsNode > 0 {
+		return j.MinCPUsNode
+	}
 	return max(j.CPUsPerTask, 1) * max(j.TasksPerNode, 1)
 }
 
@@ -192,11 +207,14 @@ func minMemory(j *api.Job) int64 {
 	return j.MinMemory
 }
 
-// reasonText is the reason as squeue %r and scontrol print it: the
-// description when the controller gave one, else the reason's name.
+// reasonText is the reason as squeue %r and scontrol print it: Slurm's
+// state_desc when there is one ("ReqNodeNotAvail, UnavailableNodes:n1",
+// which begins with the reason it details), else the reason's name. A
+// description of another kind (the message of a launch failure) is
+// Loam's detail, not something Slurm prints there.
 func reasonText(j *api.Job) string {
-	if j.StateDescription != "" {
-		return j.StateDescription
+	if d := j.StateDescription; d != "" && strings.HasPrefix(d, string(j.StateReason)) {
+		return d
 	}
 	return string(j.StateReason)
 }

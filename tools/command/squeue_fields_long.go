@@ -24,8 +24,8 @@ var longOnlyCols = []jobCol{
 	{names: []string{"lastschedeval"}, header: "LAST_SCHED_EVAL", need: []string{"last_sched_eval"},
 		val: timeCol(func(j *api.Job) int64 { return j.LastSchedEval })},
 	{names: []string{"pendingtime"}, header: "PENDING_TIME", need: []string{"start_time", "submit_time"}, val: pendingTimeCol},
-	{names: []string{"accruetime"}, header: "ACCRUE_TIME", need: []string{"eligible_time"},
-		val: timeCol(func(j *api.Job) int64 { return j.EligibleTime })},
+	{names: []string{"accruetime"}, header: "ACCRUE_TIME", need: []string{"accrue_time"},
+		val: timeCol(func(j *api.Job) int64 { return j.AccrueTime })},
 	{names: []string{"allocnodes"}, header: "ALLOC_NODES", need: []string{"submit_host"},
 		val: null(func(j *api.Job) string { return j.SubmitHost })},
 	{names: []string{"allocsid"}, header: "ALLOC_SID", val: fixed("0")},
@@ -49,8 +49,8 @@ var longOnlyCols = []jobCol{
 	{names: []string{"siblingsviableraw"}, header: "VIALBLE_SIBLINGS_RAW", val: fixed("NA")},
 	{names: []string{"maxcpus"}, header: "MAX_CPUS", need: []string{"cpus"},
 		val: num(func(j *api.Job) int64 { return int64(j.CPUs) })},
-	{names: []string{"maxnodes"}, header: "MAX_NODES", need: []string{"node_count"},
-		val: num(func(j *api.Job) int64 { return int64(j.NodeCount) })},
+	{names: []string{"maxnodes"}, header: "MAX_NODES", need: []string{"node_count", "max_nodes"},
+		val: num(func(j *api.Job) int64 { return int64(orDefaultInt(j.MaxNodes, j.NodeCount)) })},
 	{names: []string{"network"}, header: "NETWORK", val: fixed("(null)")},
 	{names: []string{"ntpercore"}, header: "NTASKS_PER_CORE", val: fixed("N/A")},
 	{names: []string{"ntpernode"}, header: "NTASKS_PER_NODE", need: []string{"tasks_per_node"},
@@ -97,9 +97,10 @@ var longOnlyCols = []jobCol{
 	{names: []string{"hetjobidset", "packjobidset"}, header: "HET_JOB_ID_SET", val: fixed("N/A")},
 
 	// Loam's columns (R13). Slurm has no such names. The queue position
-	// and the planned start of every pending job come from the scheduler's
-	// latest plan; they have no -o letter yet.
-	{names: []string{"position"}, header: "POSITION", need: []string{"queue_position", "job_state"}, val: positionCol},
+	// and the estimated start of every pending job come from the
+	// scheduler's latest plan, corrected by history; Slurm's squeue uses
+	// every letter, so the position's -o specifier is %#.
+	{letter: '#', names: []string{"position"}, header: "POSITION", need: []string{"queue_position", "job_state"}, val: positionCol},
 	{names: []string{"estimatedstart"}, header: "EST_START", need: []string{"estimated_start"},
 		val: timeCol(func(j *api.Job) int64 { return j.EstimatedStart })},
 }

@@ -23,9 +23,11 @@ const squeueHelp = `Usage: squeue [OPTIONS]
       --json                      dump every job record as JSON
   -l, --long                      long report
   -L, --licenses=(license names)  jobs using these licenses (Loam has none)
-      --me                        show only my jobs
+      --me                        show only my jobs (and, on stderr, where
+                                  each pending one stands in its queue)
   -n, --name=job_name(s)          comma separated list of job names to view
-  -o, --format=format             format specification (%i %j %P %u %t ...)
+  -o, --format=format             format specification (%i %j %P %u %t ...);
+                                  Loam adds %# (queue position)
   -O, --Format=format             format specification (Field[:[.]width],...);
                                   Loam adds position and estimatedstart
   -p, --partition=partition(s)    comma separated list of partitions

@@ -26,6 +26,10 @@ var sortFields = map[byte][]string{
 	'u': {"user_name"}, 'U': {"user_id"}, 'v': {"reservation"}, 'V': {"submit_time"},
 }
 
+// streamChunk is how much output a long listing collects before writing
+// it (output's initial buffer).
+const streamChunk = 60 << 10
+
 // squeueOnce prints one listing.
 func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeueParams, now time.Time) int {
 	if p.steps {
@@ -65,8 +69,18 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 	(&jobSorter{now: now.Unix()}).sort(recs, keys)
 	for _, r := range recs {
 		b = p.printRec(b, pr, r)
+		if len(b) >= streamChunk {
+			// Written in chunks: a buffer as large as the listing is
+			// fresh memory, page faults a tenth of squeue's time.
+			w.buf = b
+			w.flush()
+			b = w.buf
+		}
 	}
 	w.buf = b
+	if p.me && !p.noHeader {
+		standing(ctx, w, c, recs, now)
+	}
 	return 0
 }
 
@@ -113,6 +127,9 @@ func (p *squeueParams) query(pr *jobPrinter, keys []sortKey) *api.JobQuery {
 	}
 	if p.reservation != "" {
 		extra = append(extra, "reservation")
+	}
+	if p.me {
+		extra = append(extra, "queue_position", "estimated_start")
 	}
 	q := &api.JobQuery{Fields: pr.fields(extra...)}
 	for _, r := range p.jobs {

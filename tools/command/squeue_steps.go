@@ -18,6 +18,10 @@ type step struct {
 	id   string // "batch"
 	now  int64
 	name string
+	// tasks, cpus and tres are an srun step's (step_list.go); a batch
+	// step has one task.
+	tasks, cpus int
+	tres        string
 }
 
 // stepCols are squeue -s's columns.
@@ -35,15 +39,15 @@ var stepCols = []struct {
 	{'U', []string{"userid"}, "UID", false, func(s *step) string { return strconv.FormatUint(uint64(s.j.UserID), 10) }},
 	{'M', []string{"timeused"}, "TIME", true, func(s *step) string { return string(appendSecs(nil, s.now-s.j.StartTime)) }},
 	{'N', []string{"nodes"}, "NODELIST", true, func(s *step) string { return s.j.BatchHost }},
-	{'A', []string{"numtasks"}, "TASKS", false, func(*step) string { return "1" }},
+	{'A', []string{"numtasks"}, "TASKS", false, func(s *step) string { return strconv.Itoa(max(s.tasks, 1)) }},
 	{'l', []string{"timelimit"}, "TIME_LIMIT", false, func(*step) string { return "UNLIMITED" }},
 	{'S', []string{"starttime"}, "START_TIME", false, nil},
-	{'b', []string{"gres"}, "TRES_PER_JOB", false, func(*step) string { return "(null)" }},
+	{'b', []string{"gres"}, "TRES_PER_JOB", false, func(s *step) string { return orNull(s.tres) }},
 	{0, []string{"jobid"}, "JOBID", false, func(s *step) string { return strconv.FormatUint(uint64(s.j.JobID), 10) }},
 	{0, []string{"arrayjobid"}, "ARRAY_JOB_ID", false, func(s *step) string {
 		return strconv.FormatUint(uint64(arrayJobID(s.j)), 10)
 	}},
-	{0, []string{"numcpus"}, "NUM_CPUS", false, func(*step) string { return "0" }},
+	{0, []string{"numcpus"}, "NUM_CPUS", false, func(s *step) string { return strconv.Itoa(s.cpus) }},
 	{0, []string{"stepstate"}, "STATE", false, func(*step) string { return "RUNNING" }},
 }
 
@@ -88,6 +92,23 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 	}
 	for _, s := range bad {
 		w.errf("Invalid job step format specification: %s", s)
+	}
+	if steps, ok, err := listSteps(ctx, c, now.Unix()); ok { // srun steps too (step_list.go)
+		if err != nil {
+			w.raw("slurm_get_job_steps error: " + errText(err) + "\n")
+			return 1
+		}
+		b := w.buf
+		if !p.noHeader {
+			b = stepLine(b, items, nil, newTimeFormat(env, now))
+		}
+		for i := range steps {
+			if p.stepMatch(&steps[i]) {
+				b = stepLine(b, items, &steps[i], newTimeFormat(env, now))
+			}
+		}
+		w.buf = b
+		return 0
 	}
 	q := &api.JobQuery{States: []string{string(job.Running)}, Fields: []string{"job_id", "array_job_id",
 		"array_task_id", "partition", "user_name", "user_id", "start_time", "batch_host", "job_state", "batch_flag"}}

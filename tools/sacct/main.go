@@ -1,3 +1,8 @@
+// A command lives for milliseconds: the runtime need not start a goroutine
+// that watches the CPU limit for changes (it wakes a second thread).
+
+//go:debug updatemaxprocs=0
+
 // Command sacct shows the accounting of Loam jobs, as Slurm's sacct does.
 package main
 

@@ -1,3 +1,8 @@
+// A command lives for milliseconds: the runtime need not start a goroutine
+// that watches the CPU limit for changes (it wakes a second thread).
+
+//go:debug updatemaxprocs=0
+
 // Command sinfo shows Loam's partitions and nodes, as Slurm's sinfo does.
 package main
 

@@ -43,6 +43,7 @@ func main() {
 			&cli.DurationFlag{Name: "checkpoint", Usage: "running jobs checkpoint this often (0: never)"},
 			&cli.BoolFlag{Name: "checkpoint-on-signal", Usage: "preemption victims checkpoint on the signal and lose only the grace window"},
 			&cli.DurationFlag{Name: "starve-after", Value: 72 * time.Hour, Usage: "a wait longer than this counts as starvation"},
+			&cli.BoolFlag{Name: "estimates", Usage: "also score start estimates: limit-only (squeue --start) vs history-corrected, per horizon"},
 		},
 		Action:   replay,
 		Commands: []*cli.Command{genCommand()},
@@ -71,16 +72,20 @@ func replay(c *cli.Context) error {
 	}
 	results := make([]*sim.Result, len(policies))
 	errs := make([]error, len(policies))
+	studies := make([]*sim.EstimateStudy, len(policies))
 	var wg sync.WaitGroup
 	for i, p := range policies {
 		opts, err := options(c, conf, p, recs)
 		if err != nil {
 			return err
 		}
+		if c.Bool("estimates") {
+			studies[i] = newStudy(opts)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = runPolicy(opts, logPath(c.String("log"), p, len(policies)))
+			results[i], errs[i] = runPolicy(opts, logPath(c.String("log"), p, len(policies)), studies[i])
 			if errs[i] == nil && c.String("jobs") != "" {
 				errs[i] = writeOutcomes(logPath(c.String("jobs"), p, len(policies)), results[i].Outcomes)
 			}
@@ -100,7 +105,10 @@ func replay(c *cli.Context) error {
 	if c.Bool("json") {
 		return writeJSON(os.Stdout, c.String("trace"), results)
 	}
-	return sim.WriteTable(os.Stdout, results)
+	if err := sim.WriteTable(os.Stdout, results); err != nil {
+		return err
+	}
+	return writeStudies(os.Stdout, policies, studies)
 }
 
 // options are the replay options of policy p.
@@ -115,9 +123,12 @@ func options(c *cli.Context, conf *slurmconf.Config, p sched.Policy, recs []sim.
 
 // runPolicy replays one policy, timing every cycle, and writes its
 // decision log to logFile when one is named.
-func runPolicy(o sim.Options, logFile string) (*sim.Result, error) {
+func runPolicy(o sim.Options, logFile string, study *sim.EstimateStudy) (*sim.Result, error) {
 	timer := &cycleTimer{}
 	o.NewScheduler = func(cfg sched.Config) sim.Cycler { timer.s = sched.New(cfg); return timer }
+	if study != nil {
+		o.NewScheduler = study.Wrap(o.NewScheduler)
+	}
 	var flush func() error
 	if logFile != "" {
 		f, err := os.Create(logFile)

@@ -42,19 +42,13 @@ func (e *Engine) Cycle(now time.Time) *controller.CycleResult {
 			EstStart: p.EstStart, Position: p.Position, Partition: p.Partition, Priority: p.Priority, Factors: factors[p.Job]})
 	}
 	res.Reservations = e.reservations()
+	summarize(res, plan)
 	return res
 }
 
 func (e *Engine) launch(a cluster.Action) controller.Launch {
-	l := controller.Launch{JobID: uint32(a.Job), ArrayJobID: uint32(a.ArrayJob), TaskIndex: a.TaskIndex,
+	return controller.Launch{JobID: uint32(a.Job), ArrayJobID: uint32(a.ArrayJob), TaskIndex: a.TaskIndex,
 		Partition: a.Partition, Alloc: fromSched(a.Alloc), Limit: a.Limit}
-	if a.ArrayJob != 0 {
-		if _, known := e.taskOf[l.JobID]; !known {
-			e.taskOf[l.JobID] = l.ArrayJobID
-			e.arrays[l.ArrayJobID]++
-		}
-	}
-	return l
 }
 
 func preempt(a cluster.Action) controller.Preempt {

@@ -1,7 +1,6 @@
 package schedengine
 
 import (
-	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -91,8 +90,50 @@ func TestArrayTasksGetNewIDs(t *testing.T) {
 			t.Errorf("task launch %+v: want a new id under array %d", l, arr.ID)
 		}
 	}
-	if err := e.CancelTasks(arr.ID, []int{2}); err == nil || !strings.Contains(err.Error(), "not supported") {
-		t.Errorf("CancelTasks while tasks run: %v", err)
+}
+
+// TestArrayChangesWhileTasksRun: the pending tasks of an array can be
+// cancelled or changed while others run; the running tasks go on.
+func TestArrayChangesWhileTasksRun(t *testing.T) {
+	tests := map[string]struct {
+		change     func(e *Engine, arr *controller.EngineJob) error
+		wantLaunch int // pending tasks started once the running ones end
+	}{
+		"cancel some pending tasks": {change: func(e *Engine, arr *controller.EngineJob) error {
+			return e.CancelTasks(arr.ID, []int{2})
+		}, wantLaunch: 1},
+		"cancel every pending task": {change: func(e *Engine, arr *controller.EngineJob) error {
+			return e.CancelTasks(arr.ID, []int{2, 3})
+		}, wantLaunch: 0},
+		"update the pending record": {change: func(e *Engine, arr *controller.EngineJob) error {
+			upd := *arr
+			upd.ArrayTasks, upd.Limit = []int{2, 3}, 30*time.Minute
+			return e.Update(&upd)
+		}, wantLaunch: 2},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			e := newEngine(t)
+			arr := ej(e, func(j *controller.EngineJob) { j.ArrayTasks = []int{0, 1, 2, 3}; j.Req.CPUsPerTask = 8 })
+			if err := e.Submit(arr); err != nil {
+				t.Fatal(err)
+			}
+			running := e.Cycle(time.Unix(2000, 0)).Launches
+			if len(running) != 2 {
+				t.Fatalf("launches %+v, want two tasks on the two nodes", running)
+			}
+			if err := tc.change(e, arr); err != nil {
+				t.Fatalf("change while tasks run: %v", err)
+			}
+			for _, l := range running {
+				if err := e.End(l.JobID, time.Unix(2100, 0)); err != nil {
+					t.Fatalf("running task %d: %v", l.JobID, err)
+				}
+			}
+			if got := len(e.Cycle(time.Unix(2200, 0)).Launches); got != tc.wantLaunch {
+				t.Errorf("after the running tasks ended, %d tasks started, want %d", got, tc.wantLaunch)
+			}
+		})
 	}
 }
 

@@ -1,0 +1,211 @@
+package controller
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/cluster"
+	"github.com/loamhpc/loam/pkg/slurmconf"
+)
+
+// demand is what a job asks of one partition, from the scheduler's own
+// reading of the request (cluster.ShapeOf): totals over the job and the
+// least each of its nodes must offer.
+type demand struct {
+	nodes    int // exact node count; 0: the scheduler chooses
+	cpus     int64
+	gpus     int64
+	memMB    int64
+	perCPUs  int // on each node
+	perGPUs  int
+	perMemMB int64
+	gpuType  string
+	features []string
+	exclude  []string
+	include  []string
+}
+
+// get returns one TRES of the job's totals, as tenants.conf names them.
+func (d demand) get(k string) int64 {
+	switch k {
+	case "gres/gpu":
+		return d.gpus
+	case "cpu":
+		return d.cpus
+	case "mem":
+		return d.memMB
+	}
+	return int64(max(d.nodes, 1))
+}
+
+// demandOf reads a's request as partition p's scheduler would.
+func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error) {
+	s, err := cluster.ShapeOf(a.req, cs.conf, p)
+	if err != nil {
+		return demand{}, err
+	}
+	d := demand{nodes: s.Nodes, gpuType: strings.ToLower(s.GPUType), features: s.Features, exclude: s.Exclude, include: s.NodeList}
+	n := max(s.Nodes, 1)
+	d.cpus, d.perCPUs = int64(s.CPUs), max(s.CPUsPerNode, 1)
+	if s.CPUsPerNode > 0 {
+		d.cpus = int64(s.CPUsPerNode * n)
+	} else if s.Nodes > 0 {
+		d.perCPUs = max((s.CPUs+n-1)/n, 1)
+	}
+	d.cpus = max(d.cpus, int64(n))
+	d.gpus, d.perGPUs = int64(s.GPUs), s.GPUsPerNode
+	if s.GPUsPerNode > 0 {
+		d.gpus = int64(s.GPUsPerNode * n)
+	} else if s.Nodes > 0 {
+		d.perGPUs = (s.GPUs + n - 1) / n
+	}
+	switch {
+	case s.MemPerNode > 0:
+		d.memMB, d.perMemMB = s.MemPerNode*int64(n), s.MemPerNode
+	case s.MemPerCPU > 0:
+		d.memMB, d.perMemMB = s.MemPerCPU*d.cpus, s.MemPerCPU*int64(d.perCPUs)
+	case s.MemPerGPU > 0:
+		d.memMB, d.perMemMB = s.MemPerGPU*d.gpus, s.MemPerGPU*int64(d.perGPUs)
+	}
+	return d, nil
+}
+
+// perNode describes the least one node must offer.
+func (d demand) perNode() string {
+	parts := []string{fmt.Sprintf("%d CPUs", d.perCPUs)}
+	if d.perGPUs > 0 {
+		g := fmt.Sprintf("%d GPUs", d.perGPUs)
+		if d.gpuType != "" {
+			g = fmt.Sprintf("%d %s GPUs", d.perGPUs, d.gpuType)
+		}
+		parts = append(parts, g)
+	}
+	if d.perMemMB > 0 {
+		parts = append(parts, fmt.Sprintf("%d MB", d.perMemMB))
+	}
+	if len(d.features) > 0 {
+		parts = append(parts, "features "+strings.Join(d.features, "&"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nodeCap is what one configured node offers.
+type nodeCap struct {
+	name    string
+	cpus    int
+	gpus    int
+	gpuType string
+	memMB   int64
+}
+
+func capOfNode(n *slurmconf.Node) nodeCap {
+	c := nodeCap{name: n.Name, cpus: n.CPUs, memMB: n.RealMemory}
+	for _, g := range n.GRES {
+		if g.Name == "gpu" {
+			c.gpus += int(g.Count)
+			if c.gpuType == "" {
+				c.gpuType = strings.ToLower(g.Type)
+			}
+		}
+	}
+	return c
+}
+
+// eligible returns the partition's nodes (not FUTURE) that could hold one
+// node's share of d.
+func eligible(cs *confState, p *slurmconf.Partition, d demand) []nodeCap {
+	var out []nodeCap
+	for _, name := range p.Nodes {
+		nc, ok := cs.conf.Node(name)
+		if !ok || nc.State == "FUTURE" || slices.Contains(d.exclude, name) {
+			continue
+		}
+		if !hasFeatures(nc, d.features) {
+			continue
+		}
+		c := capOfNode(nc)
+		if d.gpuType != "" && c.gpuType != d.gpuType {
+			continue
+		}
+		if c.cpus < d.perCPUs || c.gpus < d.perGPUs || c.memMB < d.perMemMB {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func hasFeatures(n *slurmconf.Node, want []string) bool {
+	for _, f := range want {
+		if !slices.Contains(n.Features, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkCapacity refuses a job no candidate partition could ever hold,
+// even empty: more nodes than the partition has or its MaxNodes allows,
+// more CPUs or GPUs than its eligible nodes have together (Slurm pends
+// these forever as PartitionNodeLimit or PartitionConfig).
+func checkCapacity(cs *confState, a *admitted) *api.Error {
+	return narrow(a, func(p *slurmconf.Partition) *api.Error {
+		d, err := demandOf(cs, a, p)
+		if err != nil {
+			return api.Errorf(api.CodeInvalidFeature, "%v", err)
+		}
+		return fitsPartition(cs, p, d)
+	}, cs)
+}
+
+// fitsPartition is checkCapacity for one partition.
+func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
+	if p.MaxNodes != slurmconf.Unlimited && p.MaxNodes > 0 && int64(d.nodes) > p.MaxNodes {
+		return api.Errorf(api.CodeInvalidNodeCount, "%d nodes requested: partition %s allows at most MaxNodes=%d", d.nodes, p.Name, p.MaxNodes)
+	}
+	if d.nodes > 0 && int64(d.nodes) < p.MinNodes {
+		return api.Errorf(api.CodeInvalidNodeCount, "%d nodes requested: partition %s needs at least MinNodes=%d", d.nodes, p.Name, p.MinNodes)
+	}
+	for _, n := range d.include {
+		if !slices.Contains(p.Nodes, n) {
+			return api.Errorf(api.CodeNodesNotInPartition, "node %s is not in partition %s", n, p.Name)
+		}
+	}
+	nodes := eligible(cs, p, d)
+	if len(nodes) == 0 {
+		return api.Errorf(api.CodeNodeConfigUnavailable, "no node of partition %s has %s", p.Name, d.perNode())
+	}
+	if d.nodes > len(nodes) {
+		return api.Errorf(api.CodeInvalidNodeCount, "%d nodes requested: partition %s has %d nodes that can hold the job's share", d.nodes, p.Name, len(nodes))
+	}
+	k := len(nodes)
+	if d.nodes > 0 {
+		k = d.nodes
+	}
+	cpus := topSum(nodes, k, func(n nodeCap) int64 { return int64(n.cpus) })
+	gpus := topSum(nodes, k, func(n nodeCap) int64 { return int64(n.gpus) })
+	if d.cpus > cpus {
+		return api.Errorf(api.CodeTooManyCPUs, "%d CPUs requested: partition %s has %d CPUs on the nodes that can hold the job", d.cpus, p.Name, cpus)
+	}
+	if d.gpus > gpus {
+		return api.Errorf(api.CodeNodeConfigUnavailable, "%d GPUs requested: partition %s has %d GPUs on the nodes that can hold the job", d.gpus, p.Name, gpus)
+	}
+	return nil
+}
+
+// topSum is the most k of the nodes can offer of one resource: any
+// placement on k nodes has at most that much.
+func topSum(nodes []nodeCap, k int, of func(nodeCap) int64) int64 {
+	vals := make([]int64, len(nodes))
+	for i, n := range nodes {
+		vals[i] = of(n)
+	}
+	slices.Sort(vals)
+	var sum int64
+	for _, v := range vals[len(vals)-k:] {
+		sum += v
+	}
+	return sum
+}

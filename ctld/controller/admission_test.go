@@ -1,0 +1,160 @@
+package controller
+
+import (
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmconf"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+// admissionConf is the peer's shape in small: 4 GPU nodes of 8 GPUs and
+// 64 CPUs, 2 CPU nodes, three partitions, and tenants with caps.
+const admissionConf = `ClusterName=t
+SlurmctldHost=localhost
+SlurmUser=root
+DefMemPerCPU=1000
+GresTypes=gpu
+NodeName=gpu[1-4] CPUs=64 RealMemory=512000 Gres=gpu:h100:8 Feature=gpu
+NodeName=cpu[1-2] CPUs=32 RealMemory=128000 Feature=cpu
+PartitionName=normal Nodes=ALL Default=YES MaxTime=2-00:00:00 State=UP
+PartitionName=small Nodes=gpu[1-4] MaxNodes=2 MaxTime=1:00:00 AllowQos=fast State=UP
+`
+
+const admissionTenants = `TenantName=vision Guarantee=gres/gpu=16 GrpTRES=gres/gpu=24 MaxTRESPerUser=gres/gpu=16
+TenantName=nlp Guarantee=gres/gpu=8 BorrowLimit=gres/gpu=4 Partitions=small
+UserName=alice Accounts=vision,nlp
+UserName=bob Accounts=vision GrpTRES=gres/gpu=4
+`
+
+func admissionState(t *testing.T) *confState {
+	t.Helper()
+	fsys := fstest.MapFS{"slurm.conf": {Data: []byte(admissionConf)}, "tenants.conf": {Data: []byte(admissionTenants)}}
+	conf, err := slurmconf.Load(fsys, "slurm.conf")
+	if err == nil {
+		err = conf.Validate()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := newConfState(conf, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func gpus(n int64) []resource.GRES { return []resource.GRES{{Name: "gpu", Count: n}} }
+
+func TestPreCheck(t *testing.T) {
+	cs := admissionState(t)
+	tests := map[string]struct {
+		user      string
+		mod       func(r *job.Request)
+		wantCode  api.Code
+		wantParts []string
+	}{
+		"a job that fits": {},
+		"-N 999 is refused, not left pending": {
+			mod: func(r *job.Request) { r.MinNodes, r.NodesSet = 999, true }, wantCode: api.CodeInvalidNodeCount},
+		"-n 100000 is refused": {
+			mod: func(r *job.Request) { r.NTasks = 100000 }, wantCode: api.CodeTooManyCPUs},
+		"-n 70 spreads over two nodes and fits": {
+			mod: func(r *job.Request) { r.NTasks = 70 }},
+		"more GPUs per node than any node has": {
+			mod: func(r *job.Request) { r.GPUsPerNode = gpus(9) }, wantCode: api.CodeNodeConfigUnavailable},
+		"a GPU total beyond the cluster": {
+			mod: func(r *job.Request) { r.GPUs = gpus(40) }, wantCode: api.CodeNodeConfigUnavailable},
+		"4 nodes of 8 GPUs fit the cluster but not the tenant's cap of 24": {
+			mod: func(r *job.Request) { r.MinNodes, r.NodesSet, r.GPUsPerNode = 4, true, gpus(8) }, wantCode: api.CodeAccountingPolicy},
+		"bob's own cap of 4 GPUs": {
+			user: "bob", mod: func(r *job.Request) { r.GPUsPerNode = gpus(8) }, wantCode: api.CodeAccountingPolicy},
+		"nlp may only use small, and its cap is guarantee plus borrow limit": {
+			mod: func(r *job.Request) {
+				r.Account, r.Partitions, r.QOS = "nlp", []string{"small"}, "fast"
+				r.GPUs = gpus(13)
+			}, wantCode: api.CodeAccountingPolicy},
+		"nlp within its cap lands in small": {
+			mod: func(r *job.Request) {
+				r.Account, r.Partitions = "nlp", []string{"normal", "small"}
+				r.GPUs = gpus(12)
+				r.QOS = "fast"
+			}, wantParts: []string{"small"}},
+		"a user without a tenants.conf line": {
+			user: "mallory", wantCode: api.CodeInvalidAccount},
+		"an unknown QOS": {
+			mod: func(r *job.Request) { r.QOS = "nosuch" }, wantCode: api.CodeInvalidQOS},
+		"a time limit over every partition's MaxTime": {
+			mod: func(r *job.Request) { d := 3 * 24 * time.Hour; r.TimeLimit = &d }, wantCode: api.CodeInvalidTimeLimit},
+		"UNLIMITED time where no partition allows it": {
+			mod: func(r *job.Request) { d := slurmtime.Unlimited; r.TimeLimit = &d }, wantCode: api.CodeInvalidTimeLimit},
+		"a time limit some partitions allow narrows the candidates": {
+			mod: func(r *job.Request) {
+				d := 2 * time.Hour
+				r.TimeLimit, r.Partitions, r.QOS = &d, []string{"small", "normal"}, "fast"
+			}, wantParts: []string{"normal"}},
+		"a GPU type no node has": {
+			mod: func(r *job.Request) { r.GPUsPerNode = []resource.GRES{{Name: "gpu", Type: "a100", Count: 1}} }, wantCode: api.CodeNodeConfigUnavailable},
+		"-w of a node outside the partition": {
+			mod: func(r *job.Request) { r.Partitions, r.NodeList, r.QOS = []string{"small"}, "cpu1", "fast" }, wantCode: api.CodeNodesNotInPartition},
+		"more nodes than small's MaxNodes": {
+			mod: func(r *job.Request) { r.Partitions, r.MinNodes, r.NodesSet, r.QOS = []string{"small"}, 3, true, "fast" }, wantCode: api.CodeInvalidNodeCount},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			user := tc.user
+			if user == "" {
+				user = "alice"
+			}
+			r := job.Request{Name: "x", Script: "#!/bin/sh\n", WorkDir: "/tmp", UserName: user, UserID: 0}
+			if tc.mod != nil {
+				tc.mod(&r)
+			}
+			a := &admitted{req: &r}
+			aerr := runSteps(
+				func() *api.Error { return admitPartitions(cs, a) },
+				func() *api.Error { return admitAccount(cs, a) },
+				func() *api.Error { return admitTimes(cs, a, time.Unix(0, 0)) },
+			)
+			if aerr == nil {
+				applyDefaults(cs, a)
+				aerr = (&Controller{}).preCheck(cs, a)
+			}
+			var got api.Code
+			if aerr != nil {
+				got = aerr.Code
+			}
+			if got != tc.wantCode {
+				t.Fatalf("code %q, want %q (%v)", got, tc.wantCode, aerr)
+			}
+			if tc.wantParts != nil && !equalStrings(a.partitions, tc.wantParts) {
+				t.Errorf("partitions %v, want %v", a.partitions, tc.wantParts)
+			}
+		})
+	}
+}
+
+func runSteps(steps ...func() *api.Error) *api.Error {
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,209 @@
+package controller
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+// planStep decides where a step's tasks run inside the job's allocation,
+// as Slurm lays out a step: the first nodes of the allocation (the -w
+// nodes first), tasks spread as evenly as the nodes' CPUs allow with the
+// first nodes taking the remainder, consecutive task ids on each node
+// (block), or dealt round-robin with -m cyclic. Without GPU options the step gets every GPU the job
+// has on its nodes; --gpus-per-task and --gpus-per-node take the first
+// GPUs of each node. It is pure: the allocation and the request in, the
+// layout or Slurm's error out.
+func planStep(alloc []api.NodeAllocation, req *api.StepCreateRequest) (api.StepLayout, *api.Error) {
+	nodes, aerr := stepNodes(alloc, req)
+	if aerr != nil {
+		return api.StepLayout{}, aerr
+	}
+	counts, aerr := stepTasks(nodes, req)
+	if aerr != nil {
+		return api.StepLayout{}, aerr
+	}
+	nodes = nodes[:len(counts)]
+	ids := taskIDs(counts, strings.HasPrefix(strings.ToLower(req.Distribution), "cyclic"))
+	out := api.StepLayout{Nodes: make([]api.StepNode, len(nodes))}
+	names := make([]string, len(nodes))
+	for i, a := range nodes {
+		n := api.StepNode{Node: a.Node, CPUs: a.CPUs, TaskIDs: ids[i]}
+		out.Tasks += len(ids[i])
+		gpus, aerr := stepGPUs(a, counts[i], len(nodes), req)
+		if aerr != nil {
+			return api.StepLayout{}, aerr
+		}
+		n.GPUs = gpus
+		out.Nodes[i], names[i] = n, a.Node
+	}
+	out.NodeList = hostlist.Compress(names)
+	return out, nil
+}
+
+// taskIDs numbers the tasks of each node: consecutive ids per node
+// (block), or dealt round-robin over the nodes (-m cyclic).
+func taskIDs(counts []int, cyclic bool) [][]int {
+	out := make([][]int, len(counts))
+	next := 0
+	if !cyclic {
+		for i, c := range counts {
+			for k := 0; k < c; k++ {
+				out[i] = append(out[i], next)
+				next++
+			}
+		}
+		return out
+	}
+	for dealt := true; dealt; {
+		dealt = false
+		for i, c := range counts {
+			if len(out[i]) < c {
+				out[i] = append(out[i], next)
+				next++
+				dealt = true
+			}
+		}
+	}
+	return out
+}
+
+// stepNodes picks the step's candidate nodes in allocation order: the -w
+// nodes first, without the -x nodes, as many as -N asks (all when 0).
+func stepNodes(alloc []api.NodeAllocation, req *api.StepCreateRequest) ([]api.NodeAllocation, *api.Error) {
+	unavailable := api.NewError(api.CodeNodeConfigUnavailable)
+	excluded, err := expandSet(req.Exclude)
+	if err != nil {
+		return nil, api.Errorf(api.CodeInvalidNodeName, "invalid -x list %q: %v", req.Exclude, err)
+	}
+	wanted, err := expandSet(req.NodeList)
+	if err != nil {
+		return nil, api.Errorf(api.CodeInvalidNodeName, "invalid -w list %q: %v", req.NodeList, err)
+	}
+	var first, rest []api.NodeAllocation
+	for _, a := range alloc {
+		switch {
+		case excluded[a.Node]:
+		case wanted[a.Node]:
+			first = append(first, a)
+			delete(wanted, a.Node)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if len(wanted) > 0 {
+		return nil, unavailable // a -w node outside the allocation
+	}
+	all := append(first, rest...)
+	n := req.Nodes
+	switch {
+	case n == 0 && req.NodeList != "":
+		n = len(first)
+	case n == 0:
+		n = len(all)
+	}
+	if n > len(all) || n < len(first) || n == 0 {
+		return nil, unavailable
+	}
+	return all[:n], nil
+}
+
+func expandSet(list string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if list == "" {
+		return out, nil
+	}
+	names, err := hostlist.Expand(list)
+	for _, n := range names {
+		out[n] = true
+	}
+	return out, err
+}
+
+// stepTasks spreads the step's tasks over nodes and returns the count per
+// node (fewer nodes than given when there are fewer tasks).
+func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *api.Error) {
+	n := len(nodes)
+	tasks := req.NTasks
+	switch {
+	case tasks == 0 && req.NTasksPerNode > 0:
+		tasks = n * req.NTasksPerNode
+	case tasks == 0:
+		tasks = n
+	case tasks < 0:
+		return nil, api.NewError(api.CodeBadTaskCount)
+	}
+	n = min(n, tasks)
+	cpt := max(req.CPUsPerTask, 1)
+	capacity := make([]int, n)
+	total := 0
+	for i := range capacity {
+		capacity[i] = nodes[i].CPUs / cpt
+		total += capacity[i]
+	}
+	if !req.Overcommit && (total < tasks || slices.Contains(capacity, 0)) {
+		return nil, api.NewError(api.CodeTooManyCPUs)
+	}
+	counts := make([]int, n)
+	if req.NTasksPerNode > 0 && tasks == n*req.NTasksPerNode {
+		for i := range counts {
+			counts[i] = req.NTasksPerNode
+		}
+	} else {
+		for i := range counts {
+			counts[i] = tasks / n
+			if i < tasks%n {
+				counts[i]++
+			}
+		}
+	}
+	if !req.Overcommit {
+		rebalance(counts, capacity)
+	}
+	return counts, nil
+}
+
+// rebalance moves tasks from nodes over their CPU capacity to the first
+// nodes with room; the caller checked that the total fits.
+func rebalance(counts, capacity []int) {
+	for i := range counts {
+		for counts[i] > capacity[i] {
+			j := -1
+			for k := range counts {
+				if counts[k] < capacity[k] {
+					j = k
+					break
+				}
+			}
+			if j < 0 {
+				return
+			}
+			counts[i]--
+			counts[j]++
+		}
+	}
+}
+
+// stepGPUs picks the step's GPUs on one node: the first ones the job has
+// there, as many as the GPU options ask, or all of them.
+func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest) ([]int, *api.Error) {
+	want := len(a.GPUs)
+	switch {
+	case req.GPUsPerTask > 0:
+		want = tasks * req.GPUsPerTask
+	case req.GPUsPerNode > 0:
+		want = req.GPUsPerNode
+	case req.GPUs > 0:
+		want = (req.GPUs + nodes - 1) / nodes
+	}
+	if want > len(a.GPUs) {
+		return nil, api.Errorf(api.CodeNodeConfigUnavailable, "%d GPUs asked on %s, the job has %d there", want, a.Node, len(a.GPUs))
+	}
+	return slices.Clone(a.GPUs[:want]), nil
+}
+
+// stepName is "JOB.STEP" as Slurm prints step ids ("StepId=12.0").
+func stepName(jobID, stepID uint32) string { return fmt.Sprintf("%d.%d", jobID, stepID) }

@@ -1,0 +1,92 @@
+package controller
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// TestPlanStep lays steps out as the peer's srun did inside a job of two
+// 2-CPU nodes (testdata of the brief: "srun -n3" is 2,1; "-n2" puts one
+// task on each node; "-N1" with 4 tasks is too many CPUs).
+func TestPlanStep(t *testing.T) {
+	two := []api.NodeAllocation{{Node: "n01", CPUs: 2, GPUs: []int{0, 1}}, {Node: "n02", CPUs: 2, GPUs: []int{2, 3}}}
+	eight := make([]api.NodeAllocation, 8)
+	for i := range eight {
+		eight[i] = api.NodeAllocation{Node: "n0" + string(rune('1'+i)), CPUs: 8}
+	}
+	node := func(name string, cpus int, gpus []int, tasks ...int) api.StepNode {
+		return api.StepNode{Node: name, CPUs: cpus, GPUs: gpus, TaskIDs: tasks}
+	}
+	tests := map[string]struct {
+		alloc    []api.NodeAllocation
+		req      api.StepCreateRequest
+		want     api.StepLayout
+		wantCode api.Code
+	}{
+		"nothing asked: one task per node, every GPU": {alloc: two, req: api.StepCreateRequest{},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 2, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0), node("n02", 2, []int{2, 3}, 1)}}},
+		"three tasks on two nodes: 2,1": {alloc: two, req: api.StepCreateRequest{NTasks: 3},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1), node("n02", 2, []int{2, 3}, 2)}}},
+		"one task uses one node": {alloc: two, req: api.StepCreateRequest{NTasks: 1},
+			want: api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0)}}},
+		"-w picks the node": {alloc: two, req: api.StepCreateRequest{NTasks: 1, NodeList: "n02"},
+			want: api.StepLayout{NodeList: "n02", Tasks: 1, Nodes: []api.StepNode{node("n02", 2, []int{2, 3}, 0)}}},
+		"-x leaves a node out": {alloc: two, req: api.StepCreateRequest{Exclude: "n01"},
+			want: api.StepLayout{NodeList: "n02", Tasks: 1, Nodes: []api.StepNode{node("n02", 2, []int{2, 3}, 0)}}},
+		"--gpus-per-task takes the first GPUs": {alloc: two, req: api.StepCreateRequest{NTasks: 3, GPUsPerTask: 1},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1), node("n02", 2, []int{2}, 2)}}},
+		"--ntasks-per-node": {alloc: two, req: api.StepCreateRequest{NTasksPerNode: 2},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 4, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1), node("n02", 2, []int{2, 3}, 2, 3)}}},
+		"64 tasks on 8 nodes of 8 CPUs": {alloc: eight, req: api.StepCreateRequest{Nodes: 8, NTasks: 64},
+			want: func() api.StepLayout {
+				l := api.StepLayout{NodeList: "n[01-08]", Tasks: 64}
+				for i, a := range eight {
+					n := api.StepNode{Node: a.Node, CPUs: 8}
+					for k := 0; k < 8; k++ {
+						n.TaskIDs = append(n.TaskIDs, i*8+k)
+					}
+					l.Nodes = append(l.Nodes, n)
+				}
+				return l
+			}()},
+		"-m cyclic deals the task ids": {alloc: two, req: api.StepCreateRequest{NTasks: 3, Distribution: "cyclic"},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 2), node("n02", 2, []int{2, 3}, 1)}}},
+		"more tasks than CPUs":             {alloc: two, req: api.StepCreateRequest{Nodes: 1, NTasks: 4}, wantCode: api.CodeTooManyCPUs},
+		"-c2 with one task per CPU":        {alloc: two, req: api.StepCreateRequest{NTasks: 4, CPUsPerTask: 2}, wantCode: api.CodeTooManyCPUs},
+		"overcommit allows it":             {alloc: two, req: api.StepCreateRequest{Nodes: 1, NTasks: 3, Overcommit: true}, want: api.StepLayout{NodeList: "n01", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1, 2)}}},
+		"more nodes than allocated":        {alloc: two, req: api.StepCreateRequest{Nodes: 3}, wantCode: api.CodeNodeConfigUnavailable},
+		"-w outside the allocation":        {alloc: two, req: api.StepCreateRequest{NodeList: "n07"}, wantCode: api.CodeNodeConfigUnavailable},
+		"more GPUs per task than the node": {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerTask: 2}, wantCode: api.CodeNodeConfigUnavailable},
+		"a bad host list":                  {alloc: two, req: api.StepCreateRequest{NodeList: "n[01"}, wantCode: api.CodeInvalidNodeName},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, aerr := planStep(tc.alloc, &tc.req)
+			if tc.wantCode != "" {
+				if aerr == nil || aerr.Code != tc.wantCode {
+					t.Fatalf("planStep error %v, want code %s (layout %+v)", aerr, tc.wantCode, got)
+				}
+				return
+			}
+			if aerr != nil {
+				t.Fatal(aerr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("layout (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRebalanceKeepsCapacity: a node with fewer CPUs gives its extra tasks
+// to the next node with room.
+func TestRebalanceKeepsCapacity(t *testing.T) {
+	counts, capacity := []int{3, 3}, []int{1, 5}
+	rebalance(counts, capacity)
+	if diff := cmp.Diff([]int{1, 5}, counts); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,54 @@
+package agent
+
+import (
+	"context"
+	"time"
+
+	"github.com/loamhpc/loam/noded/step"
+	"github.com/loamhpc/loam/noded/supervisor"
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// stepJobWait bounds how long a step launch waits for its job to start
+// here: the controller sends a job's launches to its nodes in parallel,
+// and srun in the batch script may be quicker than another node.
+const stepJobWait = 5 * time.Second
+
+// launchStep starts this node's share of a step (package step) of a job
+// this daemon runs.
+func (a *Agent) launchStep(ctx context.Context, req *api.StepLaunchRequest) (*api.StepLaunchResponse, *api.Error) {
+	e, aerr := a.stepJob(ctx, req.JobID)
+	if aerr != nil {
+		return nil, aerr
+	}
+	resp, aerr := step.Launch(step.Host{Node: a.nc.node.Name, Self: a.self, JobDir: e.dir}, req)
+	if aerr != nil {
+		a.log.WithField("job_id", req.JobID).WithField("step_id", req.StepID).WithField("reason", aerr.Error()).Warn("step launch failed")
+	}
+	return resp, aerr
+}
+
+// stepJob waits (up to stepJobWait) for job id to run here: its
+// supervisor serves and has made the job's cgroup.
+func (a *Agent) stepJob(ctx context.Context, id uint32) (*jobEntry, *api.Error) {
+	deadline := time.Now().Add(stepJobWait)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		a.mu.Lock()
+		e := a.jobs[id]
+		a.mu.Unlock()
+		if e != nil {
+			<-e.ready
+			if st, err := e.client.Status(ctx); err == nil && st.State == supervisor.Running {
+				return e, nil // its cgroup exists: the step's goes below it
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, api.Errorf(api.CodeJobNotRunning, "job %d does not run on %s", id, a.nc.node.Name)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, api.Errorf(api.CodeJobNotRunning, "job %d does not run on %s", id, a.nc.node.Name)
+		case <-time.After(wait):
+		}
+	}
+}

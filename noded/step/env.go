@@ -1,0 +1,132 @@
+package step
+
+import (
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/noded/jobenv"
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// EnvInput is everything one task's environment is built from.
+type EnvInput struct {
+	Req *api.StepLaunchRequest
+	// JobCPUs is the job's CPU count on this node (SLURM_CPUS_ON_NODE).
+	JobCPUs int
+	// Local is the task's index on this node; GPUs the GPUs it is bound
+	// to (nil: every GPU of the step on the node).
+	Local int
+	GPUs  []int
+}
+
+// Env returns a task's environment as Slurm 22.05's srun and slurmstepd
+// build it (testdata/*.peer, captured with srun inside sbatch jobs on the
+// peer): srun's environment as the request carries it, then the step's
+// variables, this node's and the task's, which always win.
+func Env(in EnvInput) []string {
+	r := in.Req
+	var e jobenv.List
+	e.Merge(r.Step.Environment...)
+	stepVars(&e, r)
+	nodeVars(&e, r, in.JobCPUs)
+	taskVars(&e, in)
+	return e.Entries()
+}
+
+// stepVars describe the whole step: ids, nodes, task counts and where
+// srun listens.
+func stepVars(e *jobenv.List, r *api.StepLaunchRequest) {
+	l := &r.Layout
+	id := strconv.FormatUint(uint64(r.StepID), 10)
+	perNode := jobenv.Repeated(l.TasksPerNode())
+	nodes, tasks := strconv.Itoa(len(l.Nodes)), strconv.Itoa(l.Tasks)
+	e.Set("SLURM_STEP_ID", id)
+	e.Set("SLURM_STEPID", id)
+	e.Set("SLURM_STEP_NODELIST", l.NodeList)
+	e.Set("SLURM_STEP_NUM_NODES", nodes)
+	e.Set("SLURM_STEP_NUM_TASKS", tasks)
+	e.Set("SLURM_STEP_TASKS_PER_NODE", perNode)
+	e.Set("SLURM_NNODES", nodes)
+	e.Set("SLURM_NTASKS", tasks)
+	e.Set("SLURM_NPROCS", tasks)
+	e.Set("SLURM_TASKS_PER_NODE", perNode)
+	e.Set("SLURM_DISTRIBUTION", distribution(r))
+	if v, ok := e.Get("SLURM_JOB_CPUS_PER_NODE"); ok {
+		e.Set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v)
+	}
+	if r.Step.CPUsPerTask > 0 {
+		e.Set("SLURM_CPUS_PER_TASK", strconv.Itoa(r.Step.CPUsPerTask))
+	}
+	if host, port, err := net.SplitHostPort(r.Step.IO.Addr); err == nil {
+		e.Set("SLURM_SRUN_COMM_HOST", host)
+		e.Set("SLURM_SRUN_COMM_PORT", port)
+		e.Set("SLURM_STEP_LAUNCHER_PORT", port)
+		e.Set("SLURM_LAUNCH_NODE_IPADDR", host)
+	}
+}
+
+// nodeVars describe this node's share of the step.
+func nodeVars(e *jobenv.List, r *api.StepLaunchRequest, jobCPUs int) {
+	n := &r.Layout.Nodes[r.NodeIndex]
+	e.Set("SLURMD_NODENAME", n.Node)
+	e.Set("SLURM_NODEID", strconv.Itoa(r.NodeIndex))
+	e.Set("SLURM_GTIDS", joinInts(n.TaskIDs))
+	e.Set("SLURM_CPUS_ON_NODE", strconv.Itoa(jobCPUs))
+	e.Set("SLURM_TOPOLOGY_ADDR", n.Node)
+	e.Set("SLURM_TOPOLOGY_ADDR_PATTERN", "node")
+	if len(n.GPUs) > 0 {
+		e.Set("SLURM_GPUS_ON_NODE", strconv.Itoa(len(n.GPUs)))
+	}
+}
+
+// taskVars are the task's own: its ranks and its GPUs.
+func taskVars(e *jobenv.List, in EnvInput) {
+	r := in.Req
+	n := &r.Layout.Nodes[r.NodeIndex]
+	e.Set("SLURM_PROCID", strconv.Itoa(n.TaskIDs[in.Local]))
+	e.Set("SLURM_LOCALID", strconv.Itoa(in.Local))
+	gpus := n.GPUs
+	if in.GPUs != nil {
+		gpus = in.GPUs
+		if len(n.TaskIDs) > 1 {
+			e.Set("SLURMD_TRES_BIND", "gpu:"+gpuBindName(&r.Step))
+		}
+	}
+	if len(gpus) == 0 {
+		return
+	}
+	idx := jobenv.Indices(gpus)
+	for _, k := range []string{"CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "SLURM_STEP_GPUS"} {
+		e.Set(k, idx)
+	}
+}
+
+// distribution is SLURM_DISTRIBUTION: -m as given, else srun's default:
+// cyclic when there are no more tasks than nodes, block otherwise.
+func distribution(r *api.StepLaunchRequest) string {
+	switch {
+	case r.Step.Distribution != "":
+		return r.Step.Distribution
+	case r.Layout.Tasks <= len(r.Layout.Nodes):
+		return "cyclic"
+	}
+	return "block"
+}
+
+// gpuBindName is how SLURMD_TRES_BIND names the binding.
+func gpuBindName(s *api.StepCreateRequest) string {
+	if s.GPUBind != "" {
+		_, b := splitVerbose(s.GPUBind)
+		return b
+	}
+	return "per_task:" + strconv.Itoa(s.GPUsPerTask)
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}

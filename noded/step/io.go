@@ -1,0 +1,302 @@
+package step
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/loamhpc/loam/noded/fname"
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// frameWriter sends frames to srun, one at a time.
+type frameWriter struct {
+	mu   sync.Mutex
+	conn net.Conn
+	buf  []byte
+	err  error
+}
+
+func newFrameWriter(c net.Conn) *frameWriter { return &frameWriter{conn: c} }
+
+// send writes one frame (several when data exceeds a frame's payload).
+// After a write error every send fails fast: srun is gone.
+func (w *frameWriter) send(kind api.StepIOKind, task uint32, data []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	for first := true; first || len(data) > 0; first = false {
+		n := min(len(data), api.MaxIOPayload)
+		w.buf = api.AppendIOFrame(w.buf[:0], kind, task, data[:n])
+		data = data[n:]
+		if _, err := w.conn.Write(w.buf); err != nil {
+			w.err = fmt.Errorf("write to srun: %w", err)
+			return w.err
+		}
+	}
+	return nil
+}
+
+func (w *frameWriter) sendJSON(kind api.StepIOKind, task uint32, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return w.send(kind, task, data)
+}
+
+// taskFiles are one task's standard streams.
+type taskFiles struct {
+	// in, out and err are the child's; childOwned those to close once it
+	// has them (pipe ends, /dev/null), not the shared output files.
+	in, out, err *os.File
+	childOwned   []*os.File
+	// outR and errR are read ends whose data goes to srun; inW the write
+	// end of the task's input pipe.
+	outR, errR *os.File
+	inW        *os.File
+}
+
+func (f *taskFiles) closeChild() {
+	for _, c := range f.childOwned {
+		c.Close()
+	}
+	f.childOwned = nil
+}
+
+func (f *taskFiles) closeParent() {
+	for _, c := range []*os.File{f.outR, f.errR, f.inW} {
+		if c != nil {
+			c.Close()
+		}
+	}
+}
+
+// stdio opens a task's streams: pipes to and from srun, or the files
+// --input, --output and --error name (patterns expanded for the task).
+func (p *proc) stdio(t *task) (taskFiles, error) {
+	var f taskFiles
+	err := p.stdinOf(t, &f)
+	if err == nil {
+		err = p.outputsOf(t, &f)
+	}
+	if err != nil {
+		f.closeChild()
+		f.closeParent()
+		return taskFiles{}, err
+	}
+	if f.inW != nil {
+		t.in = newStdinFeed(f.inW)
+	}
+	return f, nil
+}
+
+func (p *proc) stdinOf(t *task, f *taskFiles) error {
+	s := &p.req.Step
+	pipeIn := func() error {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		f.in, f.inW = r, w
+		f.childOwned = append(f.childOwned, r)
+		return nil
+	}
+	devNull := func() error {
+		n, err := os.Open(os.DevNull)
+		f.in = n
+		f.childOwned = append(f.childOwned, n)
+		return err
+	}
+	switch in := s.StdIn; {
+	case in == "":
+		return pipeIn()
+	case strings.EqualFold(in, "none"):
+		return devNull()
+	case isTaskID(in):
+		if n, _ := strconv.Atoi(in); n == t.global {
+			return pipeIn()
+		}
+		return devNull()
+	default:
+		path := fname.Path(in, s.WorkDir, p.patternVars(t))
+		file, err := p.files.input(path)
+		if err != nil {
+			return ioError("stdin", path, err)
+		}
+		f.in = file
+		f.childOwned = append(f.childOwned, file)
+		return nil
+	}
+}
+
+func (p *proc) outputsOf(t *task, f *taskFiles) error {
+	s := &p.req.Step
+	if s.StdOut == "" {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		f.out, f.outR = w, r
+		f.childOwned = append(f.childOwned, w)
+	} else {
+		file, err := p.output(t, s.StdOut, "stdout")
+		if err != nil {
+			return err
+		}
+		f.out = file
+	}
+	switch {
+	case s.StdErr != "":
+		file, err := p.output(t, s.StdErr, "stderr")
+		if err != nil {
+			return err
+		}
+		f.err, t.errFile = file, file
+	case s.StdOut != "":
+		f.err, t.errFile = f.out, f.out
+	default:
+		r, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		f.err, f.errR = w, r
+		f.childOwned = append(f.childOwned, w)
+	}
+	return nil
+}
+
+// output opens a task's output file. The first node truncates a file all
+// nodes share; a name that differs per node or task is truncated where
+// it is opened.
+func (p *proc) output(t *task, pattern, stream string) (*os.File, error) {
+	path := fname.Path(pattern, p.req.Step.WorkDir, p.patternVars(t))
+	perNode := strings.Contains(pattern, "%t") || strings.Contains(pattern, "%n") || strings.Contains(pattern, "%N")
+	f, err := p.files.output(path, perNode || p.req.NodeIndex == 0)
+	if err != nil {
+		return nil, ioError(stream, path, err)
+	}
+	return f, nil
+}
+
+func isTaskID(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 31)
+	return err == nil
+}
+
+// ioError is a file slurmstepd could not open, worded as it logs it
+// ("Could not open stdout file /x/y: No such file or directory").
+func ioError(stream, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return openError{stream: stream, path: path, err: err}
+}
+
+type openError struct {
+	stream, path string
+	err          error
+}
+
+func (e openError) Error() string {
+	return "Could not open " + e.stream + " file " + e.path + ": " + strerror(e.err)
+}
+
+func (e openError) Unwrap() error { return e.err }
+
+// pump forwards the task's output pipes to srun; outDone closes when both
+// reached their end.
+func (p *proc) pump(t *task, f taskFiles) {
+	for _, s := range []struct {
+		r    *os.File
+		kind api.StepIOKind
+	}{{f.outR, api.IOStdout}, {f.errR, api.IOStderr}} {
+		if s.r == nil {
+			continue
+		}
+		t.pumps.Add(1)
+		go func() {
+			defer t.pumps.Done()
+			defer s.r.Close()
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := s.r.Read(buf)
+				if n > 0 {
+					_ = p.out.send(s.kind, uint32(t.global), buf[:n])
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	go func() { t.pumps.Wait(); close(t.outDone) }()
+}
+
+// stdinFeed writes what srun sends to a task's input pipe, in order,
+// without holding up the reader of srun's frames on a task that does not
+// read (up to the queue's length).
+type stdinFeed struct {
+	mu     sync.Mutex
+	ch     chan []byte
+	closed bool
+}
+
+func newStdinFeed(w *os.File) *stdinFeed {
+	s := &stdinFeed{ch: make(chan []byte, 64)}
+	go func() {
+		broken := false
+		for data := range s.ch {
+			if !broken {
+				_, err := w.Write(data)
+				broken = err != nil // the task stopped reading: drop the rest
+			}
+		}
+		w.Close()
+	}()
+	return s
+}
+
+func (s *stdinFeed) feed(data []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.ch <- data
+	}
+}
+
+func (s *stdinFeed) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.ch)
+	}
+}
+
+// stdin hands srun's input to task (or to every task).
+func (p *proc) stdin(task uint32, data []byte) {
+	for _, t := range p.tasks {
+		if t.in != nil && (task == api.AllTasks || uint32(t.global) == task) {
+			t.in.feed(data)
+		}
+	}
+}
+
+// closeStdin ends the input of task (or of every task).
+func (p *proc) closeStdin(task uint32) {
+	for _, t := range p.tasks {
+		if t.in != nil && (task == api.AllTasks || uint32(t.global) == task) {
+			t.in.close()
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package step
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/loamhpc/loam/noded/spool"
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// Arg is the hidden first argument that makes loam-noded a step process.
+const Arg = "__step"
+
+// ReadyFD is the descriptor on which a step process says "ready" (or
+// why not) to the daemon that started it.
+const ReadyFD = 3
+
+// Files in a step's directory (<job dir>/step_<id>/).
+const (
+	SpecFile = "step.json" // the launch request
+	LogFile  = "step.log"  // the step process's log
+)
+
+// readyTimeout bounds a step process's startup: its cgroup and the
+// connection to srun.
+const readyTimeout = 30 * time.Second
+
+// Host is what the node daemon knows that a launch needs.
+type Host struct {
+	// Node is this node's name; Self the loam-noded executable; JobDir
+	// the job's spool directory, whose supervisor is alive.
+	Node   string
+	Self   string
+	JobDir string
+}
+
+// Dir is the directory of step id of the job in jobDir.
+func Dir(jobDir string, id uint32) string {
+	return filepath.Join(jobDir, "step_"+strconv.FormatUint(uint64(id), 10))
+}
+
+// Launch starts this node's share of a step: it writes the request into
+// the step's directory and starts "loam-noded __step DIR" in its own
+// session (so it outlives a restart of the daemon, as job supervisors
+// do), and answers once the step process has its cgroup and its
+// connection to srun, or failed to get them.
+func Launch(h Host, req *api.StepLaunchRequest) (*api.StepLaunchResponse, *api.Error) {
+	if aerr := checkLaunch(h, req); aerr != nil {
+		return nil, aerr
+	}
+	dir := Dir(h.JobDir, req.StepID)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, api.Errorf(api.CodeLaunchFailed, "step %d.%d was already launched on %s", req.JobID, req.StepID, h.Node)
+		}
+		return nil, api.Errorf(api.CodeLaunchFailed, "step directory: %v", err)
+	}
+	if err := spool.WriteJSON(filepath.Join(dir, SpecFile), req); err != nil {
+		return nil, api.Errorf(api.CodeLaunchFailed, "%v", err)
+	}
+	pid, err := start(h.Self, dir)
+	if err != nil {
+		return nil, api.Errorf(api.CodeLaunchFailed, "start step %d.%d on %s: %v", req.JobID, req.StepID, h.Node, err)
+	}
+	return &api.StepLaunchResponse{Pid: pid}, nil
+}
+
+// checkLaunch refuses requests that cannot be right for this node.
+func checkLaunch(h Host, req *api.StepLaunchRequest) *api.Error {
+	switch {
+	case req.JobID == 0:
+		return api.Errorf(api.CodeBadRequest, "step launch: job_id is 0")
+	case req.NodeIndex < 0 || req.NodeIndex >= len(req.Layout.Nodes):
+		return api.Errorf(api.CodeBadRequest, "step launch: node index %d of %d nodes", req.NodeIndex, len(req.Layout.Nodes))
+	case req.Layout.Nodes[req.NodeIndex].Node != h.Node:
+		return api.Errorf(api.CodeInvalidNodeName, "step launch for node %s reached %s", req.Layout.Nodes[req.NodeIndex].Node, h.Node)
+	case len(req.Layout.Nodes[req.NodeIndex].TaskIDs) == 0:
+		return api.Errorf(api.CodeBadTaskCount, "step launch without tasks on %s", h.Node)
+	case len(req.Step.Argv) == 0:
+		return api.Errorf(api.CodeBadRequest, "step launch without a command")
+	}
+	return nil
+}
+
+// start runs the step process and waits for its first line on ReadyFD.
+func start(self, dir string) (int, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	logf, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		w.Close()
+		return 0, err
+	}
+	defer logf.Close()
+	cmd := exec.Command(self, Arg, dir)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.ExtraFiles = []*os.File{w} // ReadyFD
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return 0, err
+	}
+	go func() { _ = cmd.Wait() }() // reap it while this daemon runs
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	select {
+	case s := <-line:
+		if s != "ready" {
+			if s == "" {
+				s = "exited during startup"
+			}
+			return 0, errors.New(s)
+		}
+	case <-time.After(readyTimeout):
+		_ = cmd.Process.Kill()
+		return 0, fmt.Errorf("not ready after %s", readyTimeout)
+	}
+	return cmd.Process.Pid, nil
+}
+
+// ready reports startup to the daemon on ReadyFD.
+func ready(err error) {
+	f := os.NewFile(ReadyFD, "ready")
+	if f == nil {
+		return
+	}
+	msg := "ready\n"
+	if err != nil {
+		msg = strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
+	}
+	_, _ = f.WriteString(msg)
+	f.Close()
+}

@@ -1,0 +1,292 @@
+package step
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/loamhpc/loam/noded/spool"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/isolation"
+)
+
+// proc is one node's share of a running step.
+type proc struct {
+	dir  string
+	req  api.StepLaunchRequest
+	job  spool.Launch
+	node *api.StepNode
+	log  *logrus.Entry
+	iso  isolation.Isolator
+
+	group isolation.Group
+	conn  net.Conn
+	out   *frameWriter
+	files *fileSet
+	tasks []*task
+
+	// terminating is set once the step is being ended (srun asked, or
+	// srun went away).
+	terminating atomic.Bool
+	killTimer   *time.Timer
+	mu          sync.Mutex
+}
+
+// Main is the step process ("loam-noded __step DIR"): it runs the step
+// in DIR and returns the process exit status (0 also when tasks failed:
+// srun hears how they ended).
+func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
+	return runStep(dir, iso, log, ready)
+}
+
+// runStep is Main with the readiness report handed in (tests).
+func runStep(dir string, iso isolation.Isolator, log *logrus.Entry, ready func(error)) int {
+	p := &proc{dir: dir, iso: iso, log: log}
+	if err := p.load(); err != nil {
+		log.WithError(err).Error("read step")
+		ready(err)
+		return 1
+	}
+	p.log = log.WithField("job_id", p.req.JobID).WithField("step_id", p.req.StepID)
+	if err := p.setup(); err != nil {
+		p.log.WithError(err).Error("step setup")
+		ready(err)
+		p.cleanup()
+		return 1
+	}
+	ready(nil)
+	p.run()
+	p.cleanup()
+	return 0
+}
+
+// load reads the step's request and the job it belongs to.
+func (p *proc) load() error {
+	if err := spool.ReadJSON(filepath.Join(p.dir, SpecFile), &p.req); err != nil {
+		return err
+	}
+	if err := spool.ReadJSON(filepath.Join(filepath.Dir(p.dir), spool.LaunchFile), &p.job); err != nil {
+		return err
+	}
+	if p.job.Request.JobID != p.req.JobID {
+		return fmt.Errorf("step of job %d in the directory of job %d", p.req.JobID, p.job.Request.JobID)
+	}
+	if p.req.NodeIndex < 0 || p.req.NodeIndex >= len(p.req.Layout.Nodes) {
+		return fmt.Errorf("node index %d of %d", p.req.NodeIndex, len(p.req.Layout.Nodes))
+	}
+	p.node = &p.req.Layout.Nodes[p.req.NodeIndex]
+	return nil
+}
+
+// setup creates the step's cgroup below the job's and connects to srun.
+func (p *proc) setup() error {
+	if p.iso == nil {
+		return fmt.Errorf("cgroups are unavailable on %s", p.job.Node)
+	}
+	g, err := p.iso.Create(isolation.Spec{Name: p.job.Group + "/step_" + strconv.FormatUint(uint64(p.req.StepID), 10),
+		CPUs: p.job.CPUs, DenyDevices: p.deniedGPUs()})
+	if err != nil {
+		return fmt.Errorf("create step cgroup: %w", err)
+	}
+	p.group = g
+	conn, err := net.DialTimeout("tcp", p.req.Step.IO.Addr, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("connect to srun at %s: %w", p.req.Step.IO.Addr, err)
+	}
+	p.conn = conn
+	p.out = newFrameWriter(conn)
+	hello := api.StepIOHello{JobID: p.req.JobID, StepID: p.req.StepID, NodeIndex: p.req.NodeIndex, Node: p.node.Node}
+	hello.MAC = api.StepIOMAC(p.req.Step.IO.Key, hello.JobID, hello.StepID, hello.NodeIndex, hello.Node)
+	return p.out.sendJSON(api.IOHello, 0, hello)
+}
+
+// deniedGPUs are the job's GPUs on this node that the step was not given.
+func (p *proc) deniedGPUs() []string {
+	var out []string
+	for _, d := range p.job.GPUs {
+		keep := false
+		for _, g := range p.node.GPUs {
+			keep = keep || g == d.Index
+		}
+		if !keep && d.Path != "" {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// run starts the tasks, serves srun's frames and reports every end.
+func (p *proc) run() {
+	p.files = newFileSet(p.cred(), p.req.Step.OpenMode == "append")
+	defer p.files.close()
+	for i := range p.node.TaskIDs {
+		p.tasks = append(p.tasks, p.start(i))
+	}
+	go p.serve()
+	p.collectExits()
+	// Whatever the tasks left behind goes with the step.
+	if err := p.group.Kill(); err != nil {
+		p.log.WithError(err).Warn("kill leftover processes")
+	}
+	for _, t := range p.tasks {
+		t.waitOutput(time.Second)
+	}
+	_ = p.out.send(api.IODone, 0, nil)
+	p.conn.Close()
+}
+
+func (p *proc) cred() Credential {
+	r := &p.job.Request
+	return Credential{UID: r.UserID, GID: r.GroupID, Groups: r.Groups}
+}
+
+// collectExits waits for every task and reports their ends to srun,
+// tasks of this node that end together with the same status in one frame
+// (srun prints them as one line, "tasks 0-3: Exited with exit code 2").
+func (p *proc) collectExits() {
+	exits := make(chan *task, len(p.tasks))
+	for _, t := range p.tasks {
+		go func() { t.wait(); exits <- t }()
+	}
+	for left := len(p.tasks); left > 0; {
+		batch := []*task{<-exits}
+		left--
+		linger := time.NewTimer(10 * time.Millisecond)
+	more:
+		for left > 0 {
+			select {
+			case t := <-exits:
+				batch = append(batch, t)
+				left--
+			case <-linger.C:
+				break more
+			}
+		}
+		linger.Stop()
+		p.reportExits(batch)
+	}
+}
+
+// reportExits sends one IOExit frame per distinct status.
+func (p *proc) reportExits(batch []*task) {
+	for _, f := range groupExits(batch) {
+		if err := p.out.sendJSON(api.IOExit, 0, f); err != nil {
+			p.log.WithError(err).Debug("report task exit")
+		}
+	}
+}
+
+// groupExits groups tasks by how they ended, in the order the statuses
+// first occur.
+func groupExits(batch []*task) []*api.StepIOExit {
+	var frames []*api.StepIOExit
+	for _, t := range batch {
+		var f *api.StepIOExit
+		for _, g := range frames {
+			if g.ExitCode == t.exit && g.CoreDumped == t.core {
+				f = g
+			}
+		}
+		if f == nil {
+			f = &api.StepIOExit{ExitCode: t.exit, CoreDumped: t.core}
+			frames = append(frames, f)
+		}
+		f.Tasks = append(f.Tasks, t.global)
+	}
+	return frames
+}
+
+// serve reads srun's frames until it closes the connection; a connection
+// lost while tasks run ends the step.
+func (p *proc) serve() {
+	r := bufio.NewReader(p.conn)
+	for {
+		f, err := api.ReadIOFrame(r)
+		if err != nil {
+			p.terminate(false)
+			p.closeStdin(api.AllTasks)
+			return
+		}
+		switch f.Kind {
+		case api.IOStdin:
+			p.stdin(f.Task, f.Data)
+		case api.IOStdinEOF:
+			p.closeStdin(f.Task)
+		case api.IOSignal:
+			p.signal(syscall.Signal(f.Task))
+		case api.IOTerminate:
+			p.terminate(true)
+		}
+	}
+}
+
+// signal sends sig to every process of the step.
+func (p *proc) signal(sig syscall.Signal) {
+	if sig <= 0 || sig > 64 {
+		return
+	}
+	if err := p.group.Signal(sig); err != nil {
+		p.log.WithError(err).WithField("signal", int(sig)).Debug("signal step")
+	}
+}
+
+// terminate ends the step as slurmstepd does: the "*** STEP ... CANCELLED
+// ***" line (when srun asked), SIGCONT and SIGTERM, then SIGKILL after
+// KillWait.
+func (p *proc) terminate(announce bool) {
+	if !p.terminating.CompareAndSwap(false, true) {
+		return
+	}
+	if announce {
+		p.announce(time.Now())
+	}
+	p.signal(syscall.SIGCONT)
+	p.signal(syscall.SIGTERM)
+	wait := time.Duration(p.req.KillWait) * time.Second
+	p.mu.Lock()
+	p.killTimer = time.AfterFunc(wait, func() { _ = p.group.Kill() })
+	p.mu.Unlock()
+}
+
+// announce writes slurmstepd's cancel line into the standard error of
+// this node's first task still running.
+func (p *proc) announce(at time.Time) {
+	line := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s ***\n",
+		p.node.Node, p.req.JobID, p.req.StepID, p.node.Node, at.Format("2006-01-02T15:04:05"))
+	for _, t := range p.tasks {
+		if !t.ended.Load() {
+			t.writeErr(p.out, line)
+			return
+		}
+	}
+}
+
+// cleanup removes the step's cgroup.
+func (p *proc) cleanup() {
+	p.mu.Lock()
+	if p.killTimer != nil {
+		p.killTimer.Stop()
+	}
+	p.mu.Unlock()
+	if p.conn != nil {
+		p.conn.Close()
+	}
+	if p.group == nil {
+		return
+	}
+	err := p.group.Kill()
+	if err == nil {
+		err = p.group.Delete()
+	}
+	if err != nil {
+		p.log.WithError(err).Warn("remove step cgroup")
+	}
+}

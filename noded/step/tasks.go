@@ -1,0 +1,310 @@
+package step
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/loamhpc/loam/noded/fname"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// task is one task of the step on this node.
+type task struct {
+	local, global int
+	cmd           *exec.Cmd // nil when it never started
+	exit          job.ExitCode
+	core          bool
+	ended         atomic.Bool
+
+	in      *stdinFeed // nil: no input from srun
+	errFile *os.File   // its standard error file; nil: it goes to srun
+	pumps   sync.WaitGroup
+	outDone chan struct{} // closed once its output reached srun
+}
+
+// start starts task local i. A task that cannot start (a command that is
+// not there, a file that cannot be opened) ends at once with slurmstepd's
+// message on its standard error and errno as its exit status.
+func (p *proc) start(i int) *task {
+	t := &task{local: i, global: p.node.TaskIDs[i], outDone: make(chan struct{})}
+	env, cpus, err := p.taskSetup(t)
+	if err != nil {
+		p.failed(t, nil, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
+		return t
+	}
+	files, err := p.stdio(t)
+	if err != nil {
+		p.failed(t, nil, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
+		return t
+	}
+	path, errno := lookPath(p.req.Step.Argv[0], env)
+	if errno != 0 {
+		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, p.req.Step.Argv[0], strerror(errno)), int(errno))
+		return t
+	}
+	argv := append([]string{path}, p.req.Step.Argv[1:]...)
+	if err := p.spawn(t, argv, env, files, cpus); err != nil {
+		p.failed(t, &files, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
+		return t
+	}
+	files.closeChild()
+	return t
+}
+
+// taskSetup computes the task's environment and CPUs.
+func (p *proc) taskSetup(t *task) ([]string, []int, error) {
+	gpus, err := TaskGPUs(&p.req.Step, p.node.GPUs, t.local)
+	if err != nil {
+		return nil, nil, err
+	}
+	env := Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus})
+	jobCPUs, err := parseCPUList(p.job.CPUs)
+	if err != nil {
+		return nil, nil, err
+	}
+	cpus, err := TaskCPUs(p.req.Step.CPUBind, jobCPUs, p.req.Step.CPUsPerTask, t.local)
+	return env, cpus, err
+}
+
+// failed ends a task that never ran: msg goes where its standard error
+// goes, status is its exit status.
+func (p *proc) failed(t *task, files *taskFiles, msg string, status int) {
+	if files != nil {
+		t.writeErrTo(p.out, *files, msg)
+		files.closeChild()
+		files.closeParent()
+	} else {
+		_ = p.out.send(api.IOStderr, uint32(t.global), []byte(msg))
+	}
+	if t.in != nil {
+		t.in.close()
+		t.in = nil
+	}
+	t.exit = job.ExitCode{Status: status & 0xff}
+	close(t.outDone)
+}
+
+// wait reaps the task and gives its output a moment to reach srun before
+// its end is reported.
+func (t *task) wait() {
+	if t.cmd != nil {
+		err := t.cmd.Wait()
+		var ee *exec.ExitError
+		ws := syscall.WaitStatus(0)
+		if errors.As(err, &ee) {
+			ws = ee.Sys().(syscall.WaitStatus)
+		}
+		t.exit = job.FromWaitStatus(int(ws))
+		t.core = ws.CoreDump()
+		t.waitOutput(200 * time.Millisecond)
+	}
+	t.ended.Store(true)
+}
+
+func (t *task) waitOutput(d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.outDone:
+	case <-timer.C:
+	}
+}
+
+// writeErr writes a line to the task's standard error.
+func (t *task) writeErr(out *frameWriter, line string) {
+	if t.errFile != nil {
+		_, _ = t.errFile.WriteString(line)
+		return
+	}
+	_ = out.send(api.IOStderr, uint32(t.global), []byte(line))
+}
+
+// shimScript holds the task until it is in the step's cgroup, then
+// becomes the command (same pid), as the job supervisor's shim does: it
+// waits for a line on fd 3, sets the umask and SLURM_TASK_PID and execs.
+const shimScript = `read -r line <&3 || exit 127; exec 3<&-; umask "$1"; shift; SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"`
+
+// spawn starts the task through the shim as the job's user, pinned to
+// cpus, puts it in the step's cgroup and lets it run.
+func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) error {
+	cred := p.cred()
+	goR, goW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer goW.Close()
+	groups := cred.Groups
+	if len(groups) == 0 {
+		groups = []uint32{cred.GID}
+	}
+	cmd := exec.Command(shell, append([]string{"-c", shimScript, "loam-shim", umask(env)}, argv...)...)
+	cmd.Env, cmd.Dir = env, p.workDir(t, files)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.in, files.out, files.err
+	cmd.ExtraFiles = []*os.File{goR}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true,
+		Credential: &syscall.Credential{Uid: cred.UID, Gid: cred.GID, Groups: groups}}
+	err = startPinned(cmd, cpus)
+	goR.Close()
+	if err != nil {
+		return err
+	}
+	t.cmd = cmd
+	if err := p.group.Add(cmd.Process.Pid); err != nil {
+		_ = cmd.Process.Kill()
+		return err
+	}
+	if _, err := goW.Write([]byte("go\n")); err != nil {
+		return fmt.Errorf("release task %d: %w", t.global, err)
+	}
+	p.pump(t, files)
+	return nil
+}
+
+// shell runs the shim.
+const shell = "/bin/sh"
+
+// workDir is the task's directory: --chdir, srun's, or /tmp when that is
+// not there, with slurmstepd's message.
+func (p *proc) workDir(t *task, files taskFiles) string {
+	dir := p.req.Step.WorkDir
+	if dir == "" {
+		return "/tmp"
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		why := "Not a directory"
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			why = strerror(pe.Err)
+		}
+		t.writeErrTo(p.out, files, fmt.Sprintf("slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n", p.node.Node, dir, why))
+		return "/tmp"
+	}
+	return dir
+}
+
+// writeErrTo writes a line to the task's standard error before it runs.
+func (t *task) writeErrTo(out *frameWriter, files taskFiles, line string) {
+	if files.errR == nil && files.err != nil {
+		_, _ = files.err.WriteString(line)
+		return
+	}
+	_ = out.send(api.IOStderr, uint32(t.global), []byte(line))
+}
+
+// startPinned starts cmd with its CPU affinity set to cpus (none: as the
+// step process): the child of a fork inherits the forking thread's mask,
+// so the thread is pinned for the fork and unpinned after.
+func startPinned(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var old, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return cmd.Start()
+	}
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return cmd.Start() // CPUs this host does not have: run unbound
+	}
+	err := cmd.Start()
+	_ = unix.SchedSetaffinity(0, &old)
+	return err
+}
+
+// lookPath finds the command as execvp would in the task's PATH: a name
+// with a slash is used as it is. The errno is what execve would report.
+func lookPath(name string, env []string) (string, syscall.Errno) {
+	if strings.Contains(name, "/") {
+		return name, executable(name)
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	denied := false
+	for _, dir := range strings.Split(path, ":") {
+		if dir == "" {
+			continue
+		}
+		cand := filepath.Join(dir, name)
+		switch executable(cand) {
+		case 0:
+			return cand, 0
+		case syscall.EACCES:
+			denied = true
+		}
+	}
+	if denied {
+		return name, syscall.EACCES
+	}
+	return name, syscall.ENOENT
+}
+
+// executable checks that path is an executable regular file.
+func executable(path string) syscall.Errno {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			return errno
+		}
+		return syscall.ENOENT
+	case fi.IsDir() || fi.Mode()&0o111 == 0:
+		return syscall.EACCES
+	}
+	return 0
+}
+
+// umask is the task's umask: SLURM_UMASK (octal, from srun), else 0022.
+func umask(env []string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "SLURM_UMASK="); ok {
+			if n, err := strconv.ParseUint(v, 8, 32); err == nil && n <= 0o777 {
+				return fmt.Sprintf("%04o", n)
+			}
+		}
+	}
+	return "0022"
+}
+
+// strerror is the C library's text for an errno, as slurmstepd prints it.
+func strerror(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	s := errno.Error()
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// patternVars are the values of a task's file name patterns.
+func (p *proc) patternVars(t *task) fname.Vars {
+	r := &p.job.Request
+	return fname.Vars{JobID: r.JobID, ArrayJobID: r.ArrayJobID, ArrayTaskID: r.ArrayTaskID, User: r.UserName,
+		JobName: r.Name, Host: p.job.Hostname, NodeID: p.req.NodeIndex, TaskID: t.global,
+		Step: strconv.FormatUint(uint64(p.req.StepID), 10)}
+}

@@ -1,0 +1,292 @@
+package jobopt
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// StepOptions are what srun (and salloc) take beyond the job request: how
+// the step runs and how srun shows it.
+type StepOptions struct {
+	// Command is the program and its arguments (srun's, or salloc's
+	// command; empty for salloc runs the user's shell).
+	Command []string
+	// JobID is --jobid (or SLURM_JOB_ID): the allocation to run in; 0
+	// when srun must allocate one.
+	JobID uint32
+	// Name is -J as given (srun ignores SLURM_JOB_NAME inside a job).
+	Name string
+	// Label (-l) prefixes output lines with the task id; Unbuffered (-u)
+	// forwards output as it comes instead of by lines.
+	Label, Unbuffered bool
+	// KillOnBadExit (-K): nil not given; 0 off, else on.
+	KillOnBadExit *int
+	// CPUBind and GPUBind are --cpu-bind and --gpu-bind as given.
+	CPUBind, GPUBind string
+	// Overcommit (-O) allows more tasks than CPUs.
+	Overcommit bool
+	// Input is -i (all, none, a task id or a file pattern; "" all);
+	// Output and Error are -o and -e file patterns ("" to srun).
+	Input, Output, Error string
+	// Export is --export (nil: ALL); ExportSpec as given.
+	Export     *job.Export
+	ExportSpec string
+	// Distribution is -m as given.
+	Distribution string
+	// DisableStatus (-X): Ctrl-C is forwarded to the tasks at once.
+	DisableStatus bool
+	Quiet         bool
+	Verbose       int
+}
+
+// StepResult is a parsed srun or salloc command line.
+type StepResult struct {
+	Action Action
+	// Request is the allocation srun or salloc asks for when there is no
+	// job to run in (nodes, tasks, partition, time...), as sbatch would
+	// send it without a script.
+	Request job.Request
+	Step    StepOptions
+	// Warnings are lines for standard error ("srun: Warning: ...").
+	Warnings []string
+}
+
+// Srun parses srun's command line: SLURM_* input variables first, then
+// the options, up to the command. Inside an allocation (SLURM_JOB_ID set)
+// SLURM_JOB_NAME is not read, as srun does, so steps are named after their
+// command.
+func (p *Parser) Srun(args []string) (*StepResult, error) {
+	q := *p
+	if q.Prog == "" {
+		q.Prog = "srun"
+	}
+	st := &srunState{srun: true}
+	return q.parseStep(args, NewTable(srunOptions(st)), srunEnvOrder, st, true)
+}
+
+func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunState, needCommand bool) (*StepResult, error) {
+	b := newBuilder(p)
+	b.req.WorkDir = p.Cwd
+	_, inJob := p.getenv("SLURM_JOB_ID")
+	for _, name := range envOrder {
+		if name == "SLURM_JOB_NAME" && inJob && st.srun {
+			continue
+		}
+		if err := b.applyEnvVar(t, name); err != nil {
+			return nil, err
+		}
+	}
+	g := &getopt{prog: p.prog(), args: args, t: t}
+	for {
+		occ, ok, err := g.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if err := b.apply(occ.opt, value{str: occ.val, has: occ.has, src: fromArgv, name: occ.name}); err != nil {
+			return nil, err
+		}
+		if b.action != Submit {
+			return &StepResult{Action: b.action}, nil
+		}
+	}
+	st.Command = args[g.optind:]
+	if needCommand && len(st.Command) == 0 {
+		return nil, b.fatal("No command given to execute.")
+	}
+	if err := b.verifyStep(st); err != nil {
+		return nil, err
+	}
+	st.Quiet, st.Verbose = b.quiet || st.Quiet, b.verbose
+	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings}, nil
+}
+
+// applyEnvVar applies one input variable, as sbatch's SBATCH_* are read.
+func (b *builder) applyEnvVar(t *Table, name string) error {
+	s, ok := b.p.getenv(name)
+	if !ok {
+		return nil
+	}
+	o := t.envOption(name)
+	if o == nil {
+		return nil
+	}
+	v := value{str: s, has: true, src: fromEnv, name: name}
+	switch o.Arg {
+	case NoArg:
+		n, used := cStrtol(s)
+		v.reset = !(s == "" || strings.EqualFold(s, "yes") || (n != 0 && used == len(s)))
+	case OptionalArg:
+		v.has = s != ""
+	}
+	return b.apply(o, v)
+}
+
+// verifyStep applies srun's checks and derived values in its order.
+func (b *builder) verifyStep(st *srunState) error {
+	if err := b.verifyMemory(); err != nil {
+		return err
+	}
+	hosts, err := b.nodeListHosts()
+	if err != nil {
+		return err
+	}
+	r := &b.req
+	// The peer warns only when there are more tasks than nodes ("-n1" and
+	// "-n2" in a two-node job with SLURM_NTASKS_PER_NODE=2 pass silently).
+	if r.NTasksPerNode > 0 && r.NodesSet && r.MinNodes > 0 && r.NTasks > r.MinNodes && r.NTasks != r.MinNodes*r.NTasksPerNode {
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: Warning: can't honor --ntasks-per-node set to %d which doesn't match "+
+			"the requested tasks %d with the number of requested nodes %d. Ignoring --ntasks-per-node.",
+			b.p.prog(), r.NTasksPerNode, r.NTasks, r.MinNodes))
+		r.NTasksPerNode = 0
+	}
+	b.deriveTasks()
+	b.fitNodesToTasks(hosts)
+	if st.Name != "" {
+		r.Name = st.Name
+	} else if len(st.Command) > 0 {
+		r.Name = path.Base(st.Command[0])
+	}
+	return nil
+}
+
+func (st *srunState) setLabel(b *builder, v value) error      { st.Label = !v.reset; return nil }
+func (st *srunState) setUnbuffered(b *builder, v value) error { st.Unbuffered = !v.reset; return nil }
+func (st *srunState) setOvercommit(b *builder, v value) error { st.Overcommit = !v.reset; return nil }
+func (st *srunState) setQuiet(b *builder, v value) error      { st.Quiet = !v.reset; return nil }
+func (st *srunState) setJobName(b *builder, v value) error    { st.Name = v.str; return nil }
+func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str; return nil }
+func (st *srunState) setOutput(b *builder, v value) error     { st.Output = fileName(v.str); return nil }
+func (st *srunState) setError(b *builder, v value) error      { st.Error = fileName(v.str); return nil }
+func (st *srunState) setDisableStatus(b *builder, v value) error {
+	st.DisableStatus = !v.reset
+	return nil
+}
+
+func (st *srunState) setDistribution(b *builder, v value) error {
+	kind, _, _ := strings.Cut(v.str, ":")
+	switch strings.ToLower(kind) {
+	case "block", "cyclic", "plane", "arbitrary", "*":
+	default:
+		if !strings.HasPrefix(strings.ToLower(kind), "plane=") {
+			return b.clientError("Invalid --distribution specification")
+		}
+	}
+	st.Distribution = v.str
+	return nil
+}
+
+// setJobID takes --jobid (or SLURM_JOB_ID): a job id, possibly
+// "12.3"-like with a step, as srun accepts it.
+func (st *srunState) setJobID(b *builder, v value) error {
+	s, _, _ := strings.Cut(v.str, ".")
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 0 {
+		return b.exitError(fmt.Sprintf("Invalid job id %s", v.str))
+	}
+	st.JobID = uint32(n)
+	return nil
+}
+
+// setKillOnBadExit takes -K[0|1]: without a value, on.
+func (st *srunState) setKillOnBadExit(b *builder, v value) error {
+	n := 1
+	if v.has {
+		x, used := cStrtol(v.str)
+		if used != len(v.str) {
+			return b.clientError("Invalid --kill-on-bad-exit specification")
+		}
+		n = int(x)
+	}
+	st.KillOnBadExit = &n
+	return nil
+}
+
+func (st *srunState) setExport(b *builder, v value) error {
+	e := job.ParseExport(v.str)
+	st.Export, st.ExportSpec = &e, v.str
+	return nil
+}
+
+// setCPUBind checks --cpu-bind's form: verbose/quiet and one binding.
+func (st *srunState) setCPUBind(b *builder, v value) error {
+	if err := checkBind(v.str, cpuBinds); err != nil {
+		return &Error{Code: ExitError, Lines: []string{
+			b.p.prog() + ": error: unrecognized --cpu-bind argument \"" + v.str + "\"",
+			b.p.prog() + ": fatal: Failed to parse --cpu-bind= values."}}
+	}
+	st.CPUBind = v.str
+	return nil
+}
+
+func (st *srunState) setGPUBind(b *builder, v value) error {
+	if err := checkBind(v.str, gpuBinds); err != nil {
+		return b.clientError("Invalid --gpu-bind argument: gpu:%s", v.str)
+	}
+	st.GPUBind = v.str
+	return nil
+}
+
+// Binding kinds: those that take a ":list" and those that do not.
+var (
+	cpuBinds = map[string]bool{"none": false, "no": false, "cores": false, "threads": false, "sockets": false,
+		"ldoms": false, "rank": false, "boards": false, "map_cpu": true, "mask_cpu": true, "map_ldom": true, "mask_ldom": true}
+	gpuBinds = map[string]bool{"none": false, "closest": false, "single": true, "per_task": true, "map_gpu": true, "mask_gpu": true}
+)
+
+// checkBind accepts "[verbose|quiet,]KIND[:LIST]".
+func checkBind(spec string, kinds map[string]bool) error {
+	var rest []string
+	for _, p := range strings.Split(spec, ",") {
+		switch strings.ToLower(p) {
+		case "verbose", "v", "quiet", "q":
+		default:
+			rest = append(rest, p)
+		}
+	}
+	bind := strings.Join(rest, ",")
+	kind, list, hasList := strings.Cut(bind, ":")
+	takesList, ok := kinds[strings.ToLower(kind)]
+	switch {
+	case bind == "" && len(rest) == 0:
+		return nil
+	case !ok || takesList != hasList || (hasList && list == ""):
+		return fmt.Errorf("invalid binding %q", spec)
+	}
+	return nil
+}
+
+// CPUBindEnv returns the SLURM_CPU_BIND* variables srun sets for
+// --cpu-bind, as the peer's srun set them (SLURM_CPU_BIND_TYPE is the kind
+// with its colon, SLURM_CPU_BIND_LIST the list). Where Slurm prints
+// "quiet,corescores" for --cpu-bind=cores (the type doubled into the
+// list), Loam prints "quiet,cores" and an empty list.
+func CPUBindEnv(spec string) []string {
+	if spec == "" {
+		return nil
+	}
+	verbose := "quiet"
+	var rest []string
+	for _, p := range strings.Split(spec, ",") {
+		switch strings.ToLower(p) {
+		case "verbose", "v":
+			verbose = "verbose"
+		case "quiet", "q":
+		default:
+			rest = append(rest, p)
+		}
+	}
+	kind, list, hasList := strings.Cut(strings.Join(rest, ","), ":")
+	typ := kind
+	if hasList {
+		typ += ":"
+	}
+	return []string{"SLURM_CPU_BIND_VERBOSE=" + verbose, "SLURM_CPU_BIND_TYPE=" + typ,
+		"SLURM_CPU_BIND_LIST=" + list, "SLURM_CPU_BIND=" + verbose + "," + typ + list}
+}

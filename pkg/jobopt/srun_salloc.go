@@ -1,0 +1,71 @@
+package jobopt
+
+import "strings"
+
+// SallocDefaultName is the name salloc gives a job without -J, as the
+// peer's salloc did.
+const SallocDefaultName = "interactive"
+
+// Salloc parses salloc's command line: SALLOC_* input variables, then the
+// options, up to the command (none: the user's shell).
+func (p *Parser) Salloc(args []string) (*StepResult, error) {
+	q := *p
+	if q.Prog == "" {
+		q.Prog = "salloc"
+	}
+	st := &srunState{}
+	res, err := q.parseStep(args, NewTable(sallocOptions(st)), sallocEnvOrder, st, false)
+	if err != nil || res.Action != Submit {
+		return res, err
+	}
+	if st.Name == "" {
+		res.Request.Name = SallocDefaultName
+	}
+	return res, nil
+}
+
+// sallocDrop are sbatch's options salloc does not have.
+var sallocDrop = map[string]bool{
+	"array": true, "batch": true, "error": true, "export": true, "export-file": true, "ignore-pbs": true,
+	"input": true, "kill-on-invalid-dep": true, "no-requeue": true, "open-mode": true, "output": true,
+	"parsable": true, "requeue": true, "test-only": true, "wait": true, "wrap": true, "data": true,
+	"job-name": true,
+}
+
+// sallocOptions is sbatch's table without its script and output options,
+// its SBATCH_* variables read as SALLOC_*, and salloc's own options.
+func sallocOptions(st *srunState) []Option {
+	var out []Option
+	for _, o := range SbatchOptions() {
+		if sallocDrop[o.Long] {
+			continue
+		}
+		var names []string
+		for _, e := range o.Env {
+			if n, ok := strings.CutPrefix(e, "SBATCH_"); ok {
+				names = append(names, "SALLOC_"+n)
+			}
+		}
+		o.Env = names
+		out = append(out, o)
+	}
+	return append(out,
+		Option{Long: "bell", Arg: NoArg},
+		Option{Long: "no-bell", Arg: NoArg},
+		Option{Long: "no-shell", Arg: NoArg},
+		Option{Long: "job-name", Short: 'J', Arg: RequiredArg, Env: env("SALLOC_JOB_NAME"), set: st.setJobName},
+		Option{Long: "kill-command", Short: 'K', Arg: OptionalArg},
+		Option{Long: "cpu-bind", Arg: RequiredArg, set: st.setCPUBind},
+	)
+}
+
+// sallocEnvOrder is the order salloc reads its input variables in.
+var sallocEnvOrder = func() []string {
+	var out []string
+	for _, name := range envOrder {
+		if n, ok := strings.CutPrefix(name, "SBATCH_"); ok {
+			out = append(out, "SALLOC_"+n)
+		}
+	}
+	return out
+}()

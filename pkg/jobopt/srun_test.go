@@ -1,0 +1,183 @@
+package jobopt
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// insideJob is the environment of a batch script of "sbatch -N2
+// --ntasks-per-node=2 envjob.sh" on the peer, as far as srun reads it.
+var insideJob = []string{"SLURM_JOB_ID=12", "SLURM_JOBID=12", "SLURM_NNODES=2", "SLURM_JOB_NUM_NODES=2",
+	"SLURM_NTASKS=4", "SLURM_NPROCS=4", "SLURM_NTASKS_PER_NODE=2", "SLURM_JOB_NAME=envjob.sh", "PATH=/usr/bin:/bin"}
+
+// stepShape is what a test compares of a parsed srun command line.
+type stepShape struct {
+	JobID         uint32
+	Nodes         int
+	Tasks         int
+	TasksPerNode  int
+	CPUsPerTask   int
+	Name          string
+	Command       []string
+	Label         bool
+	KillOnBadExit *int
+	CPUBind       string
+	Input, Output string
+	Warnings      []string
+}
+
+func shapeOf(r *StepResult) stepShape {
+	return stepShape{JobID: r.Step.JobID, Nodes: r.Request.MinNodes, Tasks: r.Request.NTasks,
+		TasksPerNode: r.Request.NTasksPerNode, CPUsPerTask: r.Request.CPUsPerTask, Name: r.Request.Name,
+		Command: r.Step.Command, Label: r.Step.Label, KillOnBadExit: r.Step.KillOnBadExit,
+		CPUBind: r.Step.CPUBind, Input: r.Step.Input, Output: r.Step.Output, Warnings: r.Warnings}
+}
+
+// TestSrunParse checks srun's option handling against what the peer's
+// srun printed for the same command lines inside that job (the warnings
+// are its exact lines) and outside any job.
+func TestSrunParse(t *testing.T) {
+	one := 1
+	tests := map[string]struct {
+		env  []string
+		args []string
+		want stepShape
+	}{
+		"inside a job: the job's shape, the command's name": {env: insideJob, args: []string{"hostname"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 4, TasksPerNode: 2, Name: "hostname", Command: []string{"hostname"}}},
+		"-n1 shrinks the nodes": {env: insideJob, args: []string{"-n1", "true"},
+			want: stepShape{JobID: 12, Nodes: 1, Tasks: 1, TasksPerNode: 2, Name: "true", Command: []string{"true"},
+				Warnings: []string{"srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1"}}},
+		"-N2 -n3 ignores the job's tasks per node": {env: insideJob, args: []string{"-N2", "-n3", "-l", "true"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 3, Name: "true", Command: []string{"true"}, Label: true,
+				Warnings: []string{"srun: Warning: can't honor --ntasks-per-node set to 2 which doesn't match the requested tasks 3 with the number of requested nodes 2. Ignoring --ntasks-per-node."}}},
+		"-N1 keeps the job's task count": {env: insideJob, args: []string{"-N1", "true"},
+			want: stepShape{JobID: 12, Nodes: 1, Tasks: 4, Name: "true", Command: []string{"true"},
+				Warnings: []string{"srun: Warning: can't honor --ntasks-per-node set to 2 which doesn't match the requested tasks 4 with the number of requested nodes 1. Ignoring --ntasks-per-node."}}},
+		"-J names the step; options after the command are its own": {env: insideJob, args: []string{"-J", "train", "-K", "--cpu-bind=cores", "python", "-u", "x.py"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 4, TasksPerNode: 2, Name: "train", Command: []string{"python", "-u", "x.py"},
+				KillOnBadExit: &one, CPUBind: "cores"}},
+		"outside a job: SLURM_JOB_NAME names it, -o and -i kept": {env: []string{"SLURM_JOB_NAME=nm"}, args: []string{"-N8", "-n64", "-o", "out-%t", "-i", "0", "true"},
+			want: stepShape{Nodes: 8, Tasks: 64, Name: "nm", Command: []string{"true"}, Output: "out-%t", Input: "0"}},
+		"--jobid attaches to a job": {args: []string{"--jobid=7", "-c2", "true"},
+			want: stepShape{JobID: 7, CPUsPerTask: 2, Name: "true", Command: []string{"true"}}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := &Parser{Env: tc.env, Cwd: "/work"}
+			got, err := p.Srun(tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, shapeOf(got)); diff != "" {
+				t.Errorf("parsed (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSrunErrors checks the peer's messages and exit statuses for bad
+// command lines.
+func TestSrunErrors(t *testing.T) {
+	tests := map[string]struct {
+		args      []string
+		wantCode  int
+		wantLines []string
+	}{
+		"no command":        {args: nil, wantCode: 1, wantLines: []string{"srun: fatal: No command given to execute."}},
+		"unknown option":    {args: []string{"--foo", "true"}, wantCode: 255, wantLines: []string{"srun: unrecognized option '--foo'", `Try "srun --help" for more information`}},
+		"bad --cpu-bind":    {args: []string{"--cpu-bind=bogus", "true"}, wantCode: 1, wantLines: []string{`srun: error: unrecognized --cpu-bind argument "bogus"`, "srun: fatal: Failed to parse --cpu-bind= values."}},
+		"bad --gpu-bind":    {args: []string{"--gpu-bind=bogus", "true"}, wantCode: 255, wantLines: []string{"srun: error: Invalid --gpu-bind argument: gpu:bogus"}},
+		"bad -n":            {args: []string{"-n", "abc", "true"}, wantCode: 1, wantLines: []string{`srun: error: Invalid numeric value "abc" for --ntasks.`}},
+		"bad -N":            {args: []string{"-N", "0-x", "true"}, wantCode: 255, wantLines: []string{`srun: error: "x" is not a valid node count`}},
+		"bad -m":            {args: []string{"-m", "foo", "true"}, wantCode: 255, wantLines: []string{"srun: error: Invalid --distribution specification"}},
+		"map_cpu needs ids": {args: []string{"--cpu-bind=map_cpu", "true"}, wantCode: 1, wantLines: []string{`srun: error: unrecognized --cpu-bind argument "map_cpu"`, "srun: fatal: Failed to parse --cpu-bind= values."}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := (&Parser{Cwd: "/work"}).Srun(tc.args)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v, want *Error", err)
+			}
+			if e.Code != tc.wantCode {
+				t.Errorf("exit status %d, want %d", e.Code, tc.wantCode)
+			}
+			if diff := cmp.Diff(tc.wantLines, e.Lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSallocParse(t *testing.T) {
+	p := &Parser{Cwd: "/work", Env: []string{"SALLOC_PARTITION=batch", "SLURM_JOB_ID=3"}}
+	got, err := p.Salloc([]string{"-N2", "--time=5", "bash", "-c", "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Step.JobID != 0 || got.Request.Name != SallocDefaultName || got.Request.MinNodes != 2 ||
+		got.Request.TimeLimit == nil || len(got.Request.Partitions) != 1 || got.Request.Partitions[0] != "batch" {
+		t.Errorf("salloc parsed %+v / %+v", got.Request, got.Step)
+	}
+	if diff := cmp.Diff([]string{"bash", "-c", "true"}, got.Step.Command); diff != "" {
+		t.Errorf("command (-want +got):\n%s", diff)
+	}
+	if got, err := p.Salloc(nil); err != nil || len(got.Step.Command) != 0 {
+		t.Errorf("salloc without a command: %v, %v", got, err)
+	}
+}
+
+func TestCPUBindEnv(t *testing.T) {
+	tests := map[string]struct {
+		spec string
+		want []string
+	}{
+		"none given": {spec: "", want: nil},
+		"map_cpu as the peer sets it": {spec: "map_cpu:0,1", want: []string{"SLURM_CPU_BIND_VERBOSE=quiet",
+			"SLURM_CPU_BIND_TYPE=map_cpu:", "SLURM_CPU_BIND_LIST=0,1", "SLURM_CPU_BIND=quiet,map_cpu:0,1"}},
+		"verbose cores": {spec: "verbose,cores", want: []string{"SLURM_CPU_BIND_VERBOSE=verbose",
+			"SLURM_CPU_BIND_TYPE=cores", "SLURM_CPU_BIND_LIST=", "SLURM_CPU_BIND=verbose,cores"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, CPUBindEnv(tc.spec)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func FuzzSrun(f *testing.F) {
+	for _, s := range []string{"-N2 -n3 true", "--cpu-bind=map_cpu:0,1 -l x", "-K0 --gpu-bind=single:1 y", "--jobid=1.2 z", "-i none -o %t z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := splitArgs(line)
+		res, err := (&Parser{Cwd: "/w", Env: insideJob}).Srun(args)
+		if err == nil && res.Action == Submit && len(res.Step.Command) == 0 {
+			t.Fatalf("srun %q parsed without a command", line)
+		}
+	})
+}
+
+func splitArgs(s string) []string {
+	var out []string
+	cur := ""
+	for _, c := range s {
+		if c == ' ' {
+			if cur != "" {
+				out = append(out, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur += string(c)
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/jobopt"
+)
+
+// Salloc runs salloc with args: it obtains an interactive allocation,
+// prints "salloc: Granted job allocation N", runs the command (the user's
+// shell without one) on this host with SLURM_JOB_ID and the allocation's
+// other variables set, then prints "salloc: Relinquishing job allocation
+// N" and releases it. It returns the command's exit status.
+func Salloc(ctx context.Context, env *Env, args []string) int {
+	// srun and salloc live as long as their step or command: collect
+	// garbage as usual (Main turns it off for the short commands).
+	debug.SetGCPercent(100)
+	return runSalloc(ctx, env, args, osStepHooks())
+}
+
+func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
+	w := newOutput(env, "salloc")
+	p := &jobopt.Parser{Prog: "salloc", Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
+	res, err := p.Salloc(args)
+	if err != nil {
+		return w.exit(optionError(w, err))
+	}
+	switch res.Action {
+	case jobopt.Help:
+		w.printf("%s", sallocHelp)
+		return w.exit(0)
+	case jobopt.Usage:
+		w.printf("%s", sallocUsage)
+		return w.exit(0)
+	case jobopt.Version:
+		w.printf("%s\n", versionLine)
+		return w.exit(0)
+	}
+	w.lines(res.Warnings)
+	c, err := dialSteps(ctx, env)
+	if err != nil {
+		w.errf("Job submit/allocate failed: %s", errText(err))
+		return 1
+	}
+	sigs := make(chan os.Signal, 8)
+	stop := h.notify(sigs)
+	defer stop()
+	a := &allocator{c: c, w: w, prog: "salloc"}
+	al, code := a.allocate(ctx, env, res.Request, sigs)
+	if code != 0 {
+		return code
+	}
+	w.raw("salloc: Granted job allocation " + u32s(al.JobID) + "\n")
+	argv := res.Step.Command
+	if len(argv) == 0 {
+		shell, _ := env.Getenv("SHELL")
+		if shell == "" {
+			shell = "/bin/sh"
+		}
+		argv = []string{shell}
+	}
+	rc := h.runLocal(argv, append(append([]string(nil), env.Environ...), allocationEnv(env, al)...), env.Cwd, sigs)
+	w.raw("salloc: Relinquishing job allocation " + u32s(al.JobID) + "\n")
+	a.release(ctx, job.ExitCode{Status: rc & 0xff})
+	return rc
+}
+
+// runLocal runs salloc's command in the foreground with salloc's
+// standard streams. salloc itself ignores SIGINT (the terminal sends it
+// to the command too) and passes other signals on.
+func runLocal(argv, env []string, dir string, sigs <-chan os.Signal) int {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = env, dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		os.Stderr.WriteString("salloc: error: Unable to exec command \"" + argv[0] + "\"\n")
+		return 1
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if s != sigINT {
+					_ = cmd.Process.Signal(s)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		ws := ee.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ws.ExitStatus()
+	}
+	if err != nil {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,223 @@
+package command
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/jobopt"
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// Srun runs srun with args: a job step inside the allocation SLURM_JOB_ID
+// (or --jobid) names, or in an interactive allocation it makes for the
+// step and releases after it. It returns the highest exit status of the
+// tasks (128+N for a task killed by signal N), 1 when the step could not
+// be created, 255 for options the client rejects.
+func Srun(ctx context.Context, env *Env, args []string) int {
+	// srun and salloc live as long as their step or command: collect
+	// garbage as usual (Main turns it off for the short commands).
+	debug.SetGCPercent(100)
+	return runSrun(ctx, env, args, osStepHooks())
+}
+
+// srunRun is one srun invocation after its options were parsed.
+type srunRun struct {
+	env   *Env
+	w     *output
+	h     stepHooks
+	c     stepController
+	res   *jobopt.StepResult
+	sigs  chan os.Signal
+	jobID uint32
+	// jobEnv are the job's SLURM_* variables when srun made or attached
+	// to the allocation itself (inside a batch script they are set).
+	jobEnv    []string
+	jobNodes  int
+	allocator *allocator
+}
+
+func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
+	w := newOutput(env, "srun")
+	p := &jobopt.Parser{Prog: "srun", Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
+	res, err := p.Srun(args)
+	if err != nil {
+		return w.exit(optionError(w, err))
+	}
+	switch res.Action {
+	case jobopt.Help:
+		w.printf("%s", srunHelp)
+		return w.exit(0)
+	case jobopt.Usage:
+		w.printf("%s", srunUsage)
+		return w.exit(0)
+	case jobopt.Version:
+		w.printf("%s\n", versionLine)
+		return w.exit(0)
+	}
+	w.lines(res.Warnings)
+	c, err := dialSteps(ctx, env)
+	if err != nil {
+		w.errf("Unable to allocate resources: %s", errText(err))
+		return 1
+	}
+	r := &srunRun{env: env, w: w, h: h, c: c, res: res, sigs: make(chan os.Signal, 8)}
+	stop := h.notify(r.sigs)
+	defer stop()
+	return r.run(ctx)
+}
+
+// run finds or makes the allocation, runs the step and reports its end.
+func (r *srunRun) run(ctx context.Context) int {
+	if code := r.allocation(ctx); code != 0 {
+		return code
+	}
+	exit := job.ExitCode{Status: 1}
+	if r.allocator != nil {
+		defer func() { r.allocator.release(ctx, exit) }()
+	}
+	if n := r.res.Request.MinNodes; r.jobNodes > 0 && n > r.jobNodes {
+		r.w.errf("Only allocated %d nodes asked for %d", r.jobNodes, n)
+		return 1
+	}
+	s, err := newIOSession(r.env, r.h.ioHost())
+	if err != nil {
+		r.w.errf("unable to open a port for the step's I/O: %v", err)
+		return 1
+	}
+	defer s.close()
+	resp, code := r.createStep(ctx, s)
+	if code != 0 {
+		return code
+	}
+	rc, worst, state := s.run(resp, r)
+	exit = worst
+	done := &api.StepCompleteRequest{JobID: r.jobID, StepID: resp.StepID, State: state, ExitCode: worst}
+	if err := r.c.CompleteStep(ctx, done); err != nil && r.res.Step.Verbose > 0 {
+		r.w.errf("Unable to record the end of StepId=%d.%d: %s", r.jobID, resp.StepID, errText(err))
+	}
+	return rc
+}
+
+// allocation sets the job the step runs in: the one named, checked when
+// srun is not inside it, or a new one.
+func (r *srunRun) allocation(ctx context.Context) int {
+	r.jobID = r.res.Step.JobID
+	if r.jobID == 0 {
+		r.allocator = &allocator{c: r.c, w: r.w, prog: "srun"}
+		al, code := r.allocator.allocate(ctx, r.env, r.res.Request, r.sigs)
+		if code != 0 {
+			return code
+		}
+		r.jobID, r.jobEnv, r.jobNodes = al.JobID, allocationEnv(r.env, al), len(al.Nodes)
+		return 0
+	}
+	if v, ok := r.env.Getenv("SLURM_JOB_ID"); ok && v == u32s(r.jobID) {
+		if n, ok := r.env.Getenv("SLURM_JOB_NUM_NODES"); ok {
+			r.jobNodes, _ = strconv.Atoi(n)
+		}
+		return 0
+	}
+	al, err := r.c.WaitAllocation(ctx, &api.AllocationWaitRequest{JobID: r.jobID})
+	if err == nil && !al.Ready {
+		err = api.NewError(api.CodeInvalidJobID)
+	}
+	if err != nil {
+		r.w.errf("Unable to confirm allocation for job %d: %s", r.jobID, errText(err))
+		r.w.raw(fmt.Sprintf("srun: Check SLURM_JOB_ID environment variable. Expired or invalid job %d\n", r.jobID))
+		return 1
+	}
+	r.jobEnv, r.jobNodes = allocationEnv(r.env, al), len(al.Nodes)
+	return 0
+}
+
+// createStep asks the controller for the step, which starts it on its
+// nodes.
+func (r *srunRun) createStep(ctx context.Context, s *ioSession) (*api.StepCreateResponse, int) {
+	resp, err := r.c.CreateStep(ctx, r.stepRequest(s))
+	if err == nil {
+		return resp, 0
+	}
+	var ae *api.Error
+	switch {
+	case errors.As(err, &ae) && ae.Code == api.CodeLaunchFailed && ae.Detail != "":
+		r.w.errf("%s", ae.Detail)
+	case errors.As(err, &ae) && ae.Code == api.CodeInvalidJobID:
+		r.w.errf("Unable to confirm allocation for job %d: %s", r.jobID, ae.Message)
+		r.w.raw(fmt.Sprintf("srun: Check SLURM_JOB_ID environment variable. Expired or invalid job %d\n", r.jobID))
+	default:
+		r.w.errf("Unable to create step for job %d: %s", r.jobID, errText(err))
+	}
+	return nil, 1
+}
+
+// stepRequest is the step as the controller and the nodes need it.
+func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
+	q, st := &r.res.Request, &r.res.Step
+	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
+		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
+		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: gpuCount(q.GPUsPerNode), GPUs: gpuCount(q.GPUs),
+		Overcommit: st.Overcommit, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
+		WorkDir: q.WorkDir, StdOut: st.Output, StdErr: st.Error, StdIn: st.Input, OpenMode: q.OpenMode,
+		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host}
+	if q.NodesSet {
+		req.Nodes = q.MinNodes
+	}
+	if req.StdIn == "" && r.h.stdinIsNull() {
+		req.StdIn = "none" // nothing to forward: the tasks read /dev/null
+	}
+	s.input = req.StdIn
+	return req
+}
+
+func gpuCount(list []resource.GRES) int {
+	n := 0
+	for _, g := range list {
+		n += int(g.Count)
+	}
+	return n
+}
+
+// stepEnv is the environment the tasks start from: srun's own, with the
+// job's variables when srun made the allocation and what srun sets for a
+// step (SLURM_UMASK, SLURM_LABELIO...), filtered by --export.
+func (r *srunRun) stepEnv() []string {
+	own := append(append([]string(nil), r.env.Environ...), r.jobEnv...)
+	st := &r.res.Step
+	if r.env.Umask >= 0 {
+		own = append(own, fmt.Sprintf("SLURM_UMASK=%04o", r.env.Umask))
+	}
+	own = append(own, "SRUN_DEBUG=3")
+	if st.Name != "" {
+		own = append(own, "SLURM_JOB_NAME="+st.Name) // -J names the tasks' job too, as the peer's srun
+	}
+	if st.Label {
+		own = append(own, "SLURM_LABELIO=1")
+	}
+	if st.Overcommit {
+		own = append(own, "SLURM_OVERCOMMIT=1")
+	}
+	if st.KillOnBadExit != nil {
+		own = append(own, "SLURM_KILL_BAD_EXIT="+strconv.Itoa(*st.KillOnBadExit))
+	}
+	own = append(own, jobopt.CPUBindEnv(st.CPUBind)...)
+	export := job.Export{All: true}
+	if st.Export != nil {
+		export = *st.Export
+	}
+	return export.Environment(own)
+}
+
+// newIOKey is the step's I/O key: the nodes prove with it that the
+// controller handed them the launch.
+func newIOKey() ([]byte, error) {
+	key := make([]byte, 32)
+	_, err := rand.Read(key)
+	return key, err
+}

@@ -1,0 +1,80 @@
+package command
+
+import (
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/loamhpc/loam/pkg/client"
+)
+
+// stepHooks are what srun and salloc take from their process beyond Env;
+// tests replace them.
+type stepHooks struct {
+	// notify delivers the signals srun forwards to ch until stop.
+	notify func(ch chan<- os.Signal) (stop func())
+	// ioHost is the address the nodes reach srun at.
+	ioHost func() string
+	// stdinIsNull reports that standard input is /dev/null (nothing to
+	// forward to the tasks).
+	stdinIsNull func() bool
+	// runLocal runs salloc's command and returns its exit status.
+	runLocal func(argv, env []string, dir string, sigs <-chan os.Signal) int
+}
+
+// Signals srun handles.
+var (
+	sigINT  os.Signal = syscall.SIGINT
+	sigTERM os.Signal = syscall.SIGTERM
+)
+
+// forwarded are the signals srun passes on to the tasks (SIGINT has its
+// own handling).
+var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGCONT, syscall.SIGALRM}
+
+func osStepHooks() stepHooks {
+	return stepHooks{
+		// srun keeps catching the signals until it exits: one that comes
+		// after the step ended must not kill it (a batch script forwarding
+		// its checkpoint signal races with the step's end).
+		notify: func(ch chan<- os.Signal) func() {
+			signal.Notify(ch, forwarded...)
+			return func() {}
+		},
+		ioHost:      localAddr,
+		stdinIsNull: stdinIsNull,
+		runLocal:    runLocal,
+	}
+}
+
+// localAddr is this host's address on the route to the controller, which
+// the nodes can reach; loopback when the controller is on this host.
+func localAddr() string {
+	cfg, _ := client.LoadConfig()
+	if cfg == nil {
+		return "127.0.0.1"
+	}
+	o := client.OptionsFrom(cfg)
+	if o.CtldAddr == "" {
+		return "127.0.0.1"
+	}
+	c, err := net.Dial("udp", o.CtldAddr)
+	if err != nil {
+		return "127.0.0.1"
+	}
+	defer c.Close()
+	host, _, err := net.SplitHostPort(c.LocalAddr().String())
+	if err != nil {
+		return "127.0.0.1"
+	}
+	return host
+}
+
+// stdinIsNull reports whether standard input is /dev/null.
+func stdinIsNull() bool {
+	a, err1 := os.Stdin.Stat()
+	b, err2 := os.Stat(os.DevNull)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}

@@ -1,0 +1,277 @@
+package command
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+var sshareOpts = []optSpec{
+	{long: "all", short: 'a'},
+	{long: "accounts", short: 'A', arg: requiredArg},
+	{long: "helpformat", short: 'e'},
+	{long: "long", short: 'l'},
+	{long: "partition", short: 'm'},
+	{long: "cluster", short: 'M', arg: requiredArg},
+	{long: "clusters", short: 'M', arg: requiredArg},
+	{long: "noheader", short: 'n'},
+	{long: "format", short: 'o', arg: requiredArg},
+	{long: "parsable", short: 'p'},
+	{long: "parsable2", short: 'P'},
+	{long: "users", short: 'u', arg: requiredArg},
+	{long: "Users", short: 'U'},
+	{long: "verbose", short: 'v'},
+	{long: "version", short: 'V'},
+	{long: "help"},
+	{long: "usage"},
+}
+
+// shareField is one sshare column: its name, Slurm's default width and
+// its value in a row.
+type shareField struct {
+	name  string
+	width int
+	left  bool
+	val   func(r *shareLine) string
+}
+
+// shareLine is one printed row: the root, a tenant or a user.
+type shareLine struct {
+	api.ShareRow
+	depth int
+	root  bool
+}
+
+func f6(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+
+var shareFields = []shareField{
+	{"Account", 20, true, func(r *shareLine) string { return strings.Repeat(" ", r.depth) + r.Account }},
+	{"User", 10, false, func(r *shareLine) string { return r.User }},
+	{"RawShares", 10, false, func(r *shareLine) string {
+		if r.root {
+			return ""
+		}
+		return strconv.FormatFloat(r.RawShares, 'f', -1, 64)
+	}},
+	{"NormShares", 11, false, func(r *shareLine) string {
+		if r.root {
+			return ""
+		}
+		return f6(r.NormShares)
+	}},
+	{"RawUsage", 11, false, func(r *shareLine) string { return strconv.FormatInt(r.RawUsage, 10) }},
+	{"NormUsage", 11, false, func(r *shareLine) string { return f6(r.NormUsage) }},
+	{"EffectvUsage", 13, false, func(r *shareLine) string { return f6(r.EffectvUsage) }},
+	{"FairShare", 10, false, func(r *shareLine) string { return f6(r.FairShare) }},
+	{"LevelFS", 10, false, func(r *shareLine) string {
+		if r.root {
+			return ""
+		}
+		if r.EffectvUsage == 0 {
+			return "inf"
+		}
+		return f6(r.NormShares / r.EffectvUsage)
+	}},
+	{"GrpTRESMins", 30, false, func(*shareLine) string { return "" }},
+	{"TRESRunMins", 30, false, func(*shareLine) string { return "" }},
+	// Loam's quota columns, in GPUs (R6, R7).
+	{"GrpTRES", 30, false, func(r *shareLine) string { return r.GrpTRES }},
+	{"Guarantee", 10, false, func(r *shareLine) string { return loamCount(r, r.Guarantee, true) }},
+	{"InUse", 8, false, func(r *shareLine) string { return loamCount(r, r.InUse, false) }},
+	{"Borrowed", 8, false, func(r *shareLine) string { return loamCount(r, r.Borrowed, true) }},
+	{"Lent", 8, false, func(r *shareLine) string { return loamCount(r, r.Lent, true) }},
+}
+
+// loamCount prints a GPU count; tenant-only counts are blank on user rows.
+func loamCount(r *shareLine, n int64, tenantOnly bool) string {
+	if r.root || (tenantOnly && r.User != "") {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+const (
+	sshareDefault = "Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare,Guarantee,InUse,Borrowed,Lent"
+	sshareLong    = "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,TRESRunMins,Guarantee,InUse,Borrowed,Lent"
+)
+
+type sshareParams struct {
+	noHeader, usersOnly bool
+	delim               string // "|" with -p/-P
+	trailing            bool   // -p
+	format              string
+	q                   api.SharesQuery
+}
+
+// Sshare runs sshare: tenants (Slurm accounts) and their users with their
+// shares, decayed usage and fair-share factor, as Slurm's sshare prints
+// them, followed by Loam's GPU quota columns (Guarantee, InUse, Borrowed,
+// Lent).
+func Sshare(ctx context.Context, env *Env, args []string) int {
+	w := newOutput(env, "sshare")
+	p, code, done := parseSshare(w, args)
+	if done {
+		return w.exit(code)
+	}
+	lc, ok := dialLive(ctx, env, w)
+	if !ok {
+		return w.exit(1)
+	}
+	resp, err := lc.Shares(ctx, &p.q)
+	if err != nil {
+		w.errf("%s", errDetail(err))
+		return w.exit(1)
+	}
+	fields, bad := shareColumns(p.format)
+	if bad != "" {
+		w.errf("Invalid field requested: \"%s\"", bad)
+		return w.exit(1)
+	}
+	printShares(w, p, fields, shareLines(p, resp.Rows))
+	return w.exit(0)
+}
+
+func parseSshare(w *output, args []string) (*sshareParams, int, bool) {
+	opts, operands, err := getopt("sshare", args, sshareOpts)
+	if err != nil {
+		w.lines(err.(*usageError).lines)
+		return nil, 1, true
+	}
+	if len(operands) > 0 {
+		w.errf("Unknown arguments: %s", strings.Join(operands, " "))
+		return nil, 1, true
+	}
+	p := &sshareParams{format: sshareDefault}
+	for _, o := range opts {
+		switch o.id {
+		case "a":
+			p.q.All = true
+		case "A":
+			p.q.Accounts = append(p.q.Accounts, splitLower(o.val)...)
+		case "l":
+			p.format = sshareLong
+		case "n":
+			p.noHeader = true
+		case "o":
+			p.format = o.val
+		case "p":
+			p.delim, p.trailing = "|", true
+		case "P":
+			p.delim, p.trailing = "|", false
+		case "u":
+			p.q.Users = append(p.q.Users, splitList(o.val)...)
+		case "U":
+			p.usersOnly = true
+		case "e":
+			w.printf("%s\n", sshareFieldNames())
+			return nil, 0, true
+		case "V":
+			w.printf("%s\n", versionLine)
+			return nil, 0, true
+		case "help", "usage":
+			w.printf("%s", sshareHelp)
+			return nil, 0, true
+		}
+	}
+	return p, 0, false
+}
+
+func splitLower(s string) []string {
+	out := splitList(s)
+	for i := range out {
+		out[i] = strings.ToLower(out[i])
+	}
+	return out
+}
+
+func sshareFieldNames() string {
+	names := make([]string, len(shareFields))
+	for i, f := range shareFields {
+		names[i] = f.name
+	}
+	return strings.Join(names, " ")
+}
+
+// shareColumn is a requested field with its width.
+type shareColumn struct {
+	f     *shareField
+	width int
+}
+
+// shareColumns reads a -o list: names (case-insensitive, any unambiguous
+// prefix) with an optional %width.
+func shareColumns(format string) ([]shareColumn, string) {
+	var out []shareColumn
+	for _, tok := range strtok(format, ",") {
+		name, width, hasWidth := strings.Cut(tok, "%")
+		var found *shareField
+		for i := range shareFields {
+			if strings.HasPrefix(strings.ToLower(shareFields[i].name), strings.ToLower(name)) {
+				found = &shareFields[i]
+				break
+			}
+		}
+		if found == nil || name == "" {
+			return nil, tok
+		}
+		c := shareColumn{f: found, width: found.width}
+		if hasWidth {
+			c.width, _ = strtol(width)
+		}
+		out = append(out, c)
+	}
+	return out, ""
+}
+
+// shareLines orders the rows as sshare prints them: the root, then each
+// tenant with its users below it, indented by depth.
+func shareLines(p *sshareParams, rows []api.ShareRow) []shareLine {
+	root := shareLine{root: true, ShareRow: api.ShareRow{Account: "root", EffectvUsage: 1, NormUsage: 1, FairShare: 1}}
+	var out []shareLine
+	for _, r := range rows {
+		if r.User == "" {
+			root.RawUsage += r.RawUsage
+			if !p.usersOnly {
+				out = append(out, shareLine{ShareRow: r, depth: 1})
+			}
+			continue
+		}
+		out = append(out, shareLine{ShareRow: r, depth: 2})
+	}
+	if p.usersOnly || len(p.q.Accounts) > 0 {
+		return out
+	}
+	return append([]shareLine{root}, out...)
+}
+
+// printShares prints the header, the dashes and the rows, or with -p/-P
+// '|'-separated values.
+func printShares(w *output, p *sshareParams, cols []shareColumn, lines []shareLine) {
+	row := func(val func(c shareColumn) string) {
+		for i, c := range cols {
+			v := val(c)
+			if p.delim != "" {
+				w.buf = append(w.buf, v...)
+				if i < len(cols)-1 || p.trailing {
+					w.buf = append(w.buf, p.delim...)
+				}
+				continue
+			}
+			w.buf = pad(w.buf, v, c.width, !c.f.left, true)
+			w.buf = append(w.buf, ' ')
+		}
+		w.buf = append(w.buf, '\n')
+	}
+	if !p.noHeader {
+		row(func(c shareColumn) string { return c.f.name })
+		if p.delim == "" {
+			row(func(c shareColumn) string { return strings.Repeat("-", c.width) })
+		}
+	}
+	for i := range lines {
+		l := &lines[i]
+		row(func(c shareColumn) string { return c.f.val(l) })
+	}
+}
