@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 // Cluster is a generated configuration for emulated nodes.
@@ -62,7 +63,7 @@ func NewCluster(t testing.TB, spec ClusterSpec) *Cluster {
 	fmt.Fprintf(&b, "SlurmdSpoolDir=%s/spool/%%n\nLoamKeyFile=%s/loam.key\nLoamNodedSocket=%s/spool/%%n/noded.sock\n", dir, dir, dir)
 	fmt.Fprintf(&b, "StateSaveLocation=%s/ctld\nKillWait=%d\nGresTypes=gpu\n", dir, max(spec.KillWait, 1))
 	for i := 1; i <= spec.Nodes; i++ {
-		n := Node{Name: fmt.Sprintf("node%d", i), Port: freePort(t)}
+		n := Node{Name: fmt.Sprintf("node%d", i), Port: clustertest.FreePort(t)}
 		n.Addr = fmt.Sprintf("127.0.0.1:%d", n.Port)
 		n.Spool = filepath.Join(dir, "spool", n.Name)
 		n.Socket = filepath.Join(n.Spool, "noded.sock")
@@ -81,13 +82,3 @@ func NewCluster(t testing.TB, spec ClusterSpec) *Cluster {
 	return c
 }
 
-// freePort asks the kernel for a free loopback port.
-func freePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
