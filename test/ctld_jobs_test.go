@@ -99,13 +99,20 @@ func TestCtldRoundTrips(t *testing.T) {
 	mustResults(t, r, err)
 	waitJob(t, cl, gpu, "cancelled", inState(job.Cancelled))
 
-	acct, err := cl.Accounting(ctx, &api.AcctQuery{JobIDs: []string{fmt.Sprint(held), fmt.Sprint(gpu)}})
-	if err != nil || len(acct.Jobs) != 2 {
-		t.Fatalf("sacct: %v %+v", err, acct)
-	}
-	if acct.Jobs[0].State != job.Timeout || acct.Jobs[0].Restarts != 1 || acct.Jobs[1].State != job.Cancelled {
-		t.Errorf("accounting states %s/%d %s", acct.Jobs[0].State, acct.Jobs[0].Restarts, acct.Jobs[1].State)
-	}
+	// The cancelled job's record is written when its node reports the end,
+	// which may come after the job shows CANCELLED in the queue.
+	clustertest.Eventually(t, 10*time.Second, "both jobs in accounting", func() error {
+		acct, err := cl.Accounting(ctx, &api.AcctQuery{JobIDs: []string{fmt.Sprint(held), fmt.Sprint(gpu)}})
+		switch {
+		case err != nil:
+			return err
+		case len(acct.Jobs) != 2:
+			return fmt.Errorf("%d records: %+v", len(acct.Jobs), acct.Jobs)
+		case acct.Jobs[0].State != job.Timeout || acct.Jobs[0].Restarts != 1 || acct.Jobs[1].State != job.Cancelled:
+			return fmt.Errorf("accounting states %s/%d %s", acct.Jobs[0].State, acct.Jobs[0].Restarts, acct.Jobs[1].State)
+		}
+		return nil
+	})
 }
 
 func ptr[T any](v T) *T { return &v }
