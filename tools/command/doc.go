@@ -1,5 +1,6 @@
 // Package command implements Loam's user commands (sbatch, squeue, scancel,
-// sinfo, scontrol, sacct) behind the thin mains in tools/*. Each command is
+// sinfo, scontrol, sacct, srun, salloc, sprio, sshare, sreport) behind the
+// thin mains in tools/*. Each command is
 // one function, Sbatch(ctx, env, args) int and so on, that reads everything
 // from an Env (standard streams, environment, clock, identity, the
 // controller) and returns the exit status, so tests run a command in-process
