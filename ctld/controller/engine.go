@@ -38,7 +38,9 @@ type Engine interface {
 	Requeue(id uint32, when time.Time, lostRun time.Duration) error
 	Forget(id uint32, when time.Time) error
 	// Restore puts back a job that was running when the controller stopped.
-	Restore(j *EngineJob, start time.Time, partition string, alloc []api.NodeAllocation) error
+	// A non-zero preemptDeadline says the job was being preempted: it is
+	// inside its grace window until then.
+	Restore(j *EngineJob, start time.Time, partition string, alloc []api.NodeAllocation, preemptDeadline time.Time) error
 
 	// SetNodeState changes what the scheduler may use on a node.
 	SetNodeState(name string, st NodeState) error

@@ -155,7 +155,7 @@ func (f *FIFO) Requeue(id uint32, when time.Time, lost time.Duration) error {
 func (f *FIFO) Forget(id uint32, when time.Time) error { return f.Requeue(id, when, 0) }
 
 // Restore implements Engine.
-func (f *FIFO) Restore(j *EngineJob, start time.Time, partition string, alloc []api.NodeAllocation) error {
+func (f *FIFO) Restore(j *EngineJob, start time.Time, partition string, alloc []api.NodeAllocation, _ time.Time) error {
 	f.take(alloc)
 	f.running[j.ID] = alloc
 	single := *j

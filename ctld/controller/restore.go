@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/store"
@@ -80,7 +81,11 @@ func (c *Controller) restoreOne(r *jobRecord) {
 			r.St.Reason = job.ReasonPartitionConfig
 		}
 	case r.running():
-		if err := c.eng.Restore(c.engineJob(r), fromUnix(r.St.Start), r.St.Partition, r.St.Alloc); err != nil {
+		var preemptDeadline time.Time // St.Preempt is cleared when a run ends
+		if r.St.Preempt != 0 {
+			preemptDeadline = fromUnix(r.St.Preempt).Add(time.Duration(r.St.PreemptGrace) * time.Second)
+		}
+		if err := c.eng.Restore(c.engineJob(r), fromUnix(r.St.Start), r.St.Partition, r.St.Alloc, preemptDeadline); err != nil {
 			log.WithError(err).Error("restore: scheduler refused a running job")
 		}
 	}

@@ -99,3 +99,18 @@ func (c *Cluster) Restore(spec JobSpec, start time.Time, partition string, alloc
 	c.assume(spec.ID, r, sched.Start{Job: spec.ID, Partition: partition, Alloc: alloc}, start)
 	return nil
 }
+
+// RestorePreempting marks a restored job as a preemption victim inside its
+// grace window until deadline: the controller stopped after it preempted
+// the job and before the job ended. Without the mark the next cycle would
+// see a healthy running job and preempt more victims for the same
+// beneficiary.
+func (c *Cluster) RestorePreempting(id sched.JobID, deadline time.Time) error {
+	r, err := c.runningRec(id, "restore preempting")
+	if err != nil {
+		return err
+	}
+	run := &c.running[r.idx]
+	run.Preempting, run.PreemptDeadline = true, deadline
+	return nil
+}

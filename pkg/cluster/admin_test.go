@@ -123,3 +123,26 @@ func TestRestoreIgnoresNodeState(t *testing.T) {
 		t.Error("a refused restore left the job behind")
 	}
 }
+
+// TestRestorePreemptingKeepsTheGraceWindow: a job restored inside its
+// grace window stays a victim, so it is not preempted a second time.
+func TestRestorePreemptingKeepsTheGraceWindow(t *testing.T) {
+	c := newTestCluster(t, 1)
+	if err := c.Restore(spec(5, 2), at(-600), "normal", []sched.NodeAlloc{alloc("gpu01", 2, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RestorePreempting(5, at(120)); err != nil {
+		t.Fatalf("RestorePreempting: %v", err)
+	}
+	info, _ := c.Job(5)
+	if !info.Running.Preempting || info.Running.PreemptDeadline != at(120) {
+		t.Errorf("restored victim: %+v", info.Running)
+	}
+	plan := &sched.Plan{Now: at(0), Preemptions: []sched.Preemption{{Victim: 5, Beneficiary: 9, Grace: time.Minute}}}
+	if _, err := c.ApplyPlan(plan); !errors.Is(err, ErrJobState) {
+		t.Errorf("second preemption of a restored victim: %v, want ErrJobState", err)
+	}
+	if err := c.RestorePreempting(6, at(120)); err == nil {
+		t.Error("RestorePreempting of an unknown job succeeded")
+	}
+}

@@ -108,15 +108,22 @@ func (e *Engine) Forget(id uint32, when time.Time) error {
 // Restore implements controller.Engine: the job runs again from its
 // original start on its original allocation (an array task as a job of its
 // own), whatever its nodes' states (their daemons have not registered
-// yet).
-func (e *Engine) Restore(j *controller.EngineJob, start time.Time, partition string, alloc []api.NodeAllocation) error {
+// yet). A victim caught in its grace window stays one, so that the next
+// cycle does not preempt again for the same beneficiary.
+func (e *Engine) Restore(j *controller.EngineJob, start time.Time, partition string, alloc []api.NodeAllocation, preemptDeadline time.Time) error {
 	single := *j
 	single.ArrayTasks, single.Throttle = nil, 0
 	s, err := e.spec(&single)
 	if err != nil {
 		return err
 	}
-	return e.cl.Restore(s, start, partition, toSched(alloc))
+	if err := e.cl.Restore(s, start, partition, toSched(alloc)); err != nil {
+		return err
+	}
+	if preemptDeadline.IsZero() {
+		return nil
+	}
+	return e.cl.RestorePreempting(s.ID, preemptDeadline)
 }
 
 // SetNodeState implements controller.Engine.

@@ -154,7 +154,7 @@ func TestRestoreHoldsResources(t *testing.T) {
 	run := ej(e)
 	alloc := []api.NodeAllocation{{Node: "n01", CPUs: 8, Memory: 800}}
 	e.SetNodeState("n01", controller.NodeDown) // not registered yet
-	if err := e.Restore(run, time.Unix(1500, 0), "normal", alloc); err != nil {
+	if err := e.Restore(run, time.Unix(1500, 0), "normal", alloc, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	e.SetNodeState("n01", controller.NodeUp)
