@@ -176,7 +176,7 @@ report() {
 		k=$(( ${seen[$key]:-0} + 1 ))
 		seen[$key]=$k
 		read -r lv ldir <<<"$(value "$line")"
-		pline=$(grep -F -- "$key " "$work/peer.rows" 2>/dev/null | sed -n "${k}p")
+		pline=$(awk -v k="$key" '$1 == k' "$work/peer.rows" 2>/dev/null | sed -n "${k}p")
 		pv="" ratio=""
 		if [ -n "$pline" ]; then
 			read -r pv _ <<<"$(value "$pline")"

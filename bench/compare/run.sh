@@ -71,10 +71,11 @@ cd "$work" || exit 1
 
 has() { [[ " $PARTS " == *" $1 "* ]]; }
 
-cluster_up || exit 1
 # Loam's commands by their Slurm names for the Loam parts; the peer's
-# script runs with the PATH this script was started with.
+# script runs with the PATH this script was started with (taken before
+# cluster_up, whose environment puts Loam's commands first).
 peer_path=$PATH
+cluster_up || exit 1
 PATH=$bin:$PATH
 hash -r
 
