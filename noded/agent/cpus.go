@@ -3,8 +3,8 @@ package agent
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/loamhpc/loam/pkg/isolation"
 )
 
 // cpuSet hands out the node's logical CPUs (0..n-1, as slurm.conf counts
@@ -29,7 +29,7 @@ func newCPUSet(n int, host []int) *cpuSet {
 // set, decides what fits.
 func (c *cpuSet) take(count int, ids string) ([]int, error) {
 	if ids != "" {
-		got, err := parseCPUList(ids)
+		got, err := isolation.ParseCPUList(ids)
 		if err != nil {
 			return nil, err
 		}
@@ -76,46 +76,5 @@ func (c *cpuSet) hostList(ids []int) string {
 		hs = append(hs, c.host[id%len(c.host)])
 	}
 	slices.Sort(hs)
-	return formatCPUList(slices.Compact(hs))
-}
-
-// parseCPUList parses "0-3,8,10-11".
-func parseCPUList(s string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(strings.TrimSpace(s), ",") {
-		if part == "" {
-			continue
-		}
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		b := a
-		if err == nil && isRange {
-			b, err = strconv.Atoi(hi)
-		}
-		if err != nil || a < 0 || b < a || b-a > 1<<16 {
-			return nil, fmt.Errorf("invalid CPU list %q", s)
-		}
-		for i := a; i <= b; i++ {
-			out = append(out, i)
-		}
-	}
-	return out, nil
-}
-
-// formatCPUList prints sorted ids as "0-3,8".
-func formatCPUList(ids []int) string {
-	var parts []string
-	for i := 0; i < len(ids); {
-		j := i
-		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(ids[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
+	return isolation.FormatCPUList(slices.Compact(hs))
 }

@@ -219,7 +219,7 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 	if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &l); err != nil {
 		return fmt.Errorf("launch of job %d: %w", id, err)
 	}
-	cpus, _ := parseCPUList(l.Request.Alloc.CPUIDs)
+	cpus, _ := isolation.ParseCPUList(l.Request.Alloc.CPUIDs)
 	for _, c := range cpus {
 		if c < len(a.cpus.used) {
 			a.cpus.used[c] = true

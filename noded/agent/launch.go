@@ -17,6 +17,7 @@ import (
 	"github.com/loamhpc/loam/noded/supervisor"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/gpu"
+	"github.com/loamhpc/loam/pkg/isolation"
 )
 
 // readyTimeout bounds a supervisor's startup.
@@ -98,7 +99,7 @@ func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
 		return nil, nil, err
 	}
 	r := *req
-	r.Alloc.CPUIDs = formatCPUList(cpus)
+	r.Alloc.CPUIDs = isolation.FormatCPUList(cpus)
 	gpus, _ := gpu.ByIndex(a.hw.gpus, req.Alloc.GPUs)
 	l := &spool.Launch{
 		Request: r, Node: a.nc.node.Name, Hostname: a.nc.hostname, ConfPath: a.confPath,

@@ -46,24 +46,6 @@ func TestCPUSet(t *testing.T) {
 	}
 }
 
-func TestCPUList(t *testing.T) {
-	tests := map[string][]int{"0-3,8": {0, 1, 2, 3, 8}, "5": {5}, "": nil, "0,2-3": {0, 2, 3}}
-	for in, want := range tests {
-		got, err := parseCPUList(in)
-		if err != nil || !cmp.Equal(want, got) {
-			t.Errorf("parseCPUList(%q) = %v, %v", in, got, err)
-		}
-		if in != "" && formatCPUList(got) != in {
-			t.Errorf("formatCPUList(%v) = %q, want %q", got, formatCPUList(got), in)
-		}
-	}
-	for _, bad := range []string{"3-1", "a", "-1", "0-99999999"} {
-		if _, err := parseCPUList(bad); err == nil {
-			t.Errorf("parseCPUList(%q) accepted", bad)
-		}
-	}
-}
-
 func TestParseMounts(t *testing.T) {
 	in := `22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
 23 22 0:21 / /proc rw - proc proc rw

@@ -14,5 +14,6 @@
 // its '%' ("%q" stays "%q"), but after a width the '%' is dropped ("%3q" is
 // "3q", "%4%" is "4%"). A pattern with a backslash anywhere is not
 // expanded at all; its escaping backslashes are removed ("\%j" is "%j",
-// "\\" is "\").
+// "\\" is "\"). The rules themselves are package api's ExpandStdio,
+// which scontrol shares; this package names the files on the node.
 package fname

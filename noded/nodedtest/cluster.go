@@ -81,4 +81,3 @@ func NewCluster(t testing.TB, spec ClusterSpec) *Cluster {
 	}
 	return c
 }
-

@@ -167,26 +167,3 @@ func TaskCPUs(spec string, jobCPUs []int, cpusPerTask, local int) ([]int, error)
 	}
 	return nil, fmt.Errorf("invalid --cpu-bind %q", spec)
 }
-
-// parseCPUList parses a cpuset list "0-3,8".
-func parseCPUList(s string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(strings.TrimSpace(s), ",") {
-		if part == "" {
-			continue
-		}
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		b := a
-		if err == nil && isRange {
-			b, err = strconv.Atoi(hi)
-		}
-		if err != nil || a < 0 || b < a || b-a > 1<<16 {
-			return nil, fmt.Errorf("invalid CPU list %q", s)
-		}
-		for i := a; i <= b; i++ {
-			out = append(out, i)
-		}
-	}
-	return out, nil
-}

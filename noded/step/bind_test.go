@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/pkg/api"
 )
 
@@ -112,8 +113,8 @@ func TestLookPath(t *testing.T) {
 
 func TestUmask(t *testing.T) {
 	for env, want := range map[string]string{"SLURM_UMASK=0077": "0077", "SLURM_UMASK=022": "0022", "SLURM_UMASK=x": "0022", "": "0022"} {
-		if got := umask([]string{env}); got != want {
-			t.Errorf("umask(%q) = %s, want %s", env, got, want)
+		if got := shim.Umask([]string{env}); got != want {
+			t.Errorf("shim.Umask(%q) = %s, want %s", env, got, want)
 		}
 	}
 }

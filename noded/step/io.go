@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/loamhpc/loam/noded/fname"
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/pkg/api"
 )
 
@@ -199,19 +200,8 @@ func ioError(stream, path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return openError{stream: stream, path: path, err: err}
+	return shim.OpenError{Stream: stream, Path: path, Err: err}
 }
-
-type openError struct {
-	stream, path string
-	err          error
-}
-
-func (e openError) Error() string {
-	return "Could not open " + e.stream + " file " + e.path + ": " + strerror(e.err)
-}
-
-func (e openError) Unwrap() error { return e.err }
 
 // pump forwards the task's output pipes to srun; outDone closes when both
 // reached their end.

@@ -18,7 +18,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/loamhpc/loam/noded/fname"
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
 )
 
@@ -53,7 +55,7 @@ func (p *proc) start(i int) *task {
 	}
 	path, errno := lookPath(p.req.Step.Argv[0], env)
 	if errno != 0 {
-		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, p.req.Step.Argv[0], strerror(errno)), int(errno))
+		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, p.req.Step.Argv[0], shim.Strerror(errno)), int(errno))
 		return t
 	}
 	argv := append([]string{path}, p.req.Step.Argv[1:]...)
@@ -72,7 +74,7 @@ func (p *proc) taskSetup(t *task) ([]string, []int, error) {
 		return nil, nil, err
 	}
 	env := Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus})
-	jobCPUs, err := parseCPUList(p.job.CPUs)
+	jobCPUs, err := isolation.ParseCPUList(p.job.CPUs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -133,11 +135,6 @@ func (t *task) writeErr(out *frameWriter, line string) {
 	_ = out.send(api.IOStderr, uint32(t.global), []byte(line))
 }
 
-// shimScript holds the task until it is in the step's cgroup, then
-// becomes the command (same pid), as the job supervisor's shim does: it
-// waits for a line on fd 3, sets the umask and SLURM_TASK_PID and execs.
-const shimScript = `read -r line <&3 || exit 127; exec 3<&-; umask "$1"; shift; SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"`
-
 // spawn starts the task through the shim as the job's user, pinned to
 // cpus, puts it in the step's cgroup and lets it run.
 func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) error {
@@ -151,7 +148,7 @@ func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) e
 	if len(groups) == 0 {
 		groups = []uint32{cred.GID}
 	}
-	cmd := exec.Command(shell, append([]string{"-c", shimScript, "loam-shim", umask(env)}, argv...)...)
+	cmd := exec.Command(shell, append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, argv...)...)
 	cmd.Env, cmd.Dir = env, p.workDir(t, files)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.in, files.out, files.err
 	cmd.ExtraFiles = []*os.File{goR}
@@ -188,7 +185,7 @@ func (p *proc) workDir(t *task, files taskFiles) string {
 		why := "Not a directory"
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			why = strerror(pe.Err)
+			why = shim.Strerror(pe.Err)
 		}
 		t.writeErrTo(p.out, files, fmt.Sprintf("slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n", p.node.Node, dir, why))
 		return "/tmp"
@@ -274,31 +271,6 @@ func executable(path string) syscall.Errno {
 		return syscall.EACCES
 	}
 	return 0
-}
-
-// umask is the task's umask: SLURM_UMASK (octal, from srun), else 0022.
-func umask(env []string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], "SLURM_UMASK="); ok {
-			if n, err := strconv.ParseUint(v, 8, 32); err == nil && n <= 0o777 {
-				return fmt.Sprintf("%04o", n)
-			}
-		}
-	}
-	return "0022"
-}
-
-// strerror is the C library's text for an errno, as slurmstepd prints it.
-func strerror(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return err.Error()
-	}
-	s := errno.Error()
-	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
-		s = string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
 }
 
 // patternVars are the values of a task's file name patterns.

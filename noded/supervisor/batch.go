@@ -7,18 +7,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
+	"github.com/loamhpc/loam/noded/asuser"
 	"github.com/loamhpc/loam/noded/fname"
 	"github.com/loamhpc/loam/noded/jobenv"
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
 )
+
+// Credential is a job user's identity.
+type Credential = asuser.Credential
 
 // launchFailureExit is the exit code Slurm gives a job whose launch
 // failed (the batch step "died by signal 53").
@@ -162,16 +165,16 @@ func openStdio(l *spool.Launch, cred Credential) (stdio, error) {
 		errPath = fname.Path(r.StdErr, r.WorkDir, v)
 	}
 	var f stdio
-	err := asUser(cred, func() error {
+	err := asuser.Do(cred, func() error {
 		var err error
 		if f.out, err = os.OpenFile(outPath, flags, 0o644); err != nil {
-			return ioError{"stdout", outPath, err}
+			return shim.OpenError{Stream: "stdout", Path: outPath, Err: err}
 		}
 		f.err = f.out
 		if errPath != outPath {
 			if f.err, err = os.OpenFile(errPath, flags, 0o644); err != nil {
 				f.out.Close()
-				return ioError{"stderr", errPath, err}
+				return shim.OpenError{Stream: "stderr", Path: errPath, Err: err}
 			}
 		}
 		in := os.DevNull
@@ -183,41 +186,18 @@ func openStdio(l *spool.Launch, cred Credential) (stdio, error) {
 			if f.err != f.out {
 				f.err.Close()
 			}
-			return ioError{"stdin", in, err}
+			return shim.OpenError{Stream: "stdin", Path: in, Err: err}
 		}
 		return nil
 	})
 	return f, err
 }
 
-// ioError is a job file that could not be opened, worded as slurmstepd
-// logs it ("Could not open stdout file /x/y.out: No such file or
-// directory").
-type ioError struct {
-	stream, path string
-	err          error
-}
-
-func (e ioError) Error() string {
-	return "Could not open " + e.stream + " file " + e.path + ": " + strerror(e.err)
-}
-
-func (e ioError) Unwrap() error { return e.err }
-
 // held is a started shim waiting for release.
 type held struct {
 	cmd *exec.Cmd
 	goW *os.File // one line: go ahead; closing it without one aborts
 }
-
-// shimScript holds the job's process until the supervisor has put it in
-// the cgroup, then becomes the batch script (same pid): it waits for a
-// line on fd 3, sets the job's umask and SLURM_TASK_PID (its own pid,
-// which only the process itself knows before the exec) and execs. A
-// POSIX shell costs a fraction of a millisecond; a failed exec prints
-// the shell's message to the job's error file and exits 126 or 127, the
-// script's exit status.
-const shimScript = `read -r line <&3 || exit 127; exec 3<&-; umask "$1"; shift; SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"`
 
 // spawn starts the shim as the user, in --chdir (or /tmp when that fails,
 // as slurmd does), blocked until release.
@@ -231,7 +211,7 @@ func (s *Supervisor) spawn(script string, env []string, files stdio, cred Creden
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Op == "chdir" && dir != "/tmp" {
 		fmt.Fprintf(files.err, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
-			s.launch.Node, dir, strerror(pe.Err))
+			s.launch.Node, dir, shim.Strerror(pe.Err))
 		h, err = s.startShim(script, env, files, cred, "/tmp")
 	}
 	return h, err
@@ -246,7 +226,7 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 	if len(groups) == 0 {
 		groups = []uint32{cred.GID}
 	}
-	args := append([]string{"-c", shimScript, "loam-shim", umask(env), script}, s.launch.Request.Argv...)
+	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env), script}, s.launch.Request.Argv...)
 	cmd := exec.Command(shell, args...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.in, files.out, files.err
@@ -277,32 +257,6 @@ func (h *held) release(g isolation.Group) error {
 		return fmt.Errorf("release job process: %w", err)
 	}
 	return nil
-}
-
-// umask is the job's umask: SLURM_UMASK (octal, from sbatch), else 0022.
-func umask(env []string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], "SLURM_UMASK="); ok {
-			if n, err := strconv.ParseUint(v, 8, 32); err == nil && n <= 0o777 {
-				return fmt.Sprintf("%04o", n)
-			}
-		}
-	}
-	return "0022"
-}
-
-// strerror is the C library's text for an errno ("No such file or
-// directory"), as slurmd prints it.
-func strerror(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return err.Error()
-	}
-	s := errno.Error()
-	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
-		s = string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
 }
 
 // loginEnvTimeout bounds loading a user's login environment, like Slurm's

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/loamhpc/loam/noded/asuser"
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
@@ -42,7 +44,7 @@ func TestAsUserCreatesAsTheUser(t *testing.T) {
 	if err := os.Chmod(rootOnly, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := asUser(nobody, func() error {
+	err := asuser.Do(nobody, func() error {
 		f, err := os.Create(filepath.Join(mine, "out"))
 		if err != nil {
 			return err
@@ -56,7 +58,7 @@ func TestAsUserCreatesAsTheUser(t *testing.T) {
 	if st := fi.Sys().(*syscall.Stat_t); st.Uid != nobody.UID || st.Gid != nobody.GID {
 		t.Errorf("file owned by %d:%d, want %d:%d", st.Uid, st.Gid, nobody.UID, nobody.GID)
 	}
-	err = asUser(nobody, func() error {
+	err = asuser.Do(nobody, func() error {
 		_, err := os.Create(filepath.Join(rootOnly, "out"))
 		return err
 	})
@@ -158,8 +160,8 @@ func TestUmask(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := umask(tc.env); got != tc.want {
-				t.Errorf("umask(%q) = %q, want %q", tc.env, got, tc.want)
+			if got := shim.Umask(tc.env); got != tc.want {
+				t.Errorf("shim.Umask(%q) = %q, want %q", tc.env, got, tc.want)
 			}
 		})
 	}

@@ -1,4 +1,9 @@
-package supervisor
+// Package asuser runs file operations with a job user's file system
+// identity inside a process that stays root: the job supervisor opens a
+// batch job's output files this way, and the step process its tasks'.
+// Files so opened are checked against, and owned by, the job's user, as if
+// the user had opened them.
+package asuser
 
 import (
 	"errors"
@@ -16,14 +21,13 @@ type Credential struct {
 	Groups []uint32
 }
 
-// asUser runs fn on an OS thread whose file system identity is cred's:
-// fsuid, fsgid and supplementary groups are per-thread on Linux when set
-// with raw system calls, so files fn opens or creates are checked against,
-// and owned by, the job's user, as if the user opened them, while the rest
-// of the supervisor keeps running as root. The thread is handed back to the
-// scheduler only once root's identity is restored; if restoring fails the
-// thread stays locked and dies with its goroutine.
-func asUser(cred Credential, fn func() error) error {
+// Do runs fn on an OS thread whose file system identity is cred's: fsuid,
+// fsgid and supplementary groups are per thread on Linux when set with raw
+// system calls, so the rest of the process keeps running as root. The
+// thread is handed back to the scheduler only once root's identity is
+// restored; if restoring fails the thread stays locked and dies with its
+// goroutine.
+func Do(cred Credential, fn func() error) error {
 	if cred.UID == 0 && os.Geteuid() == 0 {
 		return fn()
 	}

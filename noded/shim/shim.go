@@ -1,0 +1,63 @@
+// Package shim holds what the job supervisor (batch scripts) and the step
+// process (srun's tasks) share to start a job's process as slurmstepd
+// does: the shell shim that holds the process until it is in its cgroup,
+// the job's umask, and error texts worded as slurmstepd writes them.
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Script holds the job's process until its starter has put it in the
+// cgroup, then becomes the program (same pid): it waits for a line on
+// fd 3, sets the umask given as $1 and SLURM_TASK_PID (its own pid, which
+// only the process itself knows before the exec) and execs the rest of
+// its arguments. A POSIX shell costs a fraction of a millisecond; a
+// failed exec prints the shell's message to the job's error file and
+// exits 126 or 127, the program's exit status.
+const Script = `read -r line <&3 || exit 127; exec 3<&-; umask "$1"; shift; SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"`
+
+// Umask is the job's umask: SLURM_UMASK (octal, from sbatch or srun),
+// else 0022.
+func Umask(env []string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "SLURM_UMASK="); ok {
+			if n, err := strconv.ParseUint(v, 8, 32); err == nil && n <= 0o777 {
+				return fmt.Sprintf("%04o", n)
+			}
+		}
+	}
+	return "0022"
+}
+
+// Strerror is the C library's text for an errno ("No such file or
+// directory"), as slurmd and slurmstepd print it.
+func Strerror(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	s := errno.Error()
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// OpenError is a job file that could not be opened, worded as slurmstepd
+// logs it ("Could not open stdout file /x/y.out: No such file or
+// directory").
+type OpenError struct {
+	Stream, Path string
+	Err          error
+}
+
+func (e OpenError) Error() string {
+	return "Could not open " + e.Stream + " file " + e.Path + ": " + Strerror(e.Err)
+}
+
+func (e OpenError) Unwrap() error { return e.Err }

@@ -1,0 +1,25 @@
+package isolation
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCPUList(t *testing.T) {
+	tests := map[string][]int{"0-3,8": {0, 1, 2, 3, 8}, "5": {5}, "": nil, "0,2-3": {0, 2, 3}}
+	for in, want := range tests {
+		got, err := ParseCPUList(in)
+		if err != nil || !cmp.Equal(want, got) {
+			t.Errorf("ParseCPUList(%q) = %v, %v", in, got, err)
+		}
+		if in != "" && FormatCPUList(got) != in {
+			t.Errorf("FormatCPUList(%v) = %q, want %q", got, FormatCPUList(got), in)
+		}
+	}
+	for _, bad := range []string{"3-1", "a", "-1", "0-99999999", "1-"} {
+		if _, err := ParseCPUList(bad); err == nil {
+			t.Errorf("ParseCPUList(%q) accepted", bad)
+		}
+	}
+}
