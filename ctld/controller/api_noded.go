@@ -38,8 +38,8 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	c.updateEngine(n)
 	out := &api.RegisterResponse{ClusterName: c.confNow().conf.ClusterName, HeartbeatInterval: c.heartbeatInterval(),
 		Kill: kill, Now: unix(now)}
-	cpus, _, gpus := c.usage(n)
-	out.State, _ = c.baseState(n, cpus, len(gpus))
+	cpus, _, _ := c.usage(n)
+	out.State, _ = c.baseState(n, cpus)
 	c.mu.Unlock()
 	if err := c.finishBatch(&b); err != nil {
 		return nil, err

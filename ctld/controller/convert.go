@@ -67,6 +67,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	if r.pending() {
 		j.StartTime = unix(c.obs.est.startOf(r))
 	}
+	slurmTimes(j, st, r.pending())
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, true, st.Restarts, st.Requeue
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
@@ -137,6 +138,9 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if q.MemPerGPU != nil {
 		j.MemoryPerGPU = *q.MemPerGPU
 	}
+	if def := c.defaultMemPerCPU(r); def > 0 {
+		j.MemoryPerCPU, j.MinMemory = def, def
+	}
 	if q.TimeMin != nil {
 		j.TimeMinimum = int64(q.TimeMin.Seconds())
 	}
@@ -168,6 +172,27 @@ func maxNodes(q *job.Request) int {
 		return max(q.NTasks, q.MinNodes)
 	}
 	return q.MaxNodes
+}
+
+// slurmTimes fills the times slurmctld shows that Loam does not store: a
+// pending --begin job is eligible (and accrues) from its begin time; a job
+// that ended before it started has its end as its start; a started or
+// estimated job ends at its start plus its time limit until it has ended;
+// the last scheduler evaluation is the start, else the submission.
+func slurmTimes(j *api.Job, st *jobStatus, pending bool) {
+	if pending && !j.Hold && j.EligibleTime == 0 && st.Begin != 0 {
+		j.EligibleTime, j.AccrueTime = st.Begin, st.Begin
+	}
+	if !pending && j.StartTime == 0 {
+		j.StartTime = j.EndTime
+	}
+	if j.EndTime == 0 && j.StartTime != 0 && j.TimeLimit > 0 && j.TimeLimit != api.UnlimitedSeconds {
+		j.EndTime = j.StartTime + j.TimeLimit
+	}
+	j.LastSchedEval = st.Submit
+	if st.Start != 0 {
+		j.LastSchedEval = st.Start
+	}
 }
 
 // accrueTime is when the job began to accrue age priority: its eligible
@@ -244,6 +269,26 @@ func (c *Controller) jobMemory(r *jobRecord, nodes, cpus int) int64 {
 		return *q.MemPerCPU * int64(cpus)
 	}
 	return c.confNow().conf.DefMemPerCPU * int64(cpus)
+}
+
+// defaultMemPerCPU is the DefMemPerCPU a job without a memory request
+// gets at submit, as slurmctld sets it (squeue %m and scontrol's
+// MinMemoryCPU show it): its partition's, else the cluster's; 0 when the
+// job asked for memory or a per-GPU default applies.
+func (c *Controller) defaultMemPerCPU(r *jobRecord) int64 {
+	q := r.Req
+	if q.MemPerNode != nil || q.MemPerCPU != nil || q.MemPerGPU != nil {
+		return 0
+	}
+	conf := c.confNow().conf
+	def, defGPU := conf.DefMemPerCPU, conf.DefMemPerGPU
+	if p, ok := conf.Partition(r.St.Partition); ok {
+		def, defGPU = p.DefMemPerCPU, p.DefMemPerGPU
+	}
+	if defGPU > 0 && requestedGPUs(q, 1) > 0 {
+		return 0
+	}
+	return def
 }
 
 func allocNodes(alloc []api.NodeAllocation) string {

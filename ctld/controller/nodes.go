@@ -179,8 +179,10 @@ func nodeGPUCount(nc *slurmconf.Node) int {
 	return n
 }
 
-// baseState is scontrol's base state of n and its flags.
-func (c *Controller) baseState(n *nodeRec, cpus int, gpus int) (string, []string) {
+// baseState is scontrol's base state of n and its flags. As in Slurm's
+// cons_tres, a node is ALLOCATED only when all its CPUs are; a node whose
+// GPUs or memory are all taken but has CPUs free is MIXED.
+func (c *Controller) baseState(n *nodeRec, cpus int) (string, []string) {
 	var flags []string
 	if n.admin.Drain {
 		flags = append(flags, api.FlagDrain)
@@ -195,7 +197,7 @@ func (c *Controller) baseState(n *nodeRec, cpus int, gpus int) (string, []string
 		return api.NodeUnknown, flags
 	case len(n.jobs) == 0:
 		return api.NodeIdle, flags
-	case cpus >= n.conf.CPUs || (gpus > 0 && gpus >= nodeGPUCount(n.conf)):
+	case cpus >= n.conf.CPUs:
 		return api.NodeAllocated, flags
 	}
 	return api.NodeMixed, flags
@@ -214,7 +216,7 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 		CPULoad: n.cpuLoad, Weight: nc.Weight, Features: nc.Features, ActiveFeatures: nc.Features,
 		Partitions: c.confNow().partsOfNode[n.name], AllocGPUs: len(gpus), GRES: gresConf(nc.GRES),
 	}
-	out.State, out.StateFlags = c.baseState(n, cpus, len(gpus))
+	out.State, out.StateFlags = c.baseState(n, cpus)
 	out.GRESUsed = gresUsed(nc.GRES, gpus)
 	out.GPUs = c.gpuList(n, gpus)
 	if h := n.health; !h.OK || h.Message != "" {

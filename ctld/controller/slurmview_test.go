@@ -1,0 +1,93 @@
+package controller
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// jobView is the part of a job record that slurmctld derives rather than
+// stores, as scontrol show job prints it.
+type jobView struct {
+	MemoryPerCPU, MinMemory                                int64
+	EligibleTime, AccrueTime, StartTime, EndTime, LastEval int64
+}
+
+func viewOf(j api.Job) jobView {
+	return jobView{j.MemoryPerCPU, j.MinMemory, j.EligibleTime, j.AccrueTime, j.StartTime, j.EndTime, j.LastSchedEval}
+}
+
+// TestSlurmViewOfPendingJobs: the values the peer shows for a held job, a
+// --begin job, a job with its own memory and a held job cancelled.
+func TestSlurmViewOfPendingJobs(t *testing.T) {
+	h := newHarness(t)
+	now := h.clock.Now().Unix()
+	begin := h.clock.Now().Add(time.Hour)
+	held := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
+	later := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Begin = &begin }))
+	mem := int64(3000)
+	own := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold, r.MemPerCPU = true, &mem }))
+	gone := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
+	h.clock.Advance(5 * time.Second)
+	if rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(gone)}}}); firstErr(rs) != "" {
+		t.Fatalf("cancel: %+v", rs)
+	}
+	tests := map[string]struct {
+		id   uint32
+		want jobView
+	}{
+		"held job: DefMemPerCPU, not yet eligible, evaluated at submit": {id: held,
+			want: jobView{MemoryPerCPU: 100, MinMemory: 100, LastEval: now}},
+		"begin job: eligible and accruing from its begin time": {id: later,
+			want: jobView{MemoryPerCPU: 100, MinMemory: 100, EligibleTime: begin.Unix(), AccrueTime: begin.Unix(), LastEval: now}},
+		"own memory per CPU wins over the default": {id: own,
+			want: jobView{MemoryPerCPU: 3000, MinMemory: 3000, LastEval: now}},
+		"cancelled before it started: starts and ends at the cancel": {id: gone,
+			want: jobView{MemoryPerCPU: 100, MinMemory: 100, StartTime: now + 5, EndTime: now + 5, LastEval: now}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := viewOf(h.job(fmt.Sprint(tc.id)))
+			switch tc.id {
+			case later:
+				got.StartTime, got.EndTime = 0, 0 // the estimate's business
+			case gone:
+				// Loam records the end as its eligible time (Slurm: Unknown).
+				got.EligibleTime, got.AccrueTime = 0, 0
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSlurmViewOfRunningJob: a running job ends at start plus limit, and
+// a node whose GPUs are all taken but whose CPUs are not is MIXED, as in
+// Slurm's cons_tres.
+func TestSlurmViewOfRunningJob(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	id := h.mustSubmit(alice, simpleJob(func(r *job.Request) {
+		r.GRES = []resource.GRES{{Name: "gpu", Count: 4}}
+		r.NodeList = "n01"
+	}))
+	h.cycle()
+	j := h.waitState(fmt.Sprint(id), job.Running)
+	if want := j.StartTime + 3600; j.EndTime != want || j.LastSchedEval != j.StartTime {
+		t.Errorf("running job EndTime %d LastSchedEval %d, want %d and the start %d", j.EndTime, j.LastSchedEval, want, j.StartTime)
+	}
+	var nodes api.NodesResponse
+	if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes); err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes.Nodes) != 1 || nodes.Nodes[0].State != api.NodeMixed {
+		t.Errorf("node with all GPUs and 1 of 8 CPUs taken: %+v, want MIXED", nodes.Nodes)
+	}
+}
