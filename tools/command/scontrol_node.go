@@ -111,13 +111,14 @@ func (f *jobFormatter) timeOr(unix int64, unset string) string {
 }
 
 // gresUsed prints what jobs hold of a node's GPUs ("gpu:8"), as scontrol
-// -d's GresUsed, with the node's GPU type when it has one.
+// -d's GresUsed, with the node's GPU type when it has one; a node without
+// GPUs prints "gpu:0", as in Slurm with GresTypes=gpu.
 func gresUsed(n *api.Node) string {
 	if n.GRESUsed != "" {
 		return n.GRESUsed
 	}
 	if n.GRES == "" {
-		return ""
+		return "gpu:0"
 	}
 	name, _ := gresCount(n.GRES)
 	if name == "" {

@@ -189,7 +189,7 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 			}
 			if _, ok := sinfoStates[strings.ToUpper(s)]; !ok {
 				w.errf("Bad state string: \"%s\"", s)
-				w.errf("valid states: %s", sinfoStateNames())
+				w.errf("valid states: %s", sinfoValidStates)
 				return true, 1
 			}
 			p.states = append(p.states, strings.ToUpper(s))
@@ -250,7 +250,6 @@ type sinfoPrinter struct {
 	tf       timeFormat
 	partSize int
 	nodeSize int
-	cluster  string
 	users    Users
 }
 
@@ -307,12 +306,7 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 		pr.items, bad = parseShortFormat(p.format, sinfoColumns{})
 	}
 	for _, s := range bad {
-		w.errf("Invalid node format specification: %s", s)
-	}
-	if pr.uses('V') {
-		if cfg, err := c.Config(ctx); err == nil {
-			pr.cluster = cfg.ClusterName
-		}
+		w.errf("Invalid job format specification: %s", s) // sic: Slurm's text
 	}
 	recs := p.records(pr, parts.Partitions, nodes.Nodes)
 	p.sortRecs(recs)

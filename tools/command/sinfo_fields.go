@@ -22,6 +22,7 @@ type sinfoRec struct {
 type sinfoMatch struct {
 	partition, state, features, featuresAct, gres, reason, reasonTime, reasonUser bool
 	hostnames, addr, cpus, memory, disk, weight, sct, load, freeMem, version      bool
+	allocMem, gresUsed, port                                                      bool
 }
 
 // sinfoCol is one sinfo column.
@@ -145,7 +146,7 @@ func timeVal(secs int64) string {
 func orNone(s string) string { return orDefault(s, "none") }
 
 // sinfoCols is sinfo's column table.
-var sinfoCols = []sinfoCol{
+var sinfoCols = append([]sinfoCol{
 	{letter: 'a', names: []string{"available"}, header: "AVAIL",
 		val: partVal(func(p *api.Partition) string { return strings.ToLower(orDefault(p.State, "up")) })},
 	{letter: 'A', names: []string{"nodeai"}, header: "NODES(A/I)",
@@ -257,7 +258,7 @@ var sinfoCols = []sinfoCol{
 	{letter: 'v', names: []string{"version"}, header: "VERSION", match: func(m *sinfoMatch) { m.version = true },
 		val: firstVal(func(n *api.Node) string { return orNA(n.Version) })},
 	{letter: 'V', names: []string{"cluster"}, header: "CLUSTER",
-		val: func(_ *sinfoRec, p *sinfoPrinter) string { return orNA(p.cluster) }},
+		val: func(*sinfoRec, *sinfoPrinter) string { return "N/A" }}, // Slurm names a cluster only with -M
 	{letter: 'w', names: []string{"weight"}, header: "WEIGHT", match: func(m *sinfoMatch) { m.weight = true },
 		val: nodeNum(func(n *api.Node) int64 { return n.Weight }, false)},
 	{letter: 'X', names: []string{"sockets"}, header: "SOCKETS", match: func(m *sinfoMatch) { m.sct = true },
@@ -276,7 +277,7 @@ var sinfoCols = []sinfoCol{
 				get(func(n *api.Node) int64 { return int64(n.CoresPerSocket) }) + ":" +
 				get(func(n *api.Node) int64 { return int64(n.ThreadsPerCore) })
 		}},
-}
+}, sinfoLongOnlyCols...)
 
 func reasonUser(n *api.Node) string {
 	if n.ReasonTime == 0 && n.Reason == "" {

@@ -46,10 +46,8 @@ func (p *sinfoParams) records(pr *sinfoPrinter, parts []api.Partition, nodes []a
 			recs = p.insert(recs, m, part, k, n)
 		}
 	}
-	if filtering {
-		// Partitions whose nodes were all filtered out print no line.
-		recs = slices.DeleteFunc(recs, func(r *sinfoRec) bool { return len(r.nodes) == 0 })
-	}
+	// A partition whose nodes -d, -n, -r or -t all filtered out keeps its
+	// empty line ("0 n/a"), as in Slurm; -p drops the partition itself.
 	return recs
 }
 
@@ -117,7 +115,8 @@ func (p *sinfoParams) sameLine(m sinfoMatch, r *sinfoRec, n *api.Node, s int) bo
 		eq(m.features, strings.Join(f.Features, ","), strings.Join(n.Features, ",")) &&
 		eq(m.featuresAct, strings.Join(f.ActiveFeatures, ","), strings.Join(n.ActiveFeatures, ",")) &&
 		eq(m.gres, f.GRES, n.GRES) && eq(m.reason, f.Reason, n.Reason) &&
-		eq(m.reasonUser, f.ReasonUser, n.ReasonUser) && (!m.reasonTime || f.ReasonTime == n.ReasonTime)
+		eq(m.reasonUser, f.ReasonUser, n.ReasonUser) && (!m.reasonTime || f.ReasonTime == n.ReasonTime) &&
+		(!m.allocMem || f.AllocMemory == n.AllocMemory) && eq(m.gresUsed, sinfoGRESUsed(f), sinfoGRESUsed(n))
 	if !ok || !p.exact {
 		return ok
 	}
@@ -125,7 +124,7 @@ func (p *sinfoParams) sameLine(m sinfoMatch, r *sinfoRec, n *api.Node, s int) bo
 		(!m.disk || f.TmpDisk == n.TmpDisk) && (!m.weight || f.Weight == n.Weight) &&
 		(!m.sct || (f.Sockets == n.Sockets && f.CoresPerSocket == n.CoresPerSocket && f.ThreadsPerCore == n.ThreadsPerCore)) &&
 		(!m.load || f.CPULoad == n.CPULoad) && (!m.freeMem || f.FreeMemory == n.FreeMemory) &&
-		(!m.version || f.Version == n.Version)
+		(!m.version || f.Version == n.Version) && (!m.port || f.Port == n.Port)
 }
 
 // sortRecs orders lines as sinfo does: by default partition order, then

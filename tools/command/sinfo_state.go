@@ -1,7 +1,6 @@
 package command
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -127,12 +126,9 @@ var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"UNKNOWN":    func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
 }
 
-// sinfoStateNames lists the names for sinfo's error message.
-func sinfoStateNames() string {
-	names := make([]string, 0, len(sinfoStates))
-	for k := range sinfoStates {
-		names = append(names, strings.ToLower(k))
-	}
-	slices.Sort(names)
-	return strings.Join(names, ",")
-}
+// sinfoValidStates is Slurm 22.05's list after "valid states:", printed
+// as it is (its order, the "?" and the repeated "unknown" included) rather
+// than built from sinfoStates, which also accepts the short names.
+const sinfoValidStates = "unknown,down,idle,allocated,?,mixed,future,drain,drained,draining,no_respond," +
+	"reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,powering_up,fail,maint," +
+	"reboot,reboot^,unknown"

@@ -84,7 +84,7 @@ capture_cases() {
 		for try in 1 2 3 4 5; do
 			t0=$(date +%s)
 			if [[ -n ${SNAPSHOT:-} ]]; then
-				scontrol show node > "$work/nodes"
+				scontrol show node -d > "$work/nodes"
 				scontrol show partition > "$work/parts"
 			fi
 			set +e
