@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -162,6 +163,7 @@ func parseScancel(env *Env, w *output, args []string) (*scancelParams, int, bool
 		}
 	}
 	p.filtered = len(desc) > 0
+	slices.Sort(desc) // Slurm lists the filters by name, not as given
 	p.filterDesc = strings.Join(desc, " ") + " "
 	if f.Empty() && len(p.steps) == 0 {
 		w.errf("No job identification provided")
@@ -170,10 +172,12 @@ func parseScancel(env *Env, w *output, args []string) (*scancelParams, int, bool
 	return p, 0, false
 }
 
-// scancelState accepts the states scancel -t takes.
+// scancelState accepts the states scancel -t takes: like Slurm's, every
+// job state, though only pending, running and suspended jobs can match, as
+// scancel acts on active jobs only.
 func scancelState(s string) (string, bool) {
 	st, err := job.ParseState(s)
-	if err != nil || (st != job.Pending && st != job.Running && st != job.Suspended) {
+	if err != nil {
 		return "", false
 	}
 	return string(st), true

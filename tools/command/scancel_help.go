@@ -1,10 +1,10 @@
 package command
 
 const scancelUsage = `Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]
-               [-p partition] [-Q] [-q qos] [--reservation=reservation]
-               [-s signal | integer] [-t PENDING | RUNNING | SUSPENDED]
-               [--usage] [-u user_name] [--hurry] [-V] [-v] [-w hosts...]
-               [--wckey=wckey] [--me] [job_id[_array_id][.step_id]]
+               [-p partition] [-Q] [-q qos] [-R reservation] [-s signal | integer]
+               [-t PENDING | RUNNING | SUSPENDED] [--usage] [-u user_name]
+               [--hurry] [-V] [-v] [-w hosts...] [--wckey=wckey]
+               [job_id[_array_id][.step_id]]
 `
 
 const scancelHelp = `Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]

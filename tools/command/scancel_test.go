@@ -72,6 +72,25 @@ func TestScancel(t *testing.T) {
 			args: []string{"-v", "-n", "nomatchxyz"}, results: func([]string) []api.JobResult { return nil },
 			wantErr: "scancel: error: No active jobs match ALL job filters, including: job_name=nomatchxyz \n",
 		},
+		"a finished state is accepted and matches nothing active": {
+			args: []string{"-t", "CD", "-n", "nomatchxyz"}, results: func([]string) []api.JobResult { return nil },
+			wantFilter: &api.JobFilter{Names: []string{"nomatchxyz"}, States: []string{"COMPLETED"}},
+		},
+		"verbose lists the filters by name": {
+			args:    []string{"-v", "-u", "root", "-t", "PD", "-p", "nosuch", "-n", "foo", "-A", "acc", "-q", "qq", "-w", "gpu001", "-R", "r"},
+			results: func([]string) []api.JobResult { return nil },
+			wantErr: "scancel: error: No active jobs match ALL job filters, including: account=acc job_name=foo " +
+				"nodelist=gpu001 partition=nosuch qos=qq reservation=r state=PENDING user_name=root \n",
+		},
+		"usage": {
+			args: []string{"--usage"},
+			wantOut: `Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]
+               [-p partition] [-Q] [-q qos] [-R reservation] [-s signal | integer]
+               [-t PENDING | RUNNING | SUSPENDED] [--usage] [-u user_name]
+               [--hurry] [-V] [-v] [-w hosts...] [--wckey=wckey]
+               [job_id[_array_id][.step_id]]
+`,
+		},
 		"all of a user's jobs in one request": {
 			args: []string{"-u", "alice", "-p", "normal,batch", "-t", "PD"},
 			results: func([]string) []api.JobResult {
