@@ -1,18 +1,15 @@
 package agent
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
+	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/noded/supervisor"
 	"github.com/loamhpc/loam/pkg/api"
@@ -182,48 +179,12 @@ func (a *Agent) supervisorCommand(dir string) *exec.Cmd {
 // own session and waits until it holds the job's lock and serves its
 // socket.
 func (a *Agent) startSupervisor(dir string) (int, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return 0, err
+	// The pid file is for operators and scripts (cluster.sh down);
+	// liveness is the lock.
+	writePid := func(pid int) {
+		_ = spool.WriteFile(filepath.Join(dir, spool.PidFile), []byte(strconv.Itoa(pid)+"\n"), 0o644)
 	}
-	defer r.Close()
-	logf, err := os.OpenFile(filepath.Join(dir, spool.SupervisorLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		w.Close()
-		return 0, err
-	}
-	defer logf.Close()
-	cmd := a.supervisorCommand(dir)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.ExtraFiles = []*os.File{w} // supervisor.ReadyFD
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
-	w.Close()
-	if err != nil {
-		return 0, err
-	}
-	// Reap it if it ends while this daemon runs; after a restart init does.
-	go func() { _ = cmd.Wait() }()
-	// For operators and scripts (cluster.sh down); liveness is the lock.
-	_ = spool.WriteFile(filepath.Join(dir, spool.PidFile), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644)
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(r).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	select {
-	case s := <-line:
-		if s != "ready" {
-			if s == "" {
-				s = "exited during startup"
-			}
-			return 0, errors.New(s)
-		}
-	case <-time.After(readyTimeout):
-		_ = cmd.Process.Kill()
-		return 0, fmt.Errorf("not ready after %s", readyTimeout)
-	}
-	return cmd.Process.Pid, nil
+	return detach.Start(a.supervisorCommand(dir), filepath.Join(dir, spool.SupervisorLog), readyTimeout, writePid)
 }
 
 func removeAll(dir string) error { return os.RemoveAll(dir) }

@@ -1,27 +1,20 @@
 package step
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
+	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 )
 
 // Arg is the hidden first argument that makes loam-noded a step process.
 const Arg = "__step"
-
-// ReadyFD is the descriptor on which a step process says "ready" (or
-// why not) to the daemon that started it.
-const ReadyFD = 3
 
 // Files in a step's directory (<job dir>/step_<id>/).
 const (
@@ -90,59 +83,7 @@ func checkLaunch(h Host, req *api.StepLaunchRequest) *api.Error {
 	return nil
 }
 
-// start runs the step process and waits for its first line on ReadyFD.
+// start runs the step process and waits until it is ready.
 func start(self, dir string) (int, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	logf, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		w.Close()
-		return 0, err
-	}
-	defer logf.Close()
-	cmd := exec.Command(self, Arg, dir)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.ExtraFiles = []*os.File{w} // ReadyFD
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
-	w.Close()
-	if err != nil {
-		return 0, err
-	}
-	go func() { _ = cmd.Wait() }() // reap it while this daemon runs
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(r).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	select {
-	case s := <-line:
-		if s != "ready" {
-			if s == "" {
-				s = "exited during startup"
-			}
-			return 0, errors.New(s)
-		}
-	case <-time.After(readyTimeout):
-		_ = cmd.Process.Kill()
-		return 0, fmt.Errorf("not ready after %s", readyTimeout)
-	}
-	return cmd.Process.Pid, nil
-}
-
-// ready reports startup to the daemon on ReadyFD.
-func ready(err error) {
-	f := os.NewFile(ReadyFD, "ready")
-	if f == nil {
-		return
-	}
-	msg := "ready\n"
-	if err != nil {
-		msg = strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
-	}
-	_, _ = f.WriteString(msg)
-	f.Close()
+	return detach.Start(exec.Command(self, Arg, dir), filepath.Join(dir, LogFile), readyTimeout, nil)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -44,7 +45,7 @@ type proc struct {
 // in DIR and returns the process exit status (0 also when tasks failed:
 // srun hears how they ended).
 func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
-	return runStep(dir, iso, log, ready)
+	return runStep(dir, iso, log, detach.Ready)
 }
 
 // runStep is Main with the readiness report handed in (tests).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -21,10 +22,6 @@ import (
 
 // Arg is the hidden first argument that makes loam-noded a supervisor.
 const Arg = "__supervise"
-
-// ReadyFD is the descriptor on which a supervisor says "ready" (or why
-// not) to the daemon that started it.
-const ReadyFD = 3
 
 // Supervisor runs one job.
 type Supervisor struct {
@@ -59,24 +56,24 @@ func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
 	lock, err := spool.Lock(dir)
 	if err != nil {
 		log.WithError(err).Error("job lock")
-		ready(err)
+		detach.Ready(err)
 		return 1
 	}
 	defer lock.Close()
 	s := &Supervisor{dir: dir, iso: iso, log: log}
 	if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &s.launch); err != nil {
 		log.WithError(err).Error("read launch")
-		ready(err)
+		detach.Ready(err)
 		return 1
 	}
 	s.log = log.WithField("job_id", s.launch.Request.JobID)
 	srv, err := s.listen()
 	if err != nil {
 		s.log.WithError(err).Error("control socket")
-		ready(err)
+		detach.Ready(err)
 		return 1
 	}
-	ready(nil)
+	detach.Ready(nil)
 	s.onSignals()
 	s.run()
 	// Let a waiting daemon read the result before the socket goes.
@@ -103,20 +100,6 @@ func (s *Supervisor) onSignals() {
 		case <-s.ctl.ended:
 		}
 	}()
-}
-
-// ready reports startup to the daemon on ReadyFD, when it gave one.
-func ready(err error) {
-	f := os.NewFile(ReadyFD, "ready")
-	if f == nil {
-		return
-	}
-	msg := "ready\n"
-	if err != nil {
-		msg = err.Error() + "\n"
-	}
-	_, _ = f.WriteString(msg)
-	f.Close()
 }
 
 func (s *Supervisor) listen() (*http.Server, error) {
