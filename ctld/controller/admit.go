@@ -141,7 +141,7 @@ func admitPartitions(cs *confState, a *admitted) *api.Error {
 	for _, n := range names {
 		p, ok := cs.parts[n]
 		if !ok {
-			return api.Errorf(api.CodeInvalidPartitionName, "no partition %q", n)
+			return api.Errorf(api.CodeInvalidPartitionName, "invalid partition specified: %s", n) // Slurm's words
 		}
 		if !slices.Contains(parts, p) {
 			parts = append(parts, p)
@@ -207,7 +207,7 @@ func admitArray(cs *confState, a *admitted) *api.Error {
 	}
 	arr, err := job.ParseArray(a.req.Array, int(cs.conf.MaxArraySize))
 	if err != nil {
-		return api.Errorf(api.CodeInvalidArray, "%v", err)
+		return api.NewError(api.CodeInvalidArray) // Slurm gives no detail
 	}
 	if arr.Count() > 0 {
 		a.array = arr
@@ -274,7 +274,7 @@ func admitDependency(a *admitted) *api.Error {
 	}
 	d, err := job.ParseDependency(a.req.Dependency)
 	if err != nil {
-		return api.Errorf(api.CodeDependency, "%v", err)
+		return api.NewError(api.CodeDependency) // Slurm gives no detail
 	}
 	if len(d.Deps) > 0 {
 		a.dep = d
@@ -316,11 +316,11 @@ func admitShape(cs *confState, a *admitted) *api.Error {
 	if r.NodeList != "" {
 		names, err := hostlist.Expand(r.NodeList)
 		if err != nil {
-			return api.Errorf(api.CodeInvalidNodeName, "%v", err)
+			return api.NewError(api.CodeInvalidNodeName) // Slurm gives no detail
 		}
 		for _, n := range names {
 			if _, ok := cs.conf.Node(n); !ok {
-				return api.Errorf(api.CodeInvalidNodeName, "no node %q", n)
+				return api.NewError(api.CodeInvalidNodeName)
 			}
 		}
 	}
@@ -336,7 +336,7 @@ func admitShape(cs *confState, a *admitted) *api.Error {
 		}
 	}
 	if len(need.features) > 0 && !anyNodeHas(cs, a.partitions, need.features) {
-		return api.Errorf(api.CodeInvalidFeature, "no node of %s has features %s", strings.Join(a.partitions, ","), strings.Join(need.features, "&"))
+		return api.NewError(api.CodeInvalidFeature) // Slurm gives no detail
 	}
 	return api.Errorf(api.CodeNodeConfigUnavailable, "no node of partition %s can hold %s", strings.Join(a.partitions, ","), need)
 }

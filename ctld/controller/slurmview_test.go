@@ -91,3 +91,35 @@ func TestSlurmViewOfRunningJob(t *testing.T) {
 		t.Errorf("node with all GPUs and 1 of 8 CPUs taken: %+v, want MIXED", nodes.Nodes)
 	}
 }
+
+// TestRefusalsSlurmMakesToo: where Slurm refuses a submission too, the
+// detail sbatch prints before "Batch job submission failed" is Slurm's
+// own line or none, so the output is Slurm's byte for byte.
+func TestRefusalsSlurmMakesToo(t *testing.T) {
+	h := newHarness(t)
+	tests := map[string]struct {
+		mod        func(*job.Request)
+		wantCode   api.Code
+		wantDetail string
+	}{
+		"unknown partition": {mod: func(r *job.Request) { r.Partitions = []string{"normal", "nosuch"} },
+			wantCode: api.CodeInvalidPartitionName, wantDetail: "invalid partition specified: nosuch"},
+		"array syntax":      {mod: func(r *job.Request) { r.Array = "abc" }, wantCode: api.CodeInvalidArray},
+		"dependency syntax": {mod: func(r *job.Request) { r.Dependency = "foo:1" }, wantCode: api.CodeDependency},
+		"unknown node":      {mod: func(r *job.Request) { r.NodeList = "n01,nosuch" }, wantCode: api.CodeInvalidNodeName},
+		"bad node list":     {mod: func(r *job.Request) { r.NodeList = "n[01-" }, wantCode: api.CodeInvalidNodeName},
+		"unknown feature": {mod: func(r *job.Request) { r.Constraint, r.Features = "nosuch", []string{"nosuch"} },
+			wantCode: api.CodeInvalidFeature},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := h.submit(alice, simpleJob(tc.mod))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if err.Code != tc.wantCode || err.Detail != tc.wantDetail {
+				t.Errorf("got %s %q, want %s %q", err.Code, err.Detail, tc.wantCode, tc.wantDetail)
+			}
+		})
+	}
+}

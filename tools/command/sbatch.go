@@ -164,12 +164,20 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 
 // submitFailed prints a rejected submission as Slurm does: the
 // controller's detail first, then "Batch job submission failed: <text>"
-// ("allocation failure: <text>" for --test-only).
+// ("allocation failure: <text>" for --test-only). An unknown GRES is one
+// line with no prefix, with or without --test-only, as in Slurm.
 func submitFailed(w *output, res *jobopt.Result, err error) int {
 	var ae *api.Error
 	if errors.As(err, &ae) {
-		if ae.Detail != "" {
+		if ae.Detail != "" && ae.Code != api.CodeInvalidGRES {
 			w.errf("%s", ae.Detail)
+		}
+		if ae.Code == api.CodeInvalidGRES {
+			if res.Verbose > 0 && ae.Detail != "" {
+				w.errf("%s", ae.Detail)
+			}
+			w.errf("%s", ae.Message)
+			return 1
 		}
 		if res.TestOnly {
 			w.raw("allocation failure: " + ae.Message + "\n")

@@ -91,6 +91,25 @@ func TestSbatch(t *testing.T) {
 				"allocation failure: Invalid partition name specified\n",
 			wantCode: 1,
 		},
+		"unknown gres: one line, as Slurm's sbatch refuses it": {
+			args:     []string{"--gres=foo:1", "--wrap=true"},
+			err:      api.Errorf(api.CodeInvalidGRES, `no node has gres "foo"`),
+			wantErr:  "sbatch: error: Invalid generic resource (gres) specification\n",
+			wantCode: 1,
+		},
+		"unknown gres with --test-only": {
+			args:     []string{"--test-only", "--gres=foo:1", "--wrap=true"},
+			err:      api.Errorf(api.CodeInvalidGRES, `no node has gres "foo"`),
+			wantErr:  "sbatch: error: Invalid generic resource (gres) specification\n",
+			wantCode: 1,
+		},
+		"a refusal Slurm does not make keeps Loam's detail": {
+			args: []string{"-t", "3-00:00:00", "--wrap=true"},
+			err:  api.Errorf(api.CodeInvalidTimeLimit, "time limit 3-00:00:00 exceeds MaxTime=2-00:00:00 of partition normal"),
+			wantErr: "sbatch: error: time limit 3-00:00:00 exceeds MaxTime=2-00:00:00 of partition normal\n" +
+				"sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)\n",
+			wantCode: 1,
+		},
 		"controller warnings are printed": {
 			args: []string{"--wrap=true"}, resp: &api.SubmitResponse{JobID: 9, Warnings: []string{"afterok:5 was dropped"}},
 			wantOut: "Submitted batch job 9\n", wantErr: "sbatch: warning: afterok:5 was dropped\n",
