@@ -126,7 +126,10 @@ func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
 // when pending.
 func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	q := r.Req
-	j.Tasks, j.CPUsPerTask, j.TasksPerNode = max(q.NTasks, 1), max(q.CPUsPerTask, 1), q.NTasksPerNode
+	j.Tasks, j.CPUsPerTask, j.TasksPerNode = q.NTasks, max(q.CPUsPerTask, 1), q.NTasksPerNode
+	if j.Tasks == 0 { // without -n, a task per node, as slurmctld counts them
+		j.Tasks = max(q.MinNodes, 1)
+	}
 	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(q.NTasksPerNode, 1))
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
 	if q.MemPerNode != nil {
@@ -175,13 +178,17 @@ func maxNodes(q *job.Request) int {
 }
 
 // slurmTimes fills the times slurmctld shows that Loam does not store: a
-// pending --begin job is eligible (and accrues) from its begin time; a job
+// pending --begin job is eligible (and accrues, and is expected to start
+// when nothing better is known) from its begin time; a job
 // that ended before it started has its end as its start; a started or
 // estimated job ends at its start plus its time limit until it has ended;
 // the last scheduler evaluation is the start, else the submission.
 func slurmTimes(j *api.Job, st *jobStatus, pending bool) {
 	if pending && !j.Hold && j.EligibleTime == 0 && st.Begin != 0 {
 		j.EligibleTime, j.AccrueTime = st.Begin, st.Begin
+		if j.StartTime == 0 {
+			j.StartTime = st.Begin
+		}
 	}
 	if !pending && j.StartTime == 0 {
 		j.StartTime = j.EndTime
@@ -229,7 +236,7 @@ func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
 	j.TRESPerNode = resource.FormatTRESPer(append(append([]resource.GRES{}, q.GRES...), q.GPUsPerNode...))
 	j.TRESPerJob = resource.FormatTRESPer(q.GPUs)
 	j.TRESPerTask = resource.FormatTRESPer(q.GPUsPerTask)
-	mem := c.jobMemory(r, j.NodeCount, j.CPUs)
+	mem := c.jobMemory(r, j.NodeCount, j.CPUs, j.GPUs)
 	req := resource.TRES{}
 	req.Set(resource.TRESCPU, int64(j.CPUs))
 	req.Set(resource.TRESMem, mem)
@@ -253,7 +260,7 @@ func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
 
 // jobMemory is the job's memory in MB: what it holds when running, what
 // it asks for (or the cluster default per CPU) when pending.
-func (c *Controller) jobMemory(r *jobRecord, nodes, cpus int) int64 {
+func (c *Controller) jobMemory(r *jobRecord, nodes, cpus, gpus int) int64 {
 	if len(r.St.Alloc) > 0 {
 		var m int64
 		for _, a := range r.St.Alloc {
@@ -263,21 +270,42 @@ func (c *Controller) jobMemory(r *jobRecord, nodes, cpus int) int64 {
 	}
 	q := r.Req
 	switch {
+	case q.MemPerNode != nil && *q.MemPerNode == 0: // --mem=0: the whole of the smallest node
+		return c.smallestMemory(r.St.Partition) * int64(nodes)
 	case q.MemPerNode != nil:
 		return *q.MemPerNode * int64(nodes)
 	case q.MemPerCPU != nil:
 		return *q.MemPerCPU * int64(cpus)
+	case q.MemPerGPU != nil && gpus > 0:
+		return *q.MemPerGPU * int64(gpus)
 	}
 	return c.confNow().conf.DefMemPerCPU * int64(cpus)
 }
 
-// defaultMemPerCPU is the DefMemPerCPU a job without a memory request
-// gets at submit, as slurmctld sets it (squeue %m and scontrol's
-// MinMemoryCPU show it): its partition's, else the cluster's; 0 when the
-// job asked for memory or a per-GPU default applies.
+// smallestMemory is the least RealMemory of partition's nodes, what
+// --mem=0 asks for on each node.
+func (c *Controller) smallestMemory(partition string) int64 {
+	conf := c.confNow().conf
+	p, ok := conf.Partition(partition)
+	if !ok {
+		return 0
+	}
+	var least int64
+	for _, name := range p.Nodes {
+		if n, ok := conf.Node(name); ok && (least == 0 || n.RealMemory < least) {
+			least = n.RealMemory
+		}
+	}
+	return least
+}
+
+// defaultMemPerCPU is the DefMemPerCPU a job without --mem or
+// --mem-per-cpu gets at submit, as slurmctld sets it (squeue %m and
+// scontrol's MinMemoryCPU show it, --mem-per-gpu jobs included): its
+// partition's, else the cluster's; 0 when a per-GPU default applies.
 func (c *Controller) defaultMemPerCPU(r *jobRecord) int64 {
 	q := r.Req
-	if q.MemPerNode != nil || q.MemPerCPU != nil || q.MemPerGPU != nil {
+	if q.MemPerNode != nil || q.MemPerCPU != nil {
 		return 0
 	}
 	conf := c.confNow().conf
@@ -285,7 +313,7 @@ func (c *Controller) defaultMemPerCPU(r *jobRecord) int64 {
 	if p, ok := conf.Partition(r.St.Partition); ok {
 		def, defGPU = p.DefMemPerCPU, p.DefMemPerGPU
 	}
-	if defGPU > 0 && requestedGPUs(q, 1) > 0 {
+	if q.MemPerGPU == nil && defGPU > 0 && requestedGPUs(q, 1) > 0 {
 		return 0
 	}
 	return def

@@ -56,6 +56,10 @@ func TestSlurmViewOfPendingJobs(t *testing.T) {
 			got := viewOf(h.job(fmt.Sprint(tc.id)))
 			switch tc.id {
 			case later:
+				if got.StartTime < begin.Unix() || got.EndTime != got.StartTime+3600 {
+					t.Errorf("begin job expected from %d to %d, want from the begin time %d for an hour",
+						got.StartTime, got.EndTime, begin.Unix())
+				}
 				got.StartTime, got.EndTime = 0, 0 // the estimate's business
 			case gone:
 				// Loam records the end as its eligible time (Slurm: Unknown).
@@ -119,6 +123,37 @@ func TestRefusalsSlurmMakesToo(t *testing.T) {
 			}
 			if err.Code != tc.wantCode || err.Detail != tc.wantDetail {
 				t.Errorf("got %s %q, want %s %q", err.Code, err.Detail, tc.wantCode, tc.wantDetail)
+			}
+		})
+	}
+}
+
+// TestSlurmViewOfShapes: tasks, CPUs and memory of pending jobs as the
+// peer's scontrol shows them (TRES=, NumTasks=, MinMemoryCPU=).
+func TestSlurmViewOfShapes(t *testing.T) {
+	h := newHarness(t)
+	zero, perGPU := int64(0), int64(1000)
+	tests := map[string]struct {
+		mod                 func(*job.Request)
+		wantTasks, wantCPUs int
+		wantMemPerCPU       int64
+		wantTRES            string
+	}{
+		"-N 2 without -n: a task per node": {mod: func(r *job.Request) { r.MinNodes, r.MaxNodes = 2, 2 },
+			wantTasks: 2, wantCPUs: 2, wantMemPerCPU: 100, wantTRES: "cpu=2,mem=200M,node=2,billing=2"},
+		"--mem=0: the smallest node's memory": {mod: func(r *job.Request) { r.MemPerNode = &zero },
+			wantTasks: 1, wantCPUs: 1, wantTRES: "cpu=1,mem=16000M,node=1,billing=1"},
+		"--mem-per-gpu: per GPU, DefMemPerCPU still shown": {
+			mod:       func(r *job.Request) { r.MemPerGPU, r.GPUs = &perGPU, []resource.GRES{{Name: "gpu", Count: 2}} },
+			wantTasks: 1, wantCPUs: 1, wantMemPerCPU: 100, wantTRES: "cpu=1,mem=2000M,node=1,billing=1,gres/gpu=2"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true; tc.mod(r) }))
+			j := h.job(fmt.Sprint(id))
+			if j.Tasks != tc.wantTasks || j.CPUs != tc.wantCPUs || j.MemoryPerCPU != tc.wantMemPerCPU || j.TRESReqStr != tc.wantTRES {
+				t.Errorf("tasks %d cpus %d mem/cpu %d TRES %s, want %d %d %d %s", j.Tasks, j.CPUs, j.MemoryPerCPU, j.TRESReqStr,
+					tc.wantTasks, tc.wantCPUs, tc.wantMemPerCPU, tc.wantTRES)
 			}
 		})
 	}
