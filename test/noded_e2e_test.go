@@ -35,7 +35,7 @@ func realNoded(t *testing.T, c *clustertest.Cluster, i int) *daemon {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(nodedBin(t), "-N", name, "-f", c.ConfPath, "--emulate", "--cgroup-root", cgroupRoot(name), "--log-format", "text")
+	cmd := exec.Command(nodedBin(t), "-N", name, "-f", c.ConfPath, "--emulate", "--cgroup-root", cgroupRoot(c.Dir, name), "--log-format", "text")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -45,6 +45,7 @@ func realNoded(t *testing.T, c *clustertest.Cluster, i int) *daemon {
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		<-done
+		killLeftovers(c.Dir)
 		if t.Failed() {
 			data, _ := os.ReadFile(logf.Name())
 			t.Logf("%s log:\n%s", name, data)

@@ -64,9 +64,63 @@ type nodedProc struct {
 	done chan struct{}
 }
 
-// cgroupRoot keeps each test binary's jobs in a subtree of their own.
-func cgroupRoot(node string) string {
-	return fmt.Sprintf("loam-it/%d/%s", os.Getpid(), node)
+// cgroupRoot keeps each test cluster's jobs in a subtree of their own
+// (job ids start at 1 in every cluster, so two clusters sharing a
+// subtree would share job cgroups).
+func cgroupRoot(clusterDir, node string) string {
+	return fmt.Sprintf("loam-it/%d/%s/%s", os.Getpid(), filepath.Base(clusterDir), node)
+}
+
+// killLeftovers kills whatever a test cluster's jobs left running: job
+// supervisors and step processes outlive their node daemon by design, and
+// a test that fails midway leaves them behind, holding cgroups and ports.
+// They are found by the cluster's directory on their command lines and
+// by the cluster's cgroup subtree.
+func killLeftovers(clusterDir string) {
+	subtree := fmt.Sprintf("loam-it/%d/%s", os.Getpid(), filepath.Base(clusterDir))
+	for range 100 {
+		pids := leftoverPids(clusterDir, subtree)
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(20 * time.Millisecond) // bounded: 100 rounds at most
+	}
+}
+
+func leftoverPids(clusterDir, subtree string) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), clusterDir+"/") {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscanf(p, "/proc/%d/cmdline", &pid); err == nil && pid != os.Getpid() {
+			pids = append(pids, pid)
+		}
+	}
+	roots, _ := filepath.Glob("/sys/fs/cgroup/*/" + subtree)
+	roots = append(roots, "/sys/fs/cgroup/"+subtree)
+	for _, r := range roots {
+		_ = filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || d.Name() != "cgroup.procs" {
+				return nil
+			}
+			b, _ := os.ReadFile(p)
+			for _, f := range strings.Fields(string(b)) {
+				var pid int
+				if _, err := fmt.Sscan(f, &pid); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+			return nil
+		})
+	}
+	return pids
 }
 
 // startNoded starts node i's daemon and waits for its registration.
@@ -80,7 +134,7 @@ func startNoded(t *testing.T, cl *nodedtest.Cluster, i int) *nodedProc {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(bin, "-N", n.Name, "-f", cl.ConfPath, "--emulate", "--cgroup-root", cgroupRoot(n.Name), "--log-format", "text")
+	cmd := exec.Command(bin, "-N", n.Name, "-f", cl.ConfPath, "--emulate", "--cgroup-root", cgroupRoot(cl.Dir, n.Name), "--log-format", "text")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -89,6 +143,7 @@ func startNoded(t *testing.T, cl *nodedtest.Cluster, i int) *nodedProc {
 	go func() { _ = cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		p.stop()
+		killLeftovers(cl.Dir)
 		if t.Failed() {
 			data, _ := os.ReadFile(logf.Name())
 			t.Logf("%s log:\n%s", n.Name, data)

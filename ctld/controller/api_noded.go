@@ -83,15 +83,20 @@ func (c *Controller) checkHardware(b *batch, n *nodeRec, in *api.RegisterRequest
 }
 
 // reconcile compares the jobs a registering node runs with what the
-// controller believes: unknown ones are to be killed, and jobs the node
-// lost (started before its daemon and not reported) fail or requeue.
+// controller believes: unknown ones are to be killed, jobs being stopped
+// are told again, and jobs the node lost (started before its daemon and
+// not reported) fail or requeue.
 func (c *Controller) reconcile(b *batch, n *nodeRec, in *api.RegisterRequest) []uint32 {
 	reported := map[uint32]bool{}
 	var kill []uint32
 	for _, rj := range in.Running {
 		reported[rj.JobID] = true
-		if r := c.jobs[rj.JobID]; r == nil || !r.running() || !n.jobs[r.ID] {
+		r := c.jobs[rj.JobID]
+		switch {
+		case r == nil || !r.running() || !n.jobs[r.ID]:
 			kill = append(kill, rj.JobID)
+		case r.St.EndState != "":
+			c.resendTerminate(b, r, n)
 		}
 	}
 	for id := range n.jobs {

@@ -120,20 +120,60 @@ func (c *Controller) stopRunning(b *batch, r *jobRecord, why api.TerminateReason
 	b.persist(c.persistStatus(r))
 	req := api.TerminateRequest{JobID: r.ID, Reason: why, Signal: signal, Grace: int64(grace / time.Second)}
 	for _, target := range c.nodeTargets(r) {
-		batchNode := target.node == r.St.BatchHost
-		b.sends = append(b.sends, func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			_, err := c.noded.Terminate(ctx, target.addr, &req)
-			if err != nil && batchNode {
-				c.log.WithError(err).WithField("job_id", req.JobID).WithField("node", target.node).Warn("terminate failed; ending the job here")
-				c.endUnreachable(req.JobID)
-			}
-		})
+		c.sendTerminate(b, req, target, target.node == r.St.BatchHost)
 	}
 	if len(c.nodeTargets(r)) == 0 {
 		b.persist(c.finishStopped(r, job.ExitCode{Signal: int(syscall.SIGTERM)}))
 	}
+}
+
+// sendTerminate queues req to one node of the job. A batch node that
+// cannot be told ends the job here.
+func (c *Controller) sendTerminate(b *batch, req api.TerminateRequest, target nodeTarget, batchNode bool) {
+	b.sends = append(b.sends, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		_, err := c.noded.Terminate(ctx, target.addr, &req)
+		if err != nil && batchNode {
+			c.log.WithError(err).WithField("job_id", req.JobID).WithField("node", target.node).Warn("terminate failed; ending the job here")
+			c.endUnreachable(req.JobID)
+		}
+	})
+}
+
+// resendTerminate repeats the stop of a job that node n reports running
+// while the controller is stopping it: the first order may never have
+// left (the controller stopped between persisting the stop and sending
+// it), or the node daemon restarted. The kill deadline is the one first
+// set; a node that already has the order keeps its own, earlier one.
+func (c *Controller) resendTerminate(b *batch, r *jobRecord, n *nodeRec) {
+	grace := max(fromUnix(r.St.StopBy).Sub(c.now())-c.killWait(), 0)
+	req := api.TerminateRequest{JobID: r.ID, Reason: stopReason(r), Grace: int64(grace / time.Second)}
+	if req.Reason == api.TerminatePreempt {
+		req.Signal = c.checkpointSignal(r)
+	}
+	c.sendTerminate(b, req, nodeTarget{node: n.name, addr: n.addr}, n.name == r.St.BatchHost)
+}
+
+// stopReason is why a job being stopped is stopped, from the state it
+// will end in.
+func stopReason(r *jobRecord) api.TerminateReason {
+	switch r.St.EndState {
+	case job.Requeued:
+		if r.St.Preempt != 0 {
+			return api.TerminatePreempt
+		}
+		return api.TerminateRequeue
+	case job.Preempted:
+		return api.TerminatePreempt
+	case job.Timeout:
+		return api.TerminateTimeout
+	case job.Deadline:
+		return api.TerminateDeadline
+	case job.NodeFail:
+		return api.TerminateNodeFail
+	}
+	return api.TerminateCancel
 }
 
 // endUnreachable finishes a job that is being stopped but whose batch node

@@ -76,3 +76,50 @@ func TestStoppedJobBackstop(t *testing.T) {
 		t.Errorf("after the backstop: %s", j.JobState)
 	}
 }
+
+// TestStopResentOnRegistration: a job the controller is stopping that its
+// node still reports running when it registers (the order was lost, or
+// the controller restarted before sending it) is told to stop again.
+func TestStopResentOnRegistration(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	n.IgnoreTerminate = true
+	id := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, id, 5*time.Second)
+	results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(id)}}})
+	h.c.inflight.Wait()
+	if got := len(n.Terminations()); got != 1 {
+		t.Fatalf("%d terminations after the cancel, want 1", got)
+	}
+	n.Register()
+	h.c.inflight.Wait()
+	terms := n.Terminations()
+	if len(terms) != 2 || terms[1].JobID != id || terms[1].Reason != api.TerminateCancel {
+		t.Fatalf("terminations after registering again: %+v", terms)
+	}
+	if j := h.job(fmt.Sprint(id)); j.JobState != job.Completing {
+		t.Errorf("job shows %s, want COMPLETING until the node reports the end", j.JobState)
+	}
+}
+
+func TestStopReason(t *testing.T) {
+	cases := map[string]struct {
+		end     job.State
+		preempt int64
+		want    api.TerminateReason
+	}{
+		"requeued by its preemption": {job.Requeued, 100, api.TerminatePreempt},
+		"requeued by scontrol":       {job.Requeued, 0, api.TerminateRequeue},
+		"preempted, not requeued":    {job.Preempted, 100, api.TerminatePreempt},
+		"past its time limit":        {job.Timeout, 0, api.TerminateTimeout},
+		"past its deadline":          {job.Deadline, 0, api.TerminateDeadline},
+		"cancelled":                  {job.Cancelled, 0, api.TerminateCancel},
+	}
+	for name, tc := range cases {
+		r := &jobRecord{St: jobStatus{EndState: tc.end, Preempt: tc.preempt}}
+		if got := stopReason(r); got != tc.want {
+			t.Errorf("%s: stopReason = %s, want %s", name, got, tc.want)
+		}
+	}
+}

@@ -29,6 +29,9 @@ type FakeNode struct {
 	// AutoEnd reports a job ended as soon as the controller terminates
 	// it (default true).
 	AutoEnd bool
+	// IgnoreTerminate records terminations and keeps the job running, as
+	// a node daemon does that never received the order.
+	IgnoreTerminate bool
 
 	t        testing.TB
 	ctl      *client.Client
@@ -211,8 +214,11 @@ func (n *FakeNode) terminate(req api.TerminateRequest) bool {
 	n.mu.Lock()
 	n.terms = append(n.terms, req)
 	l, ok := n.running[req.JobID]
-	auto := n.AutoEnd
+	auto, ignore := n.AutoEnd, n.IgnoreTerminate
 	n.mu.Unlock()
+	if ignore {
+		return ok
+	}
 	if ok && auto && l.Batch {
 		sig := req.Signal
 		if sig == 0 {
