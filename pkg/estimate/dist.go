@@ -55,19 +55,6 @@ func (d *dist) blend(prior dist, k, alpha float64) dist {
 	return out
 }
 
-// mean is the expected ratio.
-func (d *dist) mean() float64 {
-	var s, t float64
-	for i, w := range d.w {
-		s += w * binMid(i)
-		t += w
-	}
-	if t == 0 {
-		return 0
-	}
-	return s / t
-}
-
 // meanAbove is the expected ratio of a job known to have run past lo:
 // the mass above lo, each bin's middle raised to lo where lo cuts it.
 // Without mass above lo the job is expected to end now (lo).
