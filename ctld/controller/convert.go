@@ -178,14 +178,18 @@ func maxNodes(q *job.Request) int {
 }
 
 // slurmTimes fills the times slurmctld shows that Loam does not store: a
-// pending --begin job is eligible (and accrues, and is expected to start
-// when nothing better is known) from its begin time; a job
+// pending --begin job, held or not, is eligible (and expected to start when
+// nothing better is known) from its begin time, and accrues from then
+// unless held; a job
 // that ended before it started has its end as its start; a started or
 // estimated job ends at its start plus its time limit until it has ended;
 // the last scheduler evaluation is the start, else the submission.
 func slurmTimes(j *api.Job, st *jobStatus, pending bool) {
-	if pending && !j.Hold && j.EligibleTime == 0 && st.Begin != 0 {
-		j.EligibleTime, j.AccrueTime = st.Begin, st.Begin
+	if pending && j.EligibleTime == 0 && st.Begin != 0 {
+		j.EligibleTime = st.Begin
+		if !j.Hold {
+			j.AccrueTime = st.Begin
+		}
 		if j.StartTime == 0 {
 			j.StartTime = st.Begin
 		}

@@ -34,6 +34,7 @@ func TestSlurmViewOfPendingJobs(t *testing.T) {
 	mem := int64(3000)
 	own := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold, r.MemPerCPU = true, &mem }))
 	gone := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
+	heldLater := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold, r.Begin = true, &begin }))
 	h.clock.Advance(5 * time.Second)
 	if rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(gone)}}}); firstErr(rs) != "" {
 		t.Fatalf("cancel: %+v", rs)
@@ -46,6 +47,9 @@ func TestSlurmViewOfPendingJobs(t *testing.T) {
 			want: jobView{MemoryPerCPU: 100, MinMemory: 100, LastEval: now}},
 		"begin job: eligible and accruing from its begin time": {id: later,
 			want: jobView{MemoryPerCPU: 100, MinMemory: 100, EligibleTime: begin.Unix(), AccrueTime: begin.Unix(), LastEval: now}},
+		"held begin job: eligible and expected at its begin time, not accruing": {id: heldLater,
+			want: jobView{MemoryPerCPU: 100, MinMemory: 100, EligibleTime: begin.Unix(), StartTime: begin.Unix(),
+				EndTime: begin.Unix() + 3600, LastEval: now}},
 		"own memory per CPU wins over the default": {id: own,
 			want: jobView{MemoryPerCPU: 3000, MinMemory: 3000, LastEval: now}},
 		"cancelled before it started: starts and ends at the cancel": {id: gone,
