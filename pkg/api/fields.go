@@ -131,6 +131,7 @@ var jobFieldList = []jobField{
 	strField("standard_error", func(j *Job) *string { return &j.StdErr }),
 	strField("standard_input", func(j *Job) *string { return &j.StdIn }),
 	intField("restart_cnt", func(j *Job) *int { return &j.Restarts }),
+	intField("required_switch", func(j *Job) *int { return &j.RequiredSwitch }),
 	boolField("requeue", func(j *Job) *bool { return &j.Requeue }),
 	strField("dependency", func(j *Job) *string { return &j.Dependency }),
 	strField("mail_type", func(j *Job) *string { return &j.MailType }),

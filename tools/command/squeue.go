@@ -96,6 +96,9 @@ type squeueParams struct {
 	allStates          bool
 	nodes              []string
 	reservation        string
+	// formatSet and formatLongSet: -o or -O (or SQUEUE_FORMAT[2]) was
+	// given, even empty, which prints an empty line per job as in Slurm.
+	formatSet, formatLongSet bool
 	// me: --me, which also says on standard error where each of the
 	// caller's pending jobs stands (squeue_me.go).
 	me bool
@@ -117,6 +120,9 @@ func Squeue(ctx context.Context, env *Env, args []string) int {
 		w.errf("slurm_load_jobs error: %s", errText(err))
 		return w.exit(1)
 	}
+	if p.nodes != nil && !knownNodes(ctx, w, c, p.nodes) {
+		return w.exit(1)
+	}
 	for {
 		now := env.Now()
 		if !p.noHeader && (p.iterate > 0 || p.verbose > 0 || p.long) {
@@ -132,6 +138,21 @@ func Squeue(ctx context.Context, env *Env, args []string) int {
 			return w.exit(code)
 		}
 	}
+}
+
+// knownNodes checks -w as Slurm's squeue does before printing anything:
+// a name no node has is "Invalid node name X".
+func knownNodes(ctx context.Context, w *output, c Controller, names []string) bool {
+	resp, err := c.Nodes(ctx, &api.NodeQuery{Nodes: []string{hostlist.Compress(names)}})
+	if err != nil {
+		w.errf("slurm_load_node error: %s", errText(err))
+		return false
+	}
+	if len(resp.Missing) > 0 {
+		w.errf("Invalid node name %s", resp.Missing[0])
+		return false
+	}
+	return true
 }
 
 // parseSqueue reads options and SQUEUE_* variables. done means the
@@ -157,15 +178,15 @@ func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int,
 			return nil, 0, true
 		}
 	}
-	if p.long && p.format != "" {
+	if p.long && p.formatSet {
 		w.raw("squeue: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
 		return nil, 1, true
 	}
 	if !override {
 		if f, ok := env.Getenv("SQUEUE_FORMAT"); ok {
-			p.format = f
+			p.format, p.formatSet = f, true
 		} else if f, ok := env.Getenv("SQUEUE_FORMAT2"); ok {
-			p.formatLong = f
+			p.formatLong, p.formatLongSet = f, true
 		}
 	}
 	if err := p.operands(w, operands); err != nil {
@@ -176,8 +197,8 @@ func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int,
 		return nil, 1, true
 	}
 	if p.start && !p.steps {
-		if p.format == "" {
-			p.format = squeueStart
+		if !p.formatSet && !p.formatLongSet {
+			p.format, p.formatSet = squeueStart, true
 		}
 		if p.sort == "" {
 			p.sort = "S"
@@ -200,15 +221,15 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 	case "array-unique":
 		p.arrayUnique = true
 	case "O":
-		if p.format != "" {
+		if p.formatSet {
 			return false, errors.New("-O (--Format) is incompatible with -o (--format)")
 		}
-		p.formatLong, *override = o.val, true
+		p.formatLong, p.formatLongSet, *override = o.val, true, true
 	case "o":
-		if p.formatLong != "" {
+		if p.formatLongSet {
 			return false, errors.New("-o (--format) is incompatible with -O (--Format)")
 		}
-		p.format, *override = o.val, true
+		p.format, p.formatSet, *override = o.val, true, true
 	case "help":
 		w.printf("%s", squeueHelp)
 		return true, nil

@@ -88,13 +88,13 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 func (p *squeueParams) printer(env *Env, w *output, now time.Time) *jobPrinter {
 	pr := &jobPrinter{now: now.Unix(), tf: newTimeFormat(env, now)}
 	var bad []string
-	if p.format != "" {
+	if p.formatSet {
 		pr.items, bad = parseShortFormat(p.format, squeueColumns)
 	} else {
 		f := p.formatLong
-		if f == "" && p.long {
+		if !p.formatLongSet && p.long {
 			f = squeueLong
-		} else if f == "" {
+		} else if !p.formatLongSet {
 			f = squeueDefault
 		}
 		pr.items, bad = parseLongFormat(f, squeueColumns)

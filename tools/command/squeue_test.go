@@ -13,9 +13,10 @@ import (
 // peer printed and compares Loam's output with Slurm's, byte for byte.
 func TestSqueuePeer(t *testing.T) {
 	jobs := peerJobs(t, "testdata/peer/jobs.txt")
+	nodes := peerNodes(t, "testdata/peer/nodes.txt") // -w names are checked against them
 	for _, tc := range loadCases(t, "testdata/peer/squeue") {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeController{now: tc.now, jobs: jobs, partitions: peerPartitions(t)}
+			f := &fakeController{now: tc.now, jobs: jobs, partitions: peerPartitions(t), nodes: nodes}
 			te := newTestEnv(f, tc.now)
 			code := Squeue(context.Background(), te.Env, tc.args)
 			if diff := cmp.Diff(tc.stdout, te.stdout.String()); diff != "" {
@@ -67,5 +68,40 @@ func TestSqueueIterate(t *testing.T) {
 	}
 	if diff := cmp.Diff([]time.Duration{5 * time.Second, 5 * time.Second}, te.slept); diff != "" {
 		t.Errorf("sleeps (-want +got):\n%s", diff)
+	}
+}
+
+// TestSqueueFieldsAreServed: every field a squeue column asks the
+// controller for is one it serves; an unknown one fails the whole query
+// ("slurm_load_jobs error: Invalid request"), as -O ReqSwitch once did.
+func TestSqueueFieldsAreServed(t *testing.T) {
+	for _, cols := range [][]jobCol{jobCols, longOnlyCols} {
+		for _, c := range cols {
+			for _, f := range c.need {
+				if !api.ValidJobField(f) {
+					t.Errorf("column %q needs %q, which the controller does not serve", c.header, f)
+				}
+			}
+		}
+	}
+	for _, f := range baseFields {
+		if !api.ValidJobField(f) {
+			t.Errorf("base field %q is not served", f)
+		}
+	}
+}
+
+// TestSqueueEmptyFormat: -o "" and -O "" print an empty header and an
+// empty line per job, as Slurm does (an empty format is not the default).
+func TestSqueueEmptyFormat(t *testing.T) {
+	for _, args := range [][]string{{"-o", ""}, {"-O", ""}} {
+		f := &fakeController{now: 1795950000, jobs: benchJobs(3)}
+		te := newTestEnv(f, 1795950000)
+		if code := Squeue(context.Background(), te.Env, args); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, te.stderr)
+		}
+		if got := te.stdout.String(); got != "\n\n\n\n" {
+			t.Errorf("%q: stdout %q, want four empty lines", args, got)
+		}
 	}
 }
