@@ -135,3 +135,22 @@ func TestScontrolLoamFields(t *testing.T) {
 	}
 	checkGolden(t, "scontrol-loam-fields.txt", te.stdout.String())
 }
+
+// TestScontrolShowConfigLayout: keys pad to 23 columns whatever the
+// longest key, as in Slurm 22.05 ("ClusterName             = peer",
+// "AccountingStorageBackupHost = (null)").
+func TestScontrolShowConfigLayout(t *testing.T) {
+	const now = 1795950000
+	f := &fakeController{now: now, config: api.ConfigResponse{Now: now, Entries: []api.KeyValue{
+		{Key: "ClusterName", Value: "peer"}, {Key: "AccountingStorageBackupHost", Value: "(null)"},
+		{Key: "LoamReservationCooldownSeconds", Value: "60"}}}}
+	te := newTestEnv(f, now)
+	if code := Scontrol(context.Background(), te.Env, []string{"show", "config"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, te.stderr)
+	}
+	lines := strings.Split(te.stdout.String(), "\n")
+	want := []string{"ClusterName             = peer", "AccountingStorageBackupHost = (null)", "LoamReservationCooldownSeconds = 60"}
+	if diff := cmp.Diff(want, lines[1:4]); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

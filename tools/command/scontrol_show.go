@@ -217,13 +217,9 @@ func (s *scontrol) showConfig() {
 	}
 	f := s.formatter(s.env.Now())
 	s.w.printf("Configuration data as of %s\n", f.time(resp.Now))
-	width := 0
+	// Slurm pads every key to 23 columns; longer keys push their " = ".
 	for _, kv := range resp.Entries {
-		width = max(width, len(kv.Key))
-	}
-	width = max(width, 23)
-	for _, kv := range resp.Entries {
-		s.w.printf("%-*s = %s\n", width, kv.Key, kv.Value)
+		s.w.printf("%-23s = %s\n", kv.Key, kv.Value)
 	}
 	s.w.printf("\nSlurmctld(primary) at %s is UP\n", orDefault(ctlHost(s), "(unknown)"))
 }
