@@ -48,6 +48,9 @@ type scancelParams struct {
 	verbose     int // -1 with -Q
 	filtered    bool
 	filterDesc  string
+	// signalled: -s or -b was given. Slurm then reports a job that does
+	// not exist or has ended (as "Invalid job id specified") without -v.
+	signalled bool
 }
 
 // Scancel runs scancel with args and returns its exit status. As in
@@ -88,6 +91,7 @@ func parseScancel(env *Env, w *output, args []string) (*scancelParams, int, bool
 			f.Accounts = strtok(strings.ToLower(o.val), ",")
 			desc = append(desc, "account="+o.val)
 		case "b":
+			p.signalled = true
 			p.req.BatchOnly = true
 		case "f":
 			p.req.Full = true
@@ -115,6 +119,7 @@ func parseScancel(env *Env, w *output, args []string) (*scancelParams, int, bool
 			w.errf("--%s is not supported by Loam", name)
 			return nil, 1, true
 		case "s":
+			p.signalled = true
 			sig, err := job.ParseSignal(o.val)
 			if err != nil || strings.ContainsAny(o.val, "@:") {
 				w.raw("Unknown job signal: " + o.val + "\n")
@@ -252,10 +257,14 @@ func (p *scancelParams) report(w *output, res *api.JobResults) int {
 			continue
 		}
 		gone := r.Error.Code == api.CodeInvalidJobID || r.Error.Code == api.CodeAlreadyDone
-		if p.verbose > 0 || !gone {
-			w.errf("Kill job error on job id %s: %s", r.JobID, r.Error.Message)
+		msg := r.Error.Message
+		if gone && p.signalled {
+			msg = api.CodeInvalidJobID.Text()
 		}
-		if !gone || p.req.Signal != 0 {
+		if p.verbose > 0 || !gone || p.signalled {
+			w.errf("Kill job error on job id %s: %s", r.JobID, msg)
+		}
+		if !gone || p.req.Signal != 0 || p.signalled {
 			code = 1
 		}
 	}

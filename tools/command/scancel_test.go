@@ -35,6 +35,27 @@ func TestScancel(t *testing.T) {
 			wantErr: "scancel: Terminating job 999999\n" +
 				"scancel: error: Kill job error on job id 999999: Invalid job id specified\n",
 		},
+		"a signal to an unknown job is reported without -v": {
+			args: []string{"--signal=USR1", "999999"},
+			results: func([]string) []api.JobResult {
+				return []api.JobResult{{JobID: "999999", Error: api.NewError(api.CodeInvalidJobID)}}
+			},
+			wantErr: "scancel: error: Kill job error on job id 999999: Invalid job id specified\n", wantCode: 1,
+		},
+		"a signal to an ended job reads as an invalid id": {
+			args: []string{"-s", "KILL", "10"},
+			results: func([]string) []api.JobResult {
+				return []api.JobResult{{JobID: "10", Error: api.NewError(api.CodeAlreadyDone)}}
+			},
+			wantErr: "scancel: error: Kill job error on job id 10: Invalid job id specified\n", wantCode: 1,
+		},
+		"-b to an unknown job fails too": {
+			args: []string{"-b", "999999"},
+			results: func([]string) []api.JobResult {
+				return []api.JobResult{{JobID: "999999", Error: api.NewError(api.CodeInvalidJobID)}}
+			},
+			wantErr: "scancel: error: Kill job error on job id 999999: Invalid job id specified\n", wantCode: 1,
+		},
 		"bad job id": {
 			args: []string{"abc"}, wantErr: "scancel: error: Invalid job id abc\n", wantCode: 1,
 		},
