@@ -313,8 +313,11 @@ func applyDefaults(cs *confState, a *admitted) {
 // as in Slurm.
 func admitShape(cs *confState, a *admitted) *api.Error {
 	r := a.req
-	if r.NodeList != "" {
-		names, err := hostlist.Expand(r.NodeList)
+	for _, list := range []string{r.NodeList, r.Exclude} { // -w and -x: Slurm refuses unknown names in both
+		if list == "" {
+			continue
+		}
+		names, err := hostlist.Expand(list)
 		if err != nil {
 			return api.NewError(api.CodeInvalidNodeName) // Slurm gives no detail
 		}

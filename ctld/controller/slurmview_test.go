@@ -112,10 +112,11 @@ func TestRefusalsSlurmMakesToo(t *testing.T) {
 	}{
 		"unknown partition": {mod: func(r *job.Request) { r.Partitions = []string{"normal", "nosuch"} },
 			wantCode: api.CodeInvalidPartitionName, wantDetail: "invalid partition specified: nosuch"},
-		"array syntax":      {mod: func(r *job.Request) { r.Array = "abc" }, wantCode: api.CodeInvalidArray},
-		"dependency syntax": {mod: func(r *job.Request) { r.Dependency = "foo:1" }, wantCode: api.CodeDependency},
-		"unknown node":      {mod: func(r *job.Request) { r.NodeList = "n01,nosuch" }, wantCode: api.CodeInvalidNodeName},
-		"bad node list":     {mod: func(r *job.Request) { r.NodeList = "n[01-" }, wantCode: api.CodeInvalidNodeName},
+		"array syntax":       {mod: func(r *job.Request) { r.Array = "abc" }, wantCode: api.CodeInvalidArray},
+		"dependency syntax":  {mod: func(r *job.Request) { r.Dependency = "foo:1" }, wantCode: api.CodeDependency},
+		"unknown node":       {mod: func(r *job.Request) { r.NodeList = "n01,nosuch" }, wantCode: api.CodeInvalidNodeName},
+		"bad node list":      {mod: func(r *job.Request) { r.NodeList = "n[01-" }, wantCode: api.CodeInvalidNodeName},
+		"unknown node in -x": {mod: func(r *job.Request) { r.Exclude = "nosuch" }, wantCode: api.CodeInvalidNodeName},
 		"unknown feature": {mod: func(r *job.Request) { r.Constraint, r.Features = "nosuch", []string{"nosuch"} },
 			wantCode: api.CodeInvalidFeature},
 	}
