@@ -195,8 +195,10 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 			p.states = append(p.states, strings.ToUpper(s))
 		}
 	case "T":
-		w.errf("Loam has no admin reservations; see scontrol show reservation")
-		return true, 1
+		// Loam has no admin reservations (its scheduler's reservations are
+		// in scontrol show reservation), so -T finds none, as Slurm says.
+		w.printf("No reservations in the system\n")
+		return true, 0
 	case "V":
 		w.printf("%s\n", versionLine)
 		return true, 0

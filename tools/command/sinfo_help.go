@@ -1,8 +1,7 @@
 package command
 
-const sinfoUsage = `Usage: sinfo [-adelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]
+const sinfoUsage = `Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]
              [-S fields] [-o format] [-O Format] [--federation] [--local]
-             [--sibling] [--json] [--yaml]
 `
 
 const sinfoHelp = `Usage: sinfo [OPTIONS]

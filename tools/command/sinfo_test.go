@@ -29,3 +29,28 @@ func TestSinfoPeer(t *testing.T) {
 		})
 	}
 }
+
+// TestSinfoReservationsAndUsage: -T lists admin reservations, of which
+// Loam has none, in Slurm's words; --usage is Slurm's text.
+func TestSinfoReservationsAndUsage(t *testing.T) {
+	tests := map[string]struct {
+		args    []string
+		wantOut string
+	}{
+		"-T": {args: []string{"-T"}, wantOut: "No reservations in the system\n"},
+		"--usage": {args: []string{"--usage"},
+			wantOut: "Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n" +
+				"             [-S fields] [-o format] [-O Format] [--federation] [--local]\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			te := newTestEnv(&fakeController{now: 1795950000}, 1795950000)
+			if code := Sinfo(context.Background(), te.Env, tc.args); code != 0 {
+				t.Fatalf("exit %d: %s", code, te.stderr)
+			}
+			if diff := cmp.Diff(tc.wantOut, te.stdout.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
