@@ -334,12 +334,3 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 	w.buf = b
 	return 0
 }
-
-func (p *sinfoPrinter) uses(letter byte) bool {
-	for _, it := range p.items {
-		if it.field >= 0 && sinfoCols[it.field].letter == letter {
-			return true
-		}
-	}
-	return false
-}
