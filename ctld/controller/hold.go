@@ -20,10 +20,8 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 	if c.isOperator(id) && !in.User {
 		h = HeldAdmin
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
-		case tasks != nil:
-			return someTasksUnsupported(r)
 		case !r.pending():
 			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == h:
@@ -37,7 +35,7 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 		}
 		b.persist(c.persistStatus(r))
 		return nil
-	})
+	}))
 }
 
 // handleRelease is scontrol release.
@@ -46,10 +44,8 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
-		case tasks != nil:
-			return someTasksUnsupported(r)
 		case !r.pending():
 			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == HeldAdmin && !c.isOperator(id):
@@ -60,7 +56,7 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 		c.releaseLocked(r)
 		b.persist(c.persistStatus(r))
 		return nil
-	})
+	}))
 }
 
 // releaseLocked lifts an explicit hold; a dependency may still hold the
@@ -95,8 +91,8 @@ func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body [
 	}
 	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
 		switch {
-		case tasks != nil:
-			return someTasksUnsupported(r)
+		case tasks != nil: // tasks of a pending array are pending
+			return api.NewError(api.CodeJobPending)
 		case !r.St.Requeue:
 			return api.Errorf(api.CodeDisabled, "job %d is not requeueable (--no-requeue)", r.ID)
 		case r.pending():
@@ -127,8 +123,4 @@ func (c *Controller) runOp(id auth.Identity, spec filterSpec, fn func(b *batch, 
 		return nil, err
 	}
 	return out, nil
-}
-
-func someTasksUnsupported(r *jobRecord) *api.Error {
-	return api.Errorf(api.CodeNotSupported, "job %d: this operation applies to a pending array as a whole; name %d", r.ID, r.St.ArrayJobID)
 }

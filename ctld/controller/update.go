@@ -23,12 +23,9 @@ func (c *Controller) handleUpdate(ctx context.Context, id auth.Identity, body []
 		return nil, api.Errorf(api.CodeBadRequest, "nothing to update")
 	}
 	op := c.isOperator(id)
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
-		if tasks != nil {
-			return someTasksUnsupported(r)
-		}
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		return c.updateJob(b, r, &in.Update, op)
-	})
+	}))
 }
 
 // updateJob checks every change first, then applies them together.
