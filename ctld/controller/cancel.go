@@ -28,7 +28,7 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 	c.mu.Lock()
 	out, aerr := c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error {
 		if in.Signal != 0 && in.Signal != int(syscall.SIGKILL) {
-			return c.signalJob(&b, r, in.Signal, in.BatchOnly)
+			return c.signalJob(&b, r, api.SignalRequest{Signal: in.Signal, BatchOnly: in.BatchOnly, Full: in.Full})
 		}
 		if !r.finished() && r.St.EndState == "" {
 			uid := id.UID
@@ -193,17 +193,18 @@ func (c *Controller) endUnreachable(id uint32) {
 	}
 }
 
-// signalJob forwards scancel --signal to a running job's nodes.
-func (c *Controller) signalJob(b *batch, r *jobRecord, sig int, batchOnly bool) *api.Error {
+// signalJob forwards scancel --signal (req without its job id) to a
+// running job's nodes: its batch node only for -b.
+func (c *Controller) signalJob(b *batch, r *jobRecord, req api.SignalRequest) *api.Error {
 	switch {
 	case r.finished():
 		return api.NewError(api.CodeAlreadyDone)
 	case r.pending():
 		return api.NewError(api.CodeJobPending)
 	}
-	req := api.SignalRequest{JobID: r.ID, Signal: sig, BatchOnly: batchOnly}
+	req.JobID = r.ID
 	for _, target := range c.nodeTargets(r) {
-		if batchOnly && target.node != r.St.BatchHost {
+		if req.BatchOnly && target.node != r.St.BatchHost {
 			continue
 		}
 		b.sends = append(b.sends, func() {

@@ -27,8 +27,7 @@ type Kind int
 
 // Action kinds.
 const (
-	// Signal sends Action.Signal to every process of the job, or only to
-	// the batch shell when BatchOnly.
+	// Signal sends Action.Signal to the processes Action.Scope names.
 	Signal Kind = iota + 1
 	// Kill sends SIGKILL to every process of the job.
 	Kill
@@ -37,12 +36,34 @@ const (
 	Announce
 )
 
+// Scope is which of a job's processes a signal reaches, as in Slurm:
+// scancel --signal and sbatch --signal reach the job's steps but not the
+// batch shell, unless asked for the batch shell (-b, B:) or for all
+// (scancel -f); the signals that end a job reach every process.
+type Scope int
+
+// Signal scopes.
+const (
+	ScopeAll   Scope = iota // every process of the job
+	ScopeSteps              // the job's steps (srun), not the batch shell
+	ScopeBatch              // the batch shell only
+)
+
 // Action is one thing the supervisor must do now.
 type Action struct {
-	Kind      Kind
-	Signal    syscall.Signal
-	BatchOnly bool
-	Reason    api.TerminateReason
+	Kind   Kind
+	Signal syscall.Signal
+	Scope  Scope
+	Reason api.TerminateReason
+}
+
+// WarnScope is the scope of an --signal warning: the batch shell with
+// "B:", else the steps.
+func WarnScope(w *job.Signal) Scope {
+	if w != nil && w.Batch {
+		return ScopeBatch
+	}
+	return ScopeSteps
 }
 
 // Outcome says how a job ended, for the job event.
@@ -120,7 +141,7 @@ func (m *Machine) Tick(now time.Time) []Action {
 	var acts []Action
 	if w, ok := m.warnAt(); ok && !now.Before(w) {
 		m.warnSent = true
-		acts = append(acts, Action{Kind: Signal, Signal: syscall.Signal(m.lim.Warn.Number), BatchOnly: m.lim.Warn.Batch})
+		acts = append(acts, Action{Kind: Signal, Signal: syscall.Signal(m.lim.Warn.Number), Scope: WarnScope(m.lim.Warn)})
 	}
 	if d, ok := m.deadline(); ok && !now.Before(d) {
 		acts = append(acts, m.begin(now, ReasonTimeout, syscall.SIGTERM, m.lim.KillWait)...)

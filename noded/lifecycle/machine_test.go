@@ -29,7 +29,10 @@ type step struct {
 var (
 	announce = func(r api.TerminateReason) Action { return Action{Kind: Announce, Reason: r} }
 	sig      = func(s syscall.Signal) Action { return Action{Kind: Signal, Signal: s} }
-	kill     = Action{Kind: Kill}
+	// warn is an --signal warning without "B:": it reaches the steps,
+	// not the batch shell, as in Slurm.
+	warn = func(s syscall.Signal) Action { return Action{Kind: Signal, Signal: s, Scope: ScopeSteps} }
+	kill = Action{Kind: Kill}
 )
 
 func TestScenarios(t *testing.T) {
@@ -65,20 +68,20 @@ func TestScenarios(t *testing.T) {
 			lim: Limits{TimeLimit: 10 * time.Minute, Warn: usr1, KillWait: 30 * time.Second},
 			steps: []step{
 				{at: 0, op: "tick", wantNext: 9 * time.Minute},
-				{at: 9 * time.Minute, op: "tick", want: []Action{sig(syscall.SIGUSR1)}, wantNext: 10 * time.Minute},
+				{at: 9 * time.Minute, op: "tick", want: []Action{warn(syscall.SIGUSR1)}, wantNext: 10 * time.Minute},
 				{at: 10 * time.Minute, op: "tick", want: []Action{announce(ReasonTimeout), sig(syscall.SIGCONT), sig(syscall.SIGTERM)}, wantNext: 10*time.Minute + 30*time.Second},
 			},
 		},
 		"--signal=B:USR2@30 goes to the batch shell only": {
 			lim: Limits{TimeLimit: time.Minute, Warn: batchUsr2, KillWait: time.Second},
 			steps: []step{
-				{at: 30 * time.Second, op: "tick", want: []Action{{Kind: Signal, Signal: syscall.SIGUSR2, BatchOnly: true}}, wantNext: time.Minute},
+				{at: 30 * time.Second, op: "tick", want: []Action{{Kind: Signal, Signal: syscall.SIGUSR2, Scope: ScopeBatch}}, wantNext: time.Minute},
 			},
 		},
 		"a late tick fires warning and limit together": {
 			lim: Limits{TimeLimit: time.Minute, Warn: usr1, KillWait: time.Second},
 			steps: []step{
-				{at: 2 * time.Minute, op: "tick", want: []Action{sig(syscall.SIGUSR1), announce(ReasonTimeout), sig(syscall.SIGCONT), sig(syscall.SIGTERM)}, wantNext: 2*time.Minute + time.Second},
+				{at: 2 * time.Minute, op: "tick", want: []Action{warn(syscall.SIGUSR1), announce(ReasonTimeout), sig(syscall.SIGCONT), sig(syscall.SIGTERM)}, wantNext: 2*time.Minute + time.Second},
 			},
 		},
 		"scancel: SIGTERM, KillWait, SIGKILL": {
@@ -207,7 +210,7 @@ func TestDrivenByNext(t *testing.T) {
 		got = append(got, fired{at: next.Sub(t0), acts: m.Tick(next)})
 	}
 	want := []fired{
-		{at: 8 * time.Minute, acts: []Action{sig(syscall.SIGUSR1)}},
+		{at: 8 * time.Minute, acts: []Action{warn(syscall.SIGUSR1)}},
 		{at: 10 * time.Minute, acts: []Action{announce(ReasonTimeout), sig(syscall.SIGCONT), sig(syscall.SIGTERM)}},
 		{at: 10*time.Minute + 30*time.Second, acts: []Action{kill}},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/loamhpc/loam/noded/asuser"
 	"github.com/loamhpc/loam/noded/fname"
 	"github.com/loamhpc/loam/noded/jobenv"
+	"github.com/loamhpc/loam/noded/lifecycle"
 	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
@@ -38,13 +39,16 @@ type batchJob struct {
 
 var _ Job = (*batchJob)(nil)
 
-func (b *batchJob) Signal(sig syscall.Signal, batchOnly bool) error {
-	if batchOnly {
+func (b *batchJob) Signal(sig syscall.Signal, scope lifecycle.Scope) error {
+	switch scope {
+	case lifecycle.ScopeBatch:
 		err := syscall.Kill(b.cmd.Process.Pid, sig)
 		if errors.Is(err, syscall.ESRCH) {
 			return nil
 		}
 		return err
+	case lifecycle.ScopeSteps:
+		return b.group.SignalChildren(sig)
 	}
 	return b.group.Signal(sig)
 }

@@ -106,7 +106,7 @@ func (s *Supervisor) order(m *lifecycle.Machine, req request) []lifecycle.Action
 	now := time.Now()
 	switch {
 	case req.signal != nil:
-		return []lifecycle.Action{{Kind: lifecycle.Signal, Signal: syscall.Signal(req.signal.Signal), BatchOnly: req.signal.BatchOnly}}
+		return []lifecycle.Action{{Kind: lifecycle.Signal, Signal: syscall.Signal(req.signal.Signal), Scope: signalScope(req.signal)}}
 	case req.terminate != nil:
 		t := req.terminate
 		return m.Terminate(now, t.Reason, syscall.Signal(t.Signal), time.Duration(t.Grace)*time.Second)
@@ -120,6 +120,18 @@ func (s *Supervisor) order(m *lifecycle.Machine, req request) []lifecycle.Action
 	return nil
 }
 
+// signalScope is the scope of scancel --signal: -b the batch shell, -f
+// every process, else the steps.
+func signalScope(req *api.SignalRequest) lifecycle.Scope {
+	switch {
+	case req.BatchOnly:
+		return lifecycle.ScopeBatch
+	case req.Full:
+		return lifecycle.ScopeAll
+	}
+	return lifecycle.ScopeSteps
+}
+
 // apply carries out lifecycle actions.
 func (s *Supervisor) apply(acts []lifecycle.Action) {
 	for _, a := range acts {
@@ -128,7 +140,7 @@ func (s *Supervisor) apply(acts []lifecycle.Action) {
 		case lifecycle.Announce:
 			s.job.Announce(announceLine(s.launch.Node, s.launch.Request.JobID, a.Reason, time.Now()))
 		case lifecycle.Signal:
-			err = s.job.Signal(a.Signal, a.BatchOnly)
+			err = s.job.Signal(a.Signal, a.Scope)
 		case lifecycle.Kill:
 			err = s.job.KillAll()
 		}
@@ -187,8 +199,9 @@ func newAllocation(g isolation.Group) *allocation {
 	return &allocation{group: g, done: make(chan struct{})}
 }
 
-func (a *allocation) Signal(sig syscall.Signal, batchOnly bool) error {
-	if batchOnly {
+// Signal signals the allocation's steps; it has no batch shell.
+func (a *allocation) Signal(sig syscall.Signal, scope lifecycle.Scope) error {
+	if scope == lifecycle.ScopeBatch {
 		return nil
 	}
 	return a.group.Signal(sig)

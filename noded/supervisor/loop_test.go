@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/loamhpc/loam/noded/lifecycle"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -29,11 +30,8 @@ type fakeJob struct {
 
 func (f *fakeJob) at() string { return time.Since(f.start).String() }
 
-func (f *fakeJob) Signal(sig syscall.Signal, batchOnly bool) error {
-	who := "all"
-	if batchOnly {
-		who = "batch"
-	}
+func (f *fakeJob) Signal(sig syscall.Signal, scope lifecycle.Scope) error {
+	who := map[lifecycle.Scope]string{lifecycle.ScopeAll: "all", lifecycle.ScopeSteps: "steps", lifecycle.ScopeBatch: "batch"}[scope]
 	f.acts = append(f.acts, f.at()+" signal "+sig.String()+" to "+who)
 	if sig == f.dieOn {
 		f.exit(syscall.WaitStatus(sig))
@@ -147,10 +145,14 @@ func TestLoopSignalAndTimeLimitOrders(t *testing.T) {
 	fj := &fakeJob{}
 	res := run(t, api.LaunchRequest{JobID: 1, TimeLimit: 3600, KillWait: 1}, fj, func(s *Supervisor) {
 		send(s, request{signal: &api.SignalRequest{JobID: 1, Signal: 12}})
+		send(s, request{signal: &api.SignalRequest{JobID: 1, Signal: 10, BatchOnly: true}})
+		send(s, request{signal: &api.SignalRequest{JobID: 1, Signal: 1, Full: true}})
 		time.Sleep(time.Minute)
 		send(s, request{timeLimit: &api.TimeLimitRequest{JobID: 1, TimeLimit: 90}})
 	})
-	want := []string{"0s signal user defined signal 2 to all", "1m30s announce", "1m30s signal continued to all",
+	// scancel --signal reaches the steps, -b the batch shell, -f all.
+	want := []string{"0s signal user defined signal 2 to steps", "0s signal user defined signal 1 to batch",
+		"0s signal hangup to all", "1m30s announce", "1m30s signal continued to all",
 		"1m30s signal terminated to all", "1m31s kill", "1m31s kill"}
 	if diff := cmp.Diff(want, fj.acts); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)

@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/loamhpc/loam/noded/detach"
+	"github.com/loamhpc/loam/noded/lifecycle"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -39,7 +40,7 @@ type Supervisor struct {
 // allocation without a script.
 type Job interface {
 	// Signal sends sig to every process, or only to the batch shell.
-	Signal(sig syscall.Signal, batchOnly bool) error
+	Signal(sig syscall.Signal, scope lifecycle.Scope) error
 	// KillAll ends every process of the job.
 	KillAll() error
 	// Done is closed when the batch script (or the allocation) ended;

@@ -213,8 +213,11 @@ type LaunchResponse struct {
 type SignalRequest struct {
 	JobID  uint32 `json:"job_id"`
 	Signal int    `json:"signal"`
-	// BatchOnly signals only the batch shell (scancel -b, --signal=B:...).
+	// BatchOnly signals only the batch shell (scancel -b); Full signals
+	// every process of the job (scancel -f). With neither, as in Slurm,
+	// the signal reaches the job's steps but not the batch shell.
 	BatchOnly bool `json:"batch_only,omitempty"`
+	Full      bool `json:"full,omitempty"`
 }
 
 // TerminateReason says why the controller ends a job.

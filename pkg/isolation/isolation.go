@@ -46,6 +46,10 @@ type Group interface {
 	Pids() ([]int, error)
 	// Signal sends sig to every process of the group.
 	Signal(sig syscall.Signal) error
+	// SignalChildren sends sig to the processes of the group's child
+	// groups only (a job's steps), not to those of the group itself (the
+	// batch script).
+	SignalChildren(sig syscall.Signal) error
 	// Kill ends every process of the group with SIGKILL and returns once
 	// the group is empty (or an error naming what survives).
 	Kill() error

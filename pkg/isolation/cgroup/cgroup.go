@@ -134,6 +134,30 @@ func rmdir(dir string) error {
 }
 
 // readProcs lists the pids in dir's cgroup.procs and every child's.
+// readChildProcs lists the processes of dir's child groups (recursively),
+// not those of dir itself.
+func readChildProcs(dir string) ([]int, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", dir, isolation.ErrNotExist)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var pids []int
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		sub, err := readProcs(filepath.Join(dir, e.Name()))
+		if err != nil && !errors.Is(err, isolation.ErrNotExist) { // a step may end meanwhile
+			return nil, err
+		}
+		pids = append(pids, sub...)
+	}
+	return pids, nil
+}
+
 func readProcs(dir string) ([]int, error) {
 	var pids []int
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

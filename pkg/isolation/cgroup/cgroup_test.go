@@ -300,3 +300,41 @@ func TestLoadMissing(t *testing.T) {
 		t.Errorf("Load = %v, want ErrNotExist", err)
 	}
 }
+
+// TestSignalChildrenSparesTheGroupItself: a signal for a job's steps
+// reaches the processes of the child group and not the job's own (the
+// batch script), as scancel --signal without -b or -f does.
+func TestSignalChildrenSparesTheGroupItself(t *testing.T) {
+	v := requireRoot(t)
+	job := newGroup(t, v, isolation.Spec{PidsMax: 64})
+	step, err := v.Create(isolation.Spec{Name: job.Name() + "/step_0", PidsMax: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(g isolation.Group) *exec.Cmd {
+		cmd := exec.Command("sleep", "60")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		if err := g.Add(cmd.Process.Pid); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	batch, task := start(job), start(step)
+	if err := job.SignalChildren(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = task.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		t.Errorf("the step's process ended with %v, want SIGTERM", err)
+	}
+	if err := batch.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the job's own process did not survive: %v", err)
+	}
+	if pids, err := job.Pids(); err != nil || len(pids) != 1 || pids[0] != batch.Process.Pid {
+		t.Errorf("job group holds %v (%v), want only %d", pids, err, batch.Process.Pid)
+	}
+}

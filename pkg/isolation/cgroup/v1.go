@@ -192,6 +192,14 @@ func (g *v1Group) Signal(sig syscall.Signal) error {
 	return signalAll(pids, sig)
 }
 
+func (g *v1Group) SignalChildren(sig syscall.Signal) error {
+	pids, err := readChildProcs(g.dir(cgroup1.Freezer))
+	if err != nil {
+		return err
+	}
+	return signalAll(pids, sig)
+}
+
 func (g *v1Group) Kill() error {
 	return killLoop(g.name, func() (int, error) {
 		pids, err := g.Pids()

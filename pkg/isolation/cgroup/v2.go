@@ -111,6 +111,14 @@ func (g *v2Group) Signal(sig syscall.Signal) error {
 	return signalAll(pids, sig)
 }
 
+func (g *v2Group) SignalChildren(sig syscall.Signal) error {
+	pids, err := readChildProcs(g.dir)
+	if err != nil {
+		return err
+	}
+	return signalAll(pids, sig)
+}
+
 // Kill writes cgroup.kill where the kernel has it (5.14+), else freezes
 // and signals like v1.
 func (g *v2Group) Kill() error {

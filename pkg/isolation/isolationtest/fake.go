@@ -65,6 +65,7 @@ type Group struct {
 	mu       sync.Mutex
 	pids     []int
 	signals  []syscall.Signal
+	children []syscall.Signal // SignalChildren
 	kills    int
 	oom      uint64
 	deleted  bool
@@ -141,6 +142,21 @@ func (g *Group) Signals() []syscall.Signal {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return slices.Clone(g.signals)
+}
+
+// SignalChildren implements isolation.Group: it records sig.
+func (g *Group) SignalChildren(sig syscall.Signal) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.children = append(g.children, sig)
+	return nil
+}
+
+// ChildSignals are the signals SignalChildren sent, in order.
+func (g *Group) ChildSignals() []syscall.Signal {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.children)
 }
 
 // Kills is how many times Kill was called.
