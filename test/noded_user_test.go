@@ -127,3 +127,20 @@ echo ok > `+groupDir+`/by-group && echo GROUPWRITE`)
 		t.Errorf("other user's file now holds %q", data)
 	}
 }
+
+// TestNodedUmask: the batch script runs with the umask sbatch sent
+// (SLURM_UMASK), and, as under slurmstepd, without SLURM_UMASK in its
+// environment.
+func TestNodedUmask(t *testing.T) {
+	cl := nodedCluster(t, nodedtestSpec())
+	p := startNoded(t, cl, 0)
+	req := batch(t, cl.Nodes[0], 311, `umask; echo "SLURM_UMASK=${SLURM_UMASK-unset}"`)
+	req.Environment = append(req.Environment, "SLURM_UMASK=0027")
+	p.launch(req)
+	if ev := ended(t, cl, 311); ev.ExitCode.String() != "0:0" {
+		t.Fatalf("job ended %+v", ev)
+	}
+	if got, want := output(t, req), "0027\nSLURM_UMASK=unset\n"; got != want {
+		t.Errorf("job output = %q, want %q", got, want)
+	}
+}

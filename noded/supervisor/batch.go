@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -232,7 +234,9 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 	}
 	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env), script}, s.launch.Request.Argv...)
 	cmd := exec.Command(shell, args...)
-	cmd.Env, cmd.Dir = env, dir
+	// The umask is applied; slurmstepd leaves SLURM_UMASK out of a batch
+	// script's environment (srun sets it again for its tasks).
+	cmd.Env, cmd.Dir = withoutVar(env, "SLURM_UMASK"), dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.in, files.out, files.err
 	cmd.ExtraFiles = []*os.File{goR}
 	cmd.SysProcAttr = &syscall.SysProcAttr{
@@ -246,6 +250,11 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 		return nil, err
 	}
 	return &held{cmd: cmd, goW: goW}, nil
+}
+
+// withoutVar is env without name's entries.
+func withoutVar(env []string, name string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
 // shell runs the shim.
