@@ -53,7 +53,8 @@ func detect(nc *nodeConfig, o Options) hardware {
 	}
 	var u unix.Utsname
 	if unix.Uname(&u) == nil {
-		hw.os = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
+		// As slurmd reports it: sysname, release and version ("Linux 6.1.0 #1 SMP ...").
+		hw.os = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:]) + " " + unix.ByteSliceToString(u.Version[:])
 	}
 	hw.bootTime = bootTime()
 	return hw
