@@ -17,9 +17,15 @@ import (
 //
 // The wait-for graph has an edge R -> S when R's best plan needs GPUs that
 // S holds (planFor with others set). Every cycle is broken by dropping one
-// of its reservations: the most recently created, then the lowest
-// priority, then the highest job id; that frees its GPUs for the others.
+// of its reservations: the lowest priority, then the most recently
+// created, then the highest job id; that frees its GPUs for the others.
 // We look again until no cycle is left, so every cycle is broken.
+//
+// Priority comes first because it is what aging raises (R3): a job whose
+// reservation was dropped before re-creates it later, so "most recent"
+// first would pick the longest-waiting job again and again while younger
+// ones keep theirs. By priority the oldest job wins once aging has lifted
+// it, and equal priorities still keep the older reservation.
 
 // analyzeWaits computes, for every carried reservation, whom it waits on,
 // and drops those that have no plan at all any more.
@@ -55,11 +61,11 @@ func (c *cycle) breakDeadlocks() bool {
 		broke = true
 		victim := slices.MinFunc(cyc, func(a, b int32) int {
 			ra, rb := c.resvs[a], c.resvs[b]
-			if x := cmp.Compare(rb.created, ra.created); x != 0 {
-				return x // most recent first
-			}
 			if x := cmp.Compare(ra.job.prio, rb.job.prio); x != 0 {
-				return x
+				return x // lowest priority first
+			}
+			if x := cmp.Compare(rb.created, ra.created); x != 0 {
+				return x // then the most recent
 			}
 			return cmpID(rb.id, ra.id)
 		})
