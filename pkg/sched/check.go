@@ -21,7 +21,8 @@ import (
 //     reservation's job, the reservation is not strict and the job ends
 //     by its planned start, the job's partition has a higher tier, or
 //     (Loam) the job runs on owned GPUs only and the reservation's job
-//     would borrow;
+//     would borrow, or (Loam) the job is of the reservation's queue and
+//     comes before its job in scheduling order;
 //   - no GPU is held by two reservations;
 //   - every pending job that does not start has exactly one Pending entry,
 //     with a reason;
@@ -232,6 +233,9 @@ func (ck *checker) checkBackfill(st Start, final map[JobID]Reservation, held map
 			switch {
 			case p != nil && ck.parts[st.Partition] != nil && ck.parts[st.Partition].Tier > p.Tier:
 				// a higher tier goes first; the reservation re-plans
+			case ck.cfg.Policy == PolicyLoam && st.Partition == r.Partition && ck.before(st.Job, owner):
+				// the head of a queue goes before the reservations of
+				// lower jobs of its queue (Loam); they re-plan
 			case ck.ownedStart(st) && ck.resvBorrows(owner):
 				// a lender's job on its own guarantee takes back what a
 				// borrower's reservation holds (Loam); it re-plans
@@ -243,6 +247,26 @@ func (ck *checker) checkBackfill(st Start, final map[JobID]Reservation, held map
 			}
 		}
 	}
+}
+
+// before reports whether pending job a comes before b in scheduling
+// order within a tier: higher priority after the plan, then lower id.
+func (ck *checker) before(a, b JobID) bool {
+	pa, pb := ck.priorityOf(a), ck.priorityOf(b)
+	return pa > pb || (pa == pb && a < b)
+}
+
+// priorityOf is a pending job's priority after the plan.
+func (ck *checker) priorityOf(id JobID) int64 {
+	for _, pc := range ck.plan.Priorities {
+		if pc.Job == id {
+			return pc.New
+		}
+	}
+	if pj := ck.pending[id]; pj != nil {
+		return pj.PrevPriority
+	}
+	return 0
 }
 
 func (ck *checker) checkPending() {

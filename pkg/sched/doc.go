@@ -42,7 +42,9 @@
 //     (reserve.go). Jobs behind a blocked job of their queue backfill: they
 //     may use held resources only when they end by the reservation's
 //     planned start (or not at all in a strict queue); Loam tries them
-//     smallest work first. A reservation whose job only the lendable pool
+//     smallest work first. Under Loam a multi-node job at the head of its
+//     queue may take what the reservations of younger, lower jobs of its
+//     queue hold (reserve.go, heads). A reservation whose job only the lendable pool
 //     stops is parked: kept, holding nothing.
 //  5. Cycles formed during the pass are broken; survivors re-plan at once.
 //  6. Every waiting job that can run gets an estimated start (estimate.go):

@@ -32,6 +32,7 @@ type failKey struct {
 	m, lm         int64
 	constraintKey string
 	lender        bool
+	head          bool
 }
 
 type failCache struct {
@@ -52,7 +53,7 @@ func keyOf(p int32, d *demand) failKey {
 // jobs. Nothing is changed; commit applies the result.
 func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 	k := keyOf(p, d)
-	k.lender = c.lender
+	k.lender, k.head = c.lender, c.headPos >= 0
 	if own < 0 {
 		if e, ok := c.fails.m[k]; ok && end >= e {
 			return nil

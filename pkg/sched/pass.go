@@ -144,8 +144,12 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 			continue
 		}
 		c.lender = c.quota.elastic && c.waited(j.p) >= lenderPatience && c.fitsGuarantee(j.p.Tenant, int64(d.totalG))
+		if c.pol == PolicyLoam && k < 0 && !c.parts[part].blocked && j.starts == 0 && d.n > 1 {
+			// A gang at the head of its queue (see heads).
+			c.headPos, c.headPart, c.headWaited = j.pos, part, c.waited(j.p)
+		}
 		picks := c.place(part, d, end, own)
-		c.lender = false
+		c.lender, c.headPos = false, -1
 		if picks != nil {
 			c.commitStart(j, part, picks, owned)
 			return true

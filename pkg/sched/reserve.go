@@ -47,14 +47,31 @@ func (r *resv) permits(end tick, tier int) bool {
 }
 
 func (c *cycle) anyPermits(end tick, tier int) bool {
-	return end <= c.maxPermit || tier > c.minResvTier || (c.lender && c.anyBorrows)
+	return end <= c.maxPermit || tier > c.minResvTier || (c.lender && c.anyBorrows) || c.headPos >= 0
 }
 
 // mayUse reports whether the job being placed may use reservation r's
 // held resources: r permits it, or the job is a patient lender (see
 // lenderPatience) and r's job would run on borrowed quota.
 func (c *cycle) mayUse(r *resv, end tick, tier int) bool {
-	return r.permits(end, tier) || (c.lender && r.borrows && !r.dead)
+	return r.permits(end, tier) || (c.lender && r.borrows && !r.dead) || c.heads(r)
+}
+
+// heads reports whether the job being placed is a multi-node job that
+// heads its queue in this pass and r the reservation of a lower job of
+// that queue that has waited less, which it may take (Loam); r re-plans.
+// Reservations are sticky: carried ones take what frees on their nodes
+// before the pass (growHolds), so without this a younger job of lower
+// priority that happened to reserve first keeps, cycle after cycle, what
+// the first job of the queue needs; a gang that aging put first (R3)
+// then gathers its nodes only as fast as the younger ones leave them, and
+// can wait days. Only gangs: a single-node job needs one node, which its
+// own reservation gets as soon as any frees. Only from younger jobs, so
+// two old jobs never take from each other; never from a reservation its
+// job preempted for, nor a strict one.
+func (c *cycle) heads(r *resv) bool {
+	return c.headPos >= 0 && !r.dead && r.job != nil && r.job.pos > c.headPos && r.part == c.headPart &&
+		!r.claimed && !r.strict && c.waited(r.job.p) < c.headWaited
 }
 
 // lenderPatience is how long, under Loam, a job that fits its tenant's

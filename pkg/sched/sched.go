@@ -49,7 +49,7 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 		return &Plan{}
 	}
 	c := &cycle{cfg: &s.cfg, snap: snap, now: snap.Now.UnixNano(), pol: s.cfg.Policy,
-		plan: &Plan{Now: snap.Now}, scratch: &s.scratch}
+		plan: &Plan{Now: snap.Now}, scratch: &s.scratch, headPos: -1}
 	if c.pol != PolicyEASY && c.pol != PolicyFCFS {
 		c.pol = PolicyLoam
 	}

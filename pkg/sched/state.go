@@ -168,6 +168,12 @@ type cycle struct {
 	anyBorrows  bool // some reservation's job would run on borrowed quota
 	// lender is set while placing a patient lender's job (mayUse).
 	lender bool
+	// headPos is, while the first job of its queue in this pass is
+	// placed, its position in scheduling order (mayUse); -1 otherwise.
+	headPos  int32
+	headPart int32
+	// headWaited is how long that job has waited.
+	headWaited time.Duration
 
 	planCands    []planCand // scratch for planFor
 	planTicks    []tick
