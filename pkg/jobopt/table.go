@@ -90,13 +90,3 @@ func (t *Table) short(c byte) *Option {
 	}
 	return nil
 }
-
-// lookupKey returns the option with the given key.
-func (t *Table) lookupKey(key string) *Option {
-	for _, o := range t.opts {
-		if o.key() == key {
-			return o
-		}
-	}
-	return nil
-}

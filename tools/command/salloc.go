@@ -31,15 +31,7 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	if err != nil {
 		return w.exit(optionError(w, err))
 	}
-	switch res.Action {
-	case jobopt.Help:
-		w.printf("%s", sallocHelp)
-		return w.exit(0)
-	case jobopt.Usage:
-		w.printf("%s", sallocUsage)
-		return w.exit(0)
-	case jobopt.Version:
-		w.printf("%s\n", versionLine)
+	if informed(w, res.Action, sallocHelp, sallocUsage) {
 		return w.exit(0)
 	}
 	w.lines(res.Warnings)

@@ -28,15 +28,7 @@ func Sbatch(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return w.exit(optionError(w, err))
 	}
-	switch cl.Action {
-	case jobopt.Help:
-		w.printf("%s", sbatchHelp)
-		return w.exit(0)
-	case jobopt.Usage:
-		w.printf("%s", sbatchUsage)
-		return w.exit(0)
-	case jobopt.Version:
-		w.printf("%s\n", versionLine)
+	if informed(w, cl.Action, sbatchHelp, sbatchUsage) {
 		return w.exit(0)
 	}
 	script, code := readScript(env, w, cl)
@@ -233,4 +225,20 @@ func exitStatus(jobs []api.Job) (int, bool) {
 		code = max(code, ec)
 	}
 	return code, true
+}
+
+// informed prints what --help, --usage or --version asked for and reports
+// whether the command is done.
+func informed(w *output, a jobopt.Action, help, usage string) bool {
+	switch a {
+	case jobopt.Help:
+		w.printf("%s", help)
+	case jobopt.Usage:
+		w.printf("%s", usage)
+	case jobopt.Version:
+		w.printf("%s\n", versionLine)
+	default:
+		return false
+	}
+	return true
 }

@@ -50,15 +50,7 @@ func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	if err != nil {
 		return w.exit(optionError(w, err))
 	}
-	switch res.Action {
-	case jobopt.Help:
-		w.printf("%s", srunHelp)
-		return w.exit(0)
-	case jobopt.Usage:
-		w.printf("%s", srunUsage)
-		return w.exit(0)
-	case jobopt.Version:
-		w.printf("%s\n", versionLine)
+	if informed(w, res.Action, srunHelp, srunUsage) {
 		return w.exit(0)
 	}
 	w.lines(res.Warnings)
