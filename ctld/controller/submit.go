@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
@@ -163,9 +164,18 @@ func (c *Controller) testOnly(a *admitted) (any, *api.Error) {
 	}
 	id := c.eng.NextID()
 	rec := c.newRecord(id, a)
-	est, err := c.eng.Estimate(c.engineJob(rec), c.now())
+	// A job that may not start before --begin is placed as if it could
+	// start now and reported at its begin time at the earliest, as
+	// Slurm's will-run test does: it names the nodes either way.
+	ej := c.engineJob(rec)
+	begin := ej.Begin
+	ej.Begin = time.Time{}
+	est, err := c.eng.Estimate(ej, c.now())
 	if err != nil {
 		return nil, api.Errorf(api.CodeInternal, "estimate: %v", err)
+	}
+	if !est.Start.IsZero() && begin.After(est.Start) {
+		est.Start = begin
 	}
 	if est.Start.IsZero() {
 		return nil, api.Errorf(api.CodeNodeConfigUnavailable, "the job cannot run: %s", est.Reason)

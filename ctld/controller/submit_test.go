@@ -114,6 +114,22 @@ func TestTestOnly(t *testing.T) {
 	}
 }
 
+// TestTestOnlyBegin: a job that may not start before --begin is still
+// placed, and reported at its begin time, as Slurm's will-run test does.
+func TestTestOnlyBegin(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	begin := h.clock.Now().Add(time.Hour)
+	var out api.SubmitResponse
+	req := api.SubmitRequest{Job: simpleJob(func(r *job.Request) { r.Begin = &begin }), TestOnly: true}
+	if err := h.call(54321, api.PathSubmit, req, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.TestOnly == nil || out.TestOnly.Nodes != "n01" || out.TestOnly.Processors != 1 || out.TestOnly.StartTime != begin.Unix() {
+		t.Fatalf("test-only answer %+v, want n01 with 1 processor at %d", out.TestOnly, begin.Unix())
+	}
+}
+
 func TestPartitionOrderAndAccount(t *testing.T) {
 	h := newHarness(t)
 	id := h.mustSubmit(54321, simpleJob(func(r *job.Request) { r.Partitions = []string{"batch", "normal"}; r.Account = "Physics" }))
