@@ -236,7 +236,7 @@ func (ck *checker) checkBackfill(st Start, final map[JobID]Reservation, held map
 			case ck.cfg.Policy == PolicyLoam && st.Partition == r.Partition && ck.before(st.Job, owner):
 				// the head of a queue goes before the reservations of
 				// lower jobs of its queue (Loam); they re-plan
-			case ck.ownedStart(st) && ck.resvBorrows(owner):
+			case ck.ownedStart(st) && !r.Claimed && ck.resvBorrows(owner):
 				// a lender's job on its own guarantee takes back what a
 				// borrower's reservation holds (Loam); it re-plans
 			case p != nil && p.Strict && ck.cfg.Policy == PolicyLoam:

@@ -136,14 +136,17 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 		if k >= 0 {
 			part, d, own = j.alts[k].part, &j.alts[k].dem, -1
 		}
-		owned, r, nev := c.admit(j.p.Tenant, j.p.User, c.want(part, d))
+		w := c.want(part, d)
+		owned, r, nev := c.admit(j.p.Tenant, j.p.User, w)
 		if r != "" {
 			if limit == "" {
 				limit, never, pool = r, nev, r == reasonPool
 			}
 			continue
 		}
-		c.lender = c.quota.elastic && c.waited(j.p) >= lenderPatience && c.fitsGuarantee(j.p.Tenant, int64(d.totalG))
+		// A lender runs wholly on its own guarantee: every GPU it takes
+		// (a whole node's for an exclusive job) is owned.
+		c.lender = c.quota.elastic && w.g > 0 && owned >= w.g && c.waited(j.p) >= lenderPatience
 		if c.pol == PolicyLoam && k < 0 && !c.parts[part].blocked && j.starts == 0 && d.n > 1 {
 			// A gang at the head of its queue (see heads).
 			c.headPos, c.headPart, c.headWaited = j.pos, part, c.waited(j.p)

@@ -54,7 +54,7 @@ func (c *cycle) anyPermits(end tick, tier int) bool {
 // held resources: r permits it, or the job is a patient lender (see
 // lenderPatience) and r's job would run on borrowed quota.
 func (c *cycle) mayUse(r *resv, end tick, tier int) bool {
-	return r.permits(end, tier) || (c.lender && r.borrows && !r.dead) || c.heads(r)
+	return r.permits(end, tier) || (c.lender && r.lendable()) || c.heads(r)
 }
 
 // heads reports whether the job being placed is a multi-node job that
@@ -73,6 +73,12 @@ func (c *cycle) heads(r *resv) bool {
 	return c.headPos >= 0 && !r.dead && r.job != nil && r.job.pos > c.headPos && r.part == c.headPart &&
 		!r.claimed && !r.strict && c.waited(r.job.p) < c.headWaited
 }
+
+// lendable reports whether a patient lender may take what r holds: r's
+// job would run on borrowed quota. A reservation whose job preempted for
+// it (a reclaim, or an urgent job) is never taken: its job reclaims its
+// own guarantee, which its claim already counts, or outranks the lender.
+func (r *resv) lendable() bool { return r.borrows && !r.dead && !r.claimed }
 
 // lenderPatience is how long, under Loam, a job that fits its tenant's
 // unused guarantee waits before it may take GPUs held for another
@@ -93,7 +99,7 @@ func (c *cycle) recomputePermit() {
 		if r.dead {
 			continue
 		}
-		c.anyBorrows = c.anyBorrows || r.borrows
+		c.anyBorrows = c.anyBorrows || r.lendable()
 		c.minResvTier = min(c.minResvTier, r.tier)
 		if !r.strict && r.ps > 0 {
 			c.maxPermit = max(c.maxPermit, r.ps)
