@@ -148,7 +148,7 @@ func (c *Controller) applyPreempt(b *batch, p *Preempt, now time.Time) {
 	id, at, why := r.ID, unix(now), fmt.Appendf(nil, `{"beneficiary":%d,"reason":%q}`, p.Beneficiary, p.Reason)
 	b.persist(c.store.Enqueue(func(tx *store.Tx) error { return tx.AddJobEvent(id, at, "preempt", why) }))
 	c.log.WithField("job_id", r.ID).WithField("beneficiary", p.Beneficiary).WithField("reason", p.Reason).Info("preempting job")
-	c.stopRunning(b, r, api.TerminatePreempt, end, endReason, c.checkpointSignal(r), p.Grace)
+	c.stopRunning(b, r, end, endReason, p.Grace)
 }
 
 // checkpointSignal is the signal a preemption victim gets first: its own

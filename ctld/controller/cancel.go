@@ -59,7 +59,7 @@ func (c *Controller) cancelJob(b *batch, r *jobRecord, tasks []int) *api.Error {
 	case r.St.EndState != "":
 		return nil // already being stopped
 	default:
-		c.stopRunning(b, r, api.TerminateCancel, job.Cancelled, job.ReasonNone, 0, c.killWait())
+		c.stopRunning(b, r, job.Cancelled, job.ReasonNone, c.killWait())
 	}
 	return nil
 }
@@ -112,13 +112,14 @@ func cloneDep(d *job.Dependency) *job.Dependency {
 
 // stopRunning ends a running job through its node daemons: the job shows
 // COMPLETING until the batch node reports the end, then takes endState.
-// signal 0 sends SIGTERM; grace is the wait before SIGKILL.
-func (c *Controller) stopRunning(b *batch, r *jobRecord, why api.TerminateReason, endState job.State, endReason job.Reason, signal int, grace time.Duration) {
+// grace is the wait before SIGKILL; the order itself follows from the
+// record (terminateRequest).
+func (c *Controller) stopRunning(b *batch, r *jobRecord, endState job.State, endReason job.Reason, grace time.Duration) {
 	c.setState(r, job.Completing)
 	r.St.EndState, r.St.EndReason = endState, endReason
 	r.St.StopBy = unix(c.now().Add(grace + c.killWait()))
 	b.persist(c.persistStatus(r))
-	req := api.TerminateRequest{JobID: r.ID, Reason: why, Signal: signal, Grace: int64(grace / time.Second)}
+	req := c.terminateRequest(r, grace)
 	for _, target := range c.nodeTargets(r) {
 		c.sendTerminate(b, req, target, target.node == r.St.BatchHost)
 	}
@@ -148,11 +149,18 @@ func (c *Controller) sendTerminate(b *batch, req api.TerminateRequest, target no
 // set; a node that already has the order keeps its own, earlier one.
 func (c *Controller) resendTerminate(b *batch, r *jobRecord, n *nodeRec) {
 	grace := max(fromUnix(r.St.StopBy).Sub(c.now())-c.killWait(), 0)
+	c.sendTerminate(b, c.terminateRequest(r, grace), nodeTarget{node: n.name, addr: n.addr}, n.name == r.St.BatchHost)
+}
+
+// terminateRequest is the order that stops job r, being stopped, with
+// grace before SIGKILL: a preemption victim gets its checkpoint signal
+// first, every other job SIGTERM (Signal 0).
+func (c *Controller) terminateRequest(r *jobRecord, grace time.Duration) api.TerminateRequest {
 	req := api.TerminateRequest{JobID: r.ID, Reason: stopReason(r), Grace: int64(grace / time.Second)}
 	if req.Reason == api.TerminatePreempt {
 		req.Signal = c.checkpointSignal(r)
 	}
-	c.sendTerminate(b, req, nodeTarget{node: n.name, addr: n.addr}, n.name == r.St.BatchHost)
+	return req
 }
 
 // stopReason is why a job being stopped is stopped, from the state it

@@ -104,7 +104,7 @@ func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body [
 			return api.NewError(api.CodeTransitionState)
 		}
 		r.St.RequeueHold = hold
-		c.stopRunning(b, r, api.TerminateRequeue, job.Requeued, job.ReasonNone, 0, c.killWait())
+		c.stopRunning(b, r, job.Requeued, job.ReasonNone, c.killWait())
 		return nil
 	})
 }

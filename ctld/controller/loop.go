@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/store"
@@ -183,7 +182,7 @@ func (c *Controller) checkRunningLimits(b *batch, now time.Time) {
 		}
 		if now.After(fromUnix(r.St.Start).Add(limitDuration(r.St.TimeLimit) + slack)) {
 			c.log.WithField("job_id", r.ID).Warn("job past its time limit: stopping it")
-			c.stopRunning(b, r, api.TerminateTimeout, job.Timeout, job.ReasonTimeLimit, 0, c.killWait())
+			c.stopRunning(b, r, job.Timeout, job.ReasonTimeLimit, c.killWait())
 		}
 	}
 }
@@ -203,7 +202,7 @@ func (c *Controller) checkDeadlines(b *batch, now time.Time) {
 		case r.pending():
 			b.persist(c.finish(r, job.Deadline, job.ReasonDeadLine, job.ExitCode{}))
 		case r.St.EndState == "":
-			c.stopRunning(b, r, api.TerminateDeadline, job.Deadline, job.ReasonDeadLine, 0, c.killWait())
+			c.stopRunning(b, r, job.Deadline, job.ReasonDeadLine, c.killWait())
 		}
 	}
 }
