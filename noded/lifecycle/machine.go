@@ -57,9 +57,9 @@ type Action struct {
 	Reason api.TerminateReason
 }
 
-// WarnScope is the scope of an --signal warning: the batch shell with
+// warnScope is the scope of an --signal warning: the batch shell with
 // "B:", else the steps.
-func WarnScope(w *job.Signal) Scope {
+func warnScope(w *job.Signal) Scope {
 	if w != nil && w.Batch {
 		return ScopeBatch
 	}
@@ -141,7 +141,7 @@ func (m *Machine) Tick(now time.Time) []Action {
 	var acts []Action
 	if w, ok := m.warnAt(); ok && !now.Before(w) {
 		m.warnSent = true
-		acts = append(acts, Action{Kind: Signal, Signal: syscall.Signal(m.lim.Warn.Number), Scope: WarnScope(m.lim.Warn)})
+		acts = append(acts, Action{Kind: Signal, Signal: syscall.Signal(m.lim.Warn.Number), Scope: warnScope(m.lim.Warn)})
 	}
 	if d, ok := m.deadline(); ok && !now.Before(d) {
 		acts = append(acts, m.begin(now, ReasonTimeout, syscall.SIGTERM, m.lim.KillWait)...)

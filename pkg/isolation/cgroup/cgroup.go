@@ -54,6 +54,15 @@ func killLoop(name string, round func() (left int, err error)) error {
 
 // signalAll sends sig to each pid; processes that already exited are not
 // an error.
+// signalListed sends sig to the processes list finds under dir.
+func signalListed(list func(dir string) ([]int, error), dir string, sig syscall.Signal) error {
+	pids, err := list(dir)
+	if err != nil {
+		return err
+	}
+	return signalAll(pids, sig)
+}
+
 func signalAll(pids []int, sig syscall.Signal) error {
 	var errs []error
 	for _, pid := range pids {

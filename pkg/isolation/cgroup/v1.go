@@ -185,19 +185,11 @@ func (g *v1Group) Add(pid int) error {
 func (g *v1Group) Pids() ([]int, error) { return readProcs(g.dir(cgroup1.Freezer)) }
 
 func (g *v1Group) Signal(sig syscall.Signal) error {
-	pids, err := g.Pids()
-	if err != nil {
-		return err
-	}
-	return signalAll(pids, sig)
+	return signalListed(readProcs, g.dir(cgroup1.Freezer), sig)
 }
 
 func (g *v1Group) SignalChildren(sig syscall.Signal) error {
-	pids, err := readChildProcs(g.dir(cgroup1.Freezer))
-	if err != nil {
-		return err
-	}
-	return signalAll(pids, sig)
+	return signalListed(readChildProcs, g.dir(cgroup1.Freezer), sig)
 }
 
 func (g *v1Group) Kill() error {

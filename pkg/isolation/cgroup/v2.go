@@ -103,20 +103,10 @@ func (g *v2Group) Add(pid int) error {
 
 func (g *v2Group) Pids() ([]int, error) { return readProcs(g.dir) }
 
-func (g *v2Group) Signal(sig syscall.Signal) error {
-	pids, err := g.Pids()
-	if err != nil {
-		return err
-	}
-	return signalAll(pids, sig)
-}
+func (g *v2Group) Signal(sig syscall.Signal) error { return signalListed(readProcs, g.dir, sig) }
 
 func (g *v2Group) SignalChildren(sig syscall.Signal) error {
-	pids, err := readChildProcs(g.dir)
-	if err != nil {
-		return err
-	}
-	return signalAll(pids, sig)
+	return signalListed(readChildProcs, g.dir, sig)
 }
 
 // Kill writes cgroup.kill where the kernel has it (5.14+), else freezes
