@@ -24,6 +24,7 @@ import (
 	"github.com/loamhpc/loam/ctld/controller/schedengine"
 	"github.com/loamhpc/loam/pkg/auth"
 	"github.com/loamhpc/loam/pkg/client"
+	"github.com/loamhpc/loam/pkg/logging"
 	"github.com/loamhpc/loam/pkg/store"
 )
 
@@ -51,7 +52,7 @@ func main() {
 }
 
 func run(cx *cli.Context) error {
-	log, err := newLogger(cx.String("log-level"), cx.String("log-format"))
+	log, err := logging.New(cx.String("log-level"), cx.String("log-format"))
 	if err != nil {
 		return err
 	}
@@ -98,34 +99,6 @@ func loadKey(path string, generate bool) (auth.Key, error) {
 		return k, fmt.Errorf("%w (create it once with loam-ctld --generate-key and copy it, mode 0600, to every node)", err)
 	}
 	return k, err
-}
-
-func newLogger(level, format string) (*logrus.Entry, error) {
-	l := logrus.New()
-	lv, err := logrus.ParseLevel(level)
-	if err != nil {
-		return nil, err
-	}
-	l.SetLevel(lv)
-	switch format {
-	case "json":
-		l.SetFormatter(&logrus.JSONFormatter{})
-	case "text":
-		l.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
-	case "auto":
-		if !isTerminal(os.Stderr) {
-			l.SetFormatter(&logrus.JSONFormatter{})
-		}
-	default:
-		return nil, fmt.Errorf("log format %q: want json, text or auto", format)
-	}
-	l.SetOutput(os.Stderr)
-	return logrus.NewEntry(l), nil
-}
-
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 // raiseFileLimit lifts the open-file limit to its hard maximum so that

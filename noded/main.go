@@ -17,15 +17,14 @@ import (
 	"syscall"
 
 	"github.com/coreos/go-systemd/v22/daemon"
-	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 
 	"github.com/loamhpc/loam/noded/agent"
 	"github.com/loamhpc/loam/noded/step"
 	"github.com/loamhpc/loam/noded/supervisor"
 	"github.com/loamhpc/loam/pkg/client"
 	"github.com/loamhpc/loam/pkg/isolation/cgroup"
+	"github.com/loamhpc/loam/pkg/logging"
 )
 
 func main() {
@@ -63,7 +62,7 @@ func main() {
 }
 
 func run(cx *cli.Context) error {
-	log, err := newLogger(cx.String("log-level"), cx.String("log-format"))
+	log, err := logging.New(cx.String("log-level"), cx.String("log-format"))
 	if err != nil {
 		return err
 	}
@@ -94,7 +93,7 @@ func supervise(args []string) int {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
-	log, _ := newLogger("info", "json")
+	log, _ := logging.New("info", "json")
 	if len(args) != 1 {
 		log.Error("usage: loam-noded " + supervisor.Arg + " JOBDIR")
 		return 2
@@ -110,7 +109,7 @@ func supervise(args []string) int {
 // runStep is the hidden step mode: "__step STEPDIR" (package step).
 func runStep(args []string) int {
 	runtime.GOMAXPROCS(2)
-	log, _ := newLogger("info", "json")
+	log, _ := logging.New("info", "json")
 	if len(args) != 1 {
 		log.Error("usage: loam-noded " + step.Arg + " STEPDIR")
 		return 2
@@ -121,27 +120,4 @@ func runStep(args []string) int {
 		iso = nil
 	}
 	return step.Main(args[0], iso, log)
-}
-
-func newLogger(level, format string) (*logrus.Entry, error) {
-	l := logrus.New()
-	lv, err := logrus.ParseLevel(level)
-	if err != nil {
-		return nil, err
-	}
-	l.SetLevel(lv)
-	switch format {
-	case "json":
-		l.SetFormatter(&logrus.JSONFormatter{})
-	case "text":
-		l.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
-	case "auto":
-		if _, err := unix.IoctlGetTermios(int(os.Stderr.Fd()), unix.TCGETS); err != nil {
-			l.SetFormatter(&logrus.JSONFormatter{})
-		}
-	default:
-		return nil, fmt.Errorf("log format %q: want json, text or auto", format)
-	}
-	l.SetOutput(os.Stderr)
-	return logrus.NewEntry(l), nil
 }
