@@ -181,3 +181,37 @@ func mintVia(t *testing.T, sock string, b auth.Binding) string {
 	}
 	return out.Credential
 }
+
+// TestRelaunchWaitsForTheEarlierRun: the launch of a requeued job's next
+// run, arriving while its earlier run still ends on this node, starts the
+// new run once the old one is gone, rather than passing for a repeat of
+// the old launch.
+func TestRelaunchWaitsForTheEarlierRun(t *testing.T) {
+	needRoot(t)
+	h := startAgent(t, newCluster(t))
+	ctx := context.Background()
+	first := h.job(41, `trap '' TERM; while :; do sleep 0.1; done`) // ends only at SIGKILL
+	first.KillWait = 1
+	h.launch(first)
+	h.startedJob(41)
+	if _, err := h.cl.Ctld.Terminate(ctx, h.node.Addr, &api.TerminateRequest{JobID: 41, Reason: api.TerminateRequeue, Grace: 1}); err != nil {
+		t.Fatal(err)
+	}
+	second := h.job(41, "echo second run")
+	second.Restarts = 1
+	h.launch(second) // returns once the first run is gone and the second started
+	if !h.cl.Ctld.Until(wait, func(c *nodedtest.Ctld) bool {
+		ends := 0
+		for _, ev := range c.EventsOf(41) {
+			if ev.Kind == api.EventEnded {
+				ends++
+			}
+		}
+		return ends == 2
+	}) {
+		t.Fatalf("job 41 did not end twice: %+v", h.cl.Ctld.EventsOf(41))
+	}
+	if out := readOut(t, second); out != "second run\n" {
+		t.Errorf("second run's output = %q", out)
+	}
+}

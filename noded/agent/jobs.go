@@ -18,19 +18,23 @@ import (
 // jobEntry is a job whose supervisor the daemon watches.
 type jobEntry struct {
 	id     uint32
+	run    int // the job's restart count: which run of the job this is
 	dir    string
 	client *supervisor.Client
 	cpus   []int
 	pid    int // the supervisor's, when this daemon started it
 	start  time.Time
 	// ready is closed once the supervisor serves its socket (or failed to
-	// start); orders wait for it.
-	ready chan struct{}
+	// start); orders wait for it. gone is closed when the entry is
+	// removed: the run has ended here.
+	ready, gone chan struct{}
 }
 
-// newEntry returns the entry of a job whose supervisor serves in dir.
-func newEntry(id uint32, dir string, cpus []int) *jobEntry {
-	return &jobEntry{id: id, dir: dir, client: supervisor.NewClient(dir), cpus: cpus, ready: make(chan struct{})}
+// newEntry returns the entry of run run of job id, whose supervisor
+// serves in dir.
+func newEntry(id uint32, run int, dir string, cpus []int) *jobEntry {
+	return &jobEntry{id: id, run: run, dir: dir, client: supervisor.NewClient(dir), cpus: cpus,
+		ready: make(chan struct{}), gone: make(chan struct{})}
 }
 
 // watch follows a job's supervisor: it numbers the job's start and end as
@@ -101,6 +105,7 @@ func (a *Agent) endJob(id uint32) error {
 	if e := a.jobs[id]; e != nil {
 		a.cpus.release(e.cpus)
 		delete(a.jobs, id)
+		close(e.gone)
 	}
 	var ev api.JobEvent
 	err := spool.ReadJSON(filepath.Join(dir, spool.EndedEvent), &ev)
@@ -225,7 +230,7 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 			a.cpus.used[c] = true
 		}
 	}
-	e := newEntry(id, dir, cpus)
+	e := newEntry(id, l.Request.Restarts, dir, cpus)
 	close(e.ready)
 	a.jobs[id] = e
 	a.log.WithField("job_id", id).Info("re-adopted running job")

@@ -29,8 +29,20 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 	a.mu.Lock()
 	if e, ok := a.jobs[req.JobID]; ok {
 		a.mu.Unlock()
-		<-e.ready
-		return &api.LaunchResponse{Pid: e.pid}, nil
+		if e.run == req.Restarts { // the same launch again
+			<-e.ready
+			return &api.LaunchResponse{Pid: e.pid}, nil
+		}
+		// A requeued job's earlier run is still ending here (its stop
+		// reached this node after the batch node reported the end).
+		select {
+		case <-e.gone:
+			return a.launch(ctx, req)
+		case <-time.After(readyTimeout):
+			return nil, api.Errorf(api.CodeLaunchFailed, "job %d: an earlier run is still ending on %s", req.JobID, a.nc.node.Name)
+		case <-ctx.Done():
+			return nil, api.Errorf(api.CodeLaunchFailed, "job %d: %v", req.JobID, ctx.Err())
+		}
 	}
 	// A directory left by an earlier run of this job id (a requeued job)
 	// is reported and moved aside first.
@@ -50,7 +62,7 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 		a.mu.Unlock()
 		return nil, api.Errorf(api.CodeLaunchFailed, "%v", err)
 	}
-	e := newEntry(req.JobID, dir, cpus)
+	e := newEntry(req.JobID, req.Restarts, dir, cpus)
 	a.jobs[req.JobID] = e
 	a.mu.Unlock()
 
@@ -61,6 +73,7 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 		a.mu.Lock()
 		a.cpus.release(cpus)
 		delete(a.jobs, req.JobID)
+		close(e.gone)
 		a.mu.Unlock()
 		_ = os.RemoveAll(dir)
 		a.log.WithError(err).WithField("job_id", req.JobID).Error("start job supervisor")
