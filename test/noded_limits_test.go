@@ -19,7 +19,9 @@ func TestNodedTimeLimit(t *testing.T) {
 	p := startNoded(t, cl, 0)
 	n := cl.Nodes[0]
 	warned := batch(t, n, 401, `trap 'echo warned' USR1; trap 'echo term' TERM; while :; do sleep 0.1; done`)
-	warned.TimeLimit, warned.KillWait = 3, 1
+	// USR1 comes 2 s after the start, so that a loaded machine has set the
+	// script's traps by then (an untrapped USR1 would end the job itself).
+	warned.TimeLimit, warned.KillWait = 4, 1
 	warned.Signal = &job.Signal{Number: 10, Seconds: 2, Batch: true}
 	plain := batch(t, n, 402, `sleep 100`)
 	plain.TimeLimit, plain.KillWait = 2, 5

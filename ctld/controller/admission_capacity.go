@@ -49,9 +49,9 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	d := demand{nodes: s.Nodes, gpuType: strings.ToLower(s.GPUType), features: s.Features, exclude: s.Exclude, include: s.NodeList}
 	n := max(s.Nodes, 1)
 	d.cpus, d.perCPUs = int64(s.CPUs), max(s.CPUsPerNode, 1)
-	if s.CPUsPerNode > 0 {
+	if s.CPUsPerNode > 0 && s.CPUs == 0 {
 		d.cpus = int64(s.CPUsPerNode * n)
-	} else if s.Nodes > 0 {
+	} else if s.Nodes > 0 { // CPUsPerNode with CPUs is one task's share
 		d.perCPUs = max((s.CPUs+n-1)/n, 1)
 	}
 	d.cpus = max(d.cpus, int64(n))

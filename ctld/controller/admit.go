@@ -128,7 +128,8 @@ func checkRequest(r *job.Request) *api.Error {
 }
 
 // admitPartitions resolves the candidate partitions: the default when none
-// is given, ordered by PriorityTier (highest first) as Slurm orders them.
+// is given, ordered by PriorityTier (highest first) as Slurm orders them,
+// except for a job submitted held, whose list Slurm shows as given.
 func admitPartitions(cs *confState, a *admitted) *api.Error {
 	names := a.req.Partitions
 	if len(names) == 0 {
@@ -147,7 +148,9 @@ func admitPartitions(cs *confState, a *admitted) *api.Error {
 			parts = append(parts, p)
 		}
 	}
-	slices.SortStableFunc(parts, func(x, y *slurmconf.Partition) int { return y.PriorityTier - x.PriorityTier })
+	if !a.req.Hold { // Slurm keeps a held job's partitions as given (-p batch,urgent -H)
+		slices.SortStableFunc(parts, func(x, y *slurmconf.Partition) int { return y.PriorityTier - x.PriorityTier })
+	}
 	usable := false
 	for _, p := range parts {
 		a.partitions = append(a.partitions, p.Name)

@@ -97,6 +97,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 		st.TimeLimit = int64(l.Limit / time.Second)
 	}
 	r.plan, r.resv = PendingInfo{}, nil
+	c.pinCPUs(r)
 	c.attach(r)
 	if newRec {
 		id := r.ID

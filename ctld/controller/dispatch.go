@@ -59,28 +59,6 @@ func (c *Controller) openMode(q *job.Request) job.OpenMode {
 	return job.OpenTruncate
 }
 
-// tasksPerNode spreads the job's tasks over its nodes as Slurm's block
-// distribution does: --ntasks-per-node when given, else as evenly as
-// possible with the first nodes taking the remainder.
-func tasksPerNode(q *job.Request, alloc []api.NodeAllocation) []int {
-	n := len(alloc)
-	out := make([]int, n)
-	if q.NTasksPerNode > 0 {
-		for i := range out {
-			out[i] = q.NTasksPerNode
-		}
-		return out
-	}
-	tasks := max(q.NTasks, n)
-	for i := range out {
-		out[i] = tasks / n
-		if i < tasks%n {
-			out[i]++
-		}
-	}
-	return out
-}
-
 // controllerAddr is "host:port" of this controller as nodes reach it.
 func (c *Controller) controllerAddr() string {
 	conf := c.confNow().conf

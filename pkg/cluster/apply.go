@@ -65,8 +65,10 @@ func (c *Cluster) ApplyPlan(plan *sched.Plan) ([]Action, error) {
 		}
 	}
 	acts := make([]Action, 0, len(plan.Starts)+len(plan.Preemptions))
+	later := planUse(plan.Starts)
 	for _, st := range plan.Starts {
-		a, err := c.applyStart(st, plan.Now)
+		addUse(later, st.Alloc, -1)
+		a, err := c.applyStart(st, plan.Now, later)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -100,7 +102,7 @@ func (c *Cluster) applyPriorities(plan *sched.Plan) {
 	}
 }
 
-func (c *Cluster) applyStart(st sched.Start, now time.Time) (Action, error) {
+func (c *Cluster) applyStart(st sched.Start, now time.Time, later map[string]nodeUse) (Action, error) {
 	r, ok := c.jobs[st.Job]
 	switch {
 	case !ok:
@@ -115,6 +117,7 @@ func (c *Cluster) applyStart(st sched.Start, now time.Time) (Action, error) {
 	if err := c.checkAlloc(st.Alloc, false); err != nil {
 		return Action{}, fmt.Errorf("start job %d: %w", st.Job, err)
 	}
+	st.Alloc = c.settle(r.spec, st.Alloc, later)
 	c.dropReservation(st.Job)
 	r.last = sched.Pending{}
 	id, idx := c.assume(st.Job, r, st, now)

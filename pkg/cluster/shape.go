@@ -19,7 +19,9 @@ import (
 //     or --gpus-per-node alone mean one node; otherwise 0 (the scheduler
 //     takes the fewest nodes that hold the job: -n70 lands on 3 nodes);
 //   - CPUs: tasks x CPUs per task, per node with --ntasks-per-node, one
-//     task per node with -N alone (-N3 holds 3 CPUs); --gpus-per-task with
+//     task per node with -N alone (-N3 holds 3 CPUs); with -n and more
+//     than one CPU per task, CPUsPerNode is one task's CPUs as well (the
+//     least share of a node: -N2 -n4 -c2 gets 6,2); --gpus-per-task with
 //     --cpus-per-gpu makes CPUs per task = GPUs per task x CPUs per GPU;
 //     --cpus-per-gpu alone raises the CPUs to GPUs x CPUs per GPU;
 //   - GPUs: --gpus-per-node or --gres=gpu:N per node; --gpus-per-task per
@@ -46,6 +48,9 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	s.Nodes = nodeCount(req, gpn)
 	shapeCPUs(&s, req, cpt)
 	shapeGPUs(&s, req, gpn, gpt)
+	if req.NTasks > 0 && req.NTasksPerNode == 0 && cpt > 1 && s.CPUsPerNode == 0 && s.CPUs == req.NTasks*cpt {
+		s.CPUsPerNode = cpt // the least share of a node: one task
+	}
 	s.GPUType = gpuType(req)
 	shapeMemory(&s, req, cfg, part)
 	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")

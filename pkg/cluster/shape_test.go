@@ -60,7 +60,7 @@ func request(t *testing.T, opts string) *job.Request {
 // (MB) and GPUs, as Slurm's TRES counts them.
 func allocated(s sched.Shape, nodes int) (cpus int, mem int64, gpus int) {
 	cpus = s.CPUs
-	if s.CPUsPerNode > 0 {
+	if s.CPUsPerNode > 0 && s.CPUs == 0 {
 		cpus = s.CPUsPerNode * nodes
 	}
 	gpus = s.GPUs
@@ -153,6 +153,12 @@ func TestShapeOf(t *testing.T) {
 			opts: "-w gpu[001-002] -x gpu003 -C gpu&ib", part: normal,
 			want: sched.Shape{Nodes: 2, CPUsPerNode: 1, MemPerCPU: 1024, NodeList: []string{"gpu001", "gpu002"},
 				Exclude: []string{"gpu003"}, Features: []string{"gpu", "ib"}}},
+		"-n with -c: one task's CPUs is the least share of a node": {
+			opts: "-N2 -n4 -c2", part: normal,
+			want: sched.Shape{Nodes: 2, CPUs: 8, CPUsPerNode: 2, MemPerCPU: 1024}},
+		"-n with one CPU per task": {
+			opts: "-N2 -n4", part: normal,
+			want: sched.Shape{Nodes: 2, CPUs: 4, MemPerCPU: 1024}},
 		"a constraint with OR is refused": {
 			opts: "-C a|b", part: normal, wantErr: "only AND lists"},
 	}

@@ -56,8 +56,6 @@
 //     gets a message naming the problem; node list files (-w with a "/") and
 //     heterogeneous jobs (#SBATCH hetjob) are refused; #PBS/#BSUB lines are
 //     never read.
-//   - A bad --begin or --deadline prints only sbatch's own line, not the
-//     "Invalid time specification (pos=N)" line of Slurm's time parser.
 //   - getopt's messages name the program Parser.Prog, also for directives
 //     (sbatch always says "sbatch" there).
 //

@@ -161,12 +161,13 @@ func parseCase(tc goldenCase, now time.Time) (*Result, error) {
 }
 
 // stderrLines keeps the lines of sbatch's standard error that Loam
-// reproduces: its messages, not its verbose logging or parse_time's
-// unprefixed diagnostics.
+// reproduces: its messages and parse_time's diagnostic, not its verbose
+// logging.
 func stderrLines(stderr string, accepted bool) []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
-		keep := strings.HasPrefix(l, "sbatch: error: ") || strings.HasPrefix(l, "sbatch: Warning: ")
+		keep := strings.HasPrefix(l, "sbatch: error: ") || strings.HasPrefix(l, "sbatch: Warning: ") ||
+			strings.HasPrefix(l, "Invalid time specification")
 		if !accepted {
 			keep = keep || strings.HasPrefix(l, "sbatch: fatal: ") || strings.HasPrefix(l, "Try ") ||
 				strings.HasPrefix(l, "sbatch: unrecognized option") || strings.HasPrefix(l, "sbatch: option") ||

@@ -1,6 +1,7 @@
 package jobopt
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ func setInput(b *builder, v value) error  { b.req.StdIn = fileName(v.str); retur
 func setBegin(b *builder, v value) error {
 	t, err := slurmtime.ParseTime(v.str, b.now())
 	if err != nil {
-		return b.clientError("Invalid --begin specification")
+		return b.timeError("begin", v.str)
 	}
 	b.req.Begin = &t
 	return nil
@@ -80,7 +81,7 @@ func setBegin(b *builder, v value) error {
 func setDeadline(b *builder, v value) error {
 	t, err := slurmtime.ParseTime(v.str, b.now())
 	if err != nil {
-		return b.clientError("Invalid --deadline specification")
+		return b.timeError("deadline", v.str)
 	}
 	b.req.Deadline = &t
 	return nil
@@ -314,5 +315,16 @@ func setNTasks(b *builder, v value) error {
 func setNTasksPerNode(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks-per-node", v.str, true)
 	b.req.NTasksPerNode = n
+	return err
+}
+
+// timeError is sbatch's refusal of a --begin or --deadline value, after
+// the line Slurm's time parser prints where it gives up
+// ("Invalid time specification (pos=3): now+garbage").
+func (b *builder) timeError(opt, val string) error {
+	err := b.clientError("Invalid --%s specification", opt).(*Error)
+	if pos, ok := slurmtime.DiagnosticPos(val); ok {
+		err.Lines = append([]string{fmt.Sprintf("Invalid time specification (pos=%d): %s", pos, val)}, err.Lines...)
+	}
 	return err
 }

@@ -82,18 +82,55 @@ func (d *demand) splitGPUs(sh *Shape, p *partInfo) {
 	}
 }
 
+// splitCPUs shares a request's CPUs over its nodes as Slurm's cons_tres
+// does (the peer: -N2 -n4 gets 3,1 CPUs, -N3 -n4 2,1,1, -N2 -n5 4,1):
+// every node gets its least share (one task's CPUs: CPUsPerNode when CPUs
+// is also set, else one CPU) and one node the rest. Two nodes put the rest
+// on the first (full) share; more nodes on the last, so the n-1 equal
+// nodes are the least ones. Which node of the allocation ends up with the
+// rest is for the caller to settle (Slurm gives it to the first in node
+// order). When no node of the partition could hold the rest (Slurm would
+// spill it over several nodes), the tasks are spread evenly instead; so
+// they are for GPU jobs, where Slurm does the same (-N2 -n16
+// --gpus-per-node=8 gets 15,1) but the node with the rest would need most
+// of its CPUs free besides its GPUs, which keeps GPU nodes idle for CPUs.
 func (d *demand) splitCPUs(sh *Shape, p *partInfo) {
 	switch {
-	case sh.CPUsPerNode > 0:
+	case sh.CPUsPerNode > 0 && sh.CPUs == 0:
 		d.c, d.lc = sh.CPUsPerNode, sh.CPUsPerNode
 	case sh.CPUs > 0:
 		if sh.Nodes == 0 && len(sh.NodeList) == 0 && d.g == 0 && d.n == 1 && p.maxCPUs > 0 && sh.CPUs > p.maxCPUs {
 			d.n = (sh.CPUs + p.maxCPUs - 1) / p.maxCPUs
 		}
-		d.c = (sh.CPUs + d.n - 1) / d.n
-		d.lc = max(sh.CPUs-(d.n-1)*d.c, 1)
+		least := max(sh.CPUsPerNode, 1)
+		if sh.CPUs%least != 0 {
+			least = 1
+		}
+		rest := sh.CPUs - (d.n-1)*least
+		switch {
+		case d.n == 1:
+			d.c, d.lc = sh.CPUs, sh.CPUs
+		case rest < least || (p.maxCPUs > 0 && rest > p.maxCPUs) || d.g > 0:
+			d.evenCPUs(sh.CPUs, least)
+		case d.n == 2:
+			d.c, d.lc = rest, least
+		default:
+			d.c, d.lc = least, rest
+		}
 	default:
 		d.c, d.lc = 1, 1
+	}
+}
+
+// evenCPUs spreads cpus in whole tasks of least CPUs as evenly as the
+// nodes allow, the last node taking what is left.
+func (d *demand) evenCPUs(cpus, least int) {
+	tasks := cpus / least
+	d.c = (tasks + d.n - 1) / d.n * least
+	d.lc = cpus - (d.n-1)*d.c
+	if d.lc < least {
+		d.c = (cpus + d.n - 1) / d.n
+		d.lc = max(cpus-(d.n-1)*d.c, 1)
 	}
 }
 

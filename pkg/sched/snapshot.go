@@ -101,7 +101,10 @@ type Shape struct {
 	GPUs        int // total GPUs when GPUsPerNode is 0
 	GPUsPerNode int
 	GPUType     string
-	CPUs        int // total CPUs when CPUsPerNode is 0
+	// CPUs is the job's total; CPUsPerNode alone is exact per node. With
+	// both set (-n with -c), CPUsPerNode is one task's CPUs, the least share
+	// of a node, and one node holds the rest (as Slurm lays tasks out).
+	CPUs        int
 	CPUsPerNode int
 	MemPerNode  int64 // MB; 0 when MemPerCPU or MemPerGPU applies
 	MemPerCPU   int64

@@ -1,0 +1,45 @@
+package controller
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+func cpusAlloc(cpus ...int) []api.NodeAllocation {
+	out := make([]api.NodeAllocation, len(cpus))
+	for i, c := range cpus {
+		out[i] = api.NodeAllocation{Node: "n" + string(rune('1'+i)), CPUs: c}
+	}
+	return out
+}
+
+// TestTasksPerNodeFollowsCPUs checks SLURM_TASKS_PER_NODE against what the
+// peer printed for the same allocations.
+func TestTasksPerNodeFollowsCPUs(t *testing.T) {
+	tests := map[string]struct {
+		req   job.Request
+		alloc []api.NodeAllocation
+		want  []int
+	}{
+		"-N2 -n4 holds 3,1":            {job.Request{NTasks: 4}, cpusAlloc(3, 1), []int{3, 1}},
+		"-N3 -n4 holds 2,1,1":          {job.Request{NTasks: 4}, cpusAlloc(2, 1, 1), []int{2, 1, 1}},
+		"-N2 -n5 holds 4,1":            {job.Request{NTasks: 5}, cpusAlloc(4, 1), []int{4, 1}},
+		"-N2 -n4 -c2 holds 6,2":        {job.Request{NTasks: 4, CPUsPerTask: 2}, cpusAlloc(6, 2), []int{3, 1}},
+		"-N3 -n7 -c2 holds 10,2,2":     {job.Request{NTasks: 7, CPUsPerTask: 2}, cpusAlloc(10, 2, 2), []int{5, 1, 1}},
+		"-N2 -n40 spilled as 18,22":    {job.Request{NTasks: 40}, cpusAlloc(18, 22), []int{18, 22}},
+		"whole nodes spread the tasks": {job.Request{NTasks: 4}, cpusAlloc(32, 32), []int{2, 2}},
+		"-N2 alone runs a task a node": {job.Request{}, cpusAlloc(1, 1), []int{1, 1}},
+		"--ntasks-per-node":            {job.Request{NTasks: 4, NTasksPerNode: 2}, cpusAlloc(2, 2), []int{2, 2}},
+		"overcommit deals the rest":    {job.Request{NTasks: 5}, cpusAlloc(1, 1), []int{3, 2}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, tasksPerNode(&tc.req, tc.alloc)); diff != "" {
+				t.Errorf("tasks per node (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
