@@ -36,7 +36,8 @@ func TestSrunOutsideAnAllocation(t *testing.T) {
 	r := s.run(t, dir, user, "", nil, "srun", "-N2", "-n4", "-l", "bash", "-c", "echo $(id -u) $SLURM_NODEID $SLURM_STEP_NUM_TASKS $SLURM_JOB_NUM_NODES")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	slicesSort(lines)
-	want := []string{fmt.Sprintf("0: %d 0 4 2", uid), fmt.Sprintf("1: %d 0 4 2", uid), fmt.Sprintf("2: %d 1 4 2", uid), fmt.Sprintf("3: %d 1 4 2", uid)}
+	// Slurm lays -N2 -n4 out 3,1: every node one task, the first the rest.
+	want := []string{fmt.Sprintf("0: %d 0 4 2", uid), fmt.Sprintf("1: %d 0 4 2", uid), fmt.Sprintf("2: %d 0 4 2", uid), fmt.Sprintf("3: %d 1 4 2", uid)}
 	if diff := cmp.Diff(want, lines); diff != "" || r.code != 0 {
 		t.Errorf("srun -N2 -n4 -l: exit %d, stderr %q, stdout (-want +got):\n%s", r.code, r.stderr, diff)
 	}

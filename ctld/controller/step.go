@@ -31,10 +31,13 @@ type stepRecord struct {
 	Start    int64          `json:"start"`
 	End      int64          `json:"end,omitempty"`
 	Layout   api.StepLayout `json:"layout"`
-	// CPUs is the step's CPU count (tasks times --cpus-per-task).
+	// CPUs is the step's CPU count: the job's CPUs on the step's nodes,
+	// which the step's tasks may all use.
 	CPUs int `json:"cpus"`
 	// Run is the job's restart count when the step started.
 	Run int `json:"run"`
+	// Show is what scontrol show step prints beyond the above.
+	Show stepShow `json:"show"`
 }
 
 // jobSteps are a job's steps in id order and the id the next one gets.
@@ -108,6 +111,8 @@ func checkStepRequest(in *api.StepCreateRequest) *api.Error {
 		return api.NewError(api.CodeBadTaskCount)
 	case in.GPUs < 0 || in.GPUsPerNode < 0 || in.GPUsPerTask < 0:
 		return api.NewError(api.CodeInvalidGRES)
+	case len(in.MultiProg) > api.MultiProgMaxSize:
+		return api.Errorf(api.CodeBadRequest, "--multi-prog configuration of %d bytes, more than %d", len(in.MultiProg), api.MultiProgMaxSize)
 	}
 	return nil
 }
@@ -136,8 +141,9 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 		return nil, nil, 0, nil, aerr
 	}
 	js := c.stepsOf(r.ID)
+	show, cpus := newStepShow(r, in, &layout)
 	s := &stepRecord{JobID: r.ID, StepID: js.next, Name: in.Name, State: job.Running, Start: unix(c.now()),
-		Layout: layout, CPUs: layout.Tasks * max(in.CPUsPerTask, 1), Run: r.St.Restarts}
+		Layout: layout, CPUs: cpus, Run: r.St.Restarts, Show: show}
 	if s.Name == "" {
 		s.Name = path.Base(in.Argv[0]) // srun names steps so
 	}

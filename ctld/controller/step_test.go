@@ -131,6 +131,7 @@ func TestSteps(t *testing.T) {
 	if diff := cmp.Diff([]string{"0 train RUNNING n01 3", "batch batch RUNNING n01 1"}, steps); diff != "" {
 		t.Errorf("steps listed (-want +got):\n%s", diff)
 	}
+	h.checkShown(id)
 
 	errs := map[string]struct {
 		uid  uint32
@@ -143,6 +144,9 @@ func TestSteps(t *testing.T) {
 		"no command":              {uid: alice, req: stepReq(id, func(r *api.StepCreateRequest) { r.Argv = nil }), want: api.CodeBadRequest},
 		"a node outside the job":  {uid: alice, req: stepReq(id, func(r *api.StepCreateRequest) { r.NodeList = "n07" }), want: api.CodeNodeConfigUnavailable},
 		"negative counts refused": {uid: alice, req: stepReq(id, func(r *api.StepCreateRequest) { r.NTasks = -1 }), want: api.CodeBadTaskCount},
+		"an oversized multi-prog": {uid: alice, req: stepReq(id, func(r *api.StepCreateRequest) {
+			r.MultiProg = strings.Repeat("x", api.MultiProgMaxSize+1)
+		}), want: api.CodeBadRequest},
 	}
 	for name, tc := range errs {
 		if err := h.call(tc.uid, api.PathStepCreate, tc.req, nil); err == nil || err.Code != tc.want {

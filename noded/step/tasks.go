@@ -53,12 +53,18 @@ func (p *proc) start(i int) *task {
 		p.failed(t, nil, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
 		return t
 	}
-	path, errno := lookPath(p.req.Step.Argv[0], env)
-	if errno != 0 {
-		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, p.req.Step.Argv[0], shim.Strerror(errno)), int(errno))
+	cmd, err := p.taskArgv(t)
+	if err != nil {
+		p.log.WithError(err).WithField("task", t.global).Warn("multi-prog configuration")
+		p.failed(t, &files, "slurmstepd-"+p.node.Node+": error: No executable program specified for this task\n", int(syscall.ENOENT))
 		return t
 	}
-	argv := append([]string{path}, p.req.Step.Argv[1:]...)
+	path, errno := lookPath(cmd[0], env)
+	if errno != 0 {
+		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, cmd[0], shim.Strerror(errno)), int(errno))
+		return t
+	}
+	argv := append([]string{path}, cmd[1:]...)
 	if err := p.spawn(t, argv, env, files, cpus); err != nil {
 		p.failed(t, &files, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
 		return t

@@ -67,8 +67,13 @@ type StepCreateRequest struct {
 	OpenMode job.OpenMode `json:"open_mode,omitempty"`
 	// IO is where the nodes send the tasks' streams.
 	IO StepIOAddr `json:"io"`
-	// SubmitHost is srun's host.
+	// SubmitHost is srun's host, SrunPid its process id.
 	SubmitHost string `json:"submit_host,omitempty"`
+	SrunPid    int    `json:"srun_pid,omitempty"`
+	// MultiProg is the --multi-prog configuration (VerifyMultiProg):
+	// Argv is then the file's name and srun's arguments that follow it,
+	// and each task runs its own command (MultiProgArgv).
+	MultiProg string `json:"multi_prog,omitempty"`
 }
 
 // StepIOAddr is srun's listening address for the step's streams and the
@@ -125,9 +130,14 @@ type StepCompleteRequest struct {
 	ExitCode job.ExitCode `json:"exit_code"`
 }
 
-// StepQuery selects steps for squeue -s; empty lists do not filter.
+// StepQuery selects steps for squeue -s and scontrol show step; empty
+// lists do not filter. A job id matches the job and, for an array, its
+// tasks. With Known set, a query naming one job that the controller does
+// not hold (running, pending or recently ended) fails with
+// CodeInvalidJobID, as Slurm's does.
 type StepQuery struct {
 	JobIDs []uint32 `json:"job_ids,omitempty"`
+	Known  bool     `json:"known,omitempty"`
 }
 
 // Step is one running step as squeue -s and scontrol show step list it.
@@ -147,8 +157,20 @@ type Step struct {
 	NodeCount   int       `json:"node_count"`
 	Tasks       int       `json:"tasks"`
 	CPUs        int       `json:"cpus"`
-	// TRESPerNode is "gres:gpu:N" when the step has GPUs, else "".
+	// Dist names the task distribution ("Block", "Cyclic"; "" for the
+	// batch step); SrunHost and SrunPid are srun's.
+	Dist     string `json:"dist,omitempty"`
+	SrunHost string `json:"srun_host,omitempty"`
+	SrunPid  int    `json:"srun_pid,omitempty"`
+	// TRES is what the step holds ("cpu=8,mem=8G,node=2"; "" for the
+	// batch step). TRESBind, TRESPerStep, TRESPerNode ("gres:gpu:2") and
+	// TRESPerTask are what it asked for, as Slurm prints them; "" when
+	// not.
+	TRES        string `json:"tres,omitempty"`
+	TRESBind    string `json:"tres_bind,omitempty"`
+	TRESPerStep string `json:"tres_per_step,omitempty"`
 	TRESPerNode string `json:"tres_per_node,omitempty"`
+	TRESPerTask string `json:"tres_per_task,omitempty"`
 }
 
 // StepsResponse answers StepQuery: steps by job id, then numbered steps

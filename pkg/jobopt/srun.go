@@ -41,6 +41,10 @@ type StepOptions struct {
 	DisableStatus bool
 	Quiet         bool
 	Verbose       int
+
+	// MultiProg (--multi-prog): Command[0] is a configuration file that
+	// gives each task its own program.
+	MultiProg bool
 }
 
 // StepResult is a parsed srun or salloc command line.
@@ -164,6 +168,7 @@ func (st *srunState) setJobName(b *builder, v value) error    { st.Name = v.str;
 func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str; return nil }
 func (st *srunState) setOutput(b *builder, v value) error     { st.Output = fileName(v.str); return nil }
 func (st *srunState) setError(b *builder, v value) error      { st.Error = fileName(v.str); return nil }
+func (st *srunState) setMultiProg(b *builder, v value) error  { st.MultiProg = !v.reset; return nil }
 func (st *srunState) setDisableStatus(b *builder, v value) error {
 	st.DisableStatus = !v.reset
 	return nil

@@ -78,7 +78,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "mincpus", Arg: RequiredArg},
 		{Long: "mpi", Arg: RequiredArg, Env: env("SLURM_MPI_TYPE")},
 		{Long: "msg-timeout", Arg: RequiredArg},
-		{Long: "multi-prog", Arg: NoArg},
+		{Long: "multi-prog", Arg: NoArg, set: st.setMultiProg},
 		{Long: "network", Arg: RequiredArg, Env: env("SLURM_NETWORK")},
 		{Long: "nice", Arg: OptionalArg, set: setNice},
 		{Long: "no-allocate", Short: 'Z', Arg: NoArg},

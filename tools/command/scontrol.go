@@ -203,7 +203,7 @@ func (s *scontrol) show(argv []string) {
 	case abbrev(tag, "joblog", 4):
 		s.showJobLog(val, hasVal)
 	case abbrev(tag, "steps", 2):
-		s.w.printf("No job steps in the system\n")
+		s.showSteps(val, hasVal)
 	case abbrev(tag, "suggestions", 3):
 		s.showSuggestions()
 	default:

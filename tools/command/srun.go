@@ -41,6 +41,8 @@ type srunRun struct {
 	jobEnv    []string
 	jobNodes  int
 	allocator *allocator
+	// multiProg is the --multi-prog configuration ("" without it).
+	multiProg string
 }
 
 func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
@@ -53,13 +55,20 @@ func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	if informed(w, res.Action, srunHelp, srunUsage) {
 		return w.exit(0)
 	}
+	multiProg := ""
+	if res.Step.MultiProg {
+		var code int
+		if res, multiProg, code = srunMultiProg(w, env, p, args, res); code != 0 {
+			return w.exit(code)
+		}
+	}
 	w.lines(res.Warnings)
 	c, err := dialSteps(ctx, env)
 	if err != nil {
 		w.errf("Unable to allocate resources: %s", errText(err))
 		return 1
 	}
-	r := &srunRun{env: env, w: w, h: h, c: c, res: res, sigs: make(chan os.Signal, 8)}
+	r := &srunRun{env: env, w: w, h: h, c: c, res: res, sigs: make(chan os.Signal, 8), multiProg: multiProg}
 	stop := h.notify(r.sigs)
 	defer stop()
 	return r.run(ctx)
@@ -157,7 +166,7 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: gpuCount(q.GPUsPerNode), GPUs: gpuCount(q.GPUs),
 		Overcommit: st.Overcommit, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: st.Output, StdErr: st.Error, StdIn: st.Input, OpenMode: q.OpenMode,
-		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host}
+		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
 	}

@@ -155,6 +155,7 @@ type srunCase struct {
 	waits   []api.Allocation
 	signals []os.Signal // delivered once every node connected, 200 ms apart in the test clock
 	create  error
+	files   map[string]string // by absolute path
 
 	wantCode   int
 	wantStdout string
@@ -169,6 +170,9 @@ func runSrunCase(t *testing.T, tc srunCase) (*fakeSteps, *testEnv) {
 	te := newTestEnv(f.fakeController, 1_800_000_000)
 	te.Environ = append(te.Environ, tc.env...)
 	te.Dial = func(context.Context) (Controller, error) { return f, nil }
+	for name, data := range tc.files {
+		te.files[name] = []byte(data)
+	}
 	seen := &firstWrite{w: te.stdout, seen: make(chan struct{})}
 	te.Stdout = seen
 	h := stepHooks{
