@@ -34,7 +34,10 @@ func srunOptions(st *srunState) []Option {
 		{Long: "cpu-bind", Arg: RequiredArg, Env: env("SLURM_CPU_BIND"), set: st.setCPUBind},
 		{Long: "cpu-freq", Arg: RequiredArg, Env: env("SLURM_CPU_FREQ_REQ")},
 		{Long: "cpus-per-gpu", Arg: RequiredArg, Env: env("SLURM_CPUS_PER_GPU"), set: setCPUsPerGPU},
-		{Long: "cpus-per-task", Short: 'c', Arg: RequiredArg, Env: env("SLURM_CPUS_PER_TASK"), set: setCPUsPerTask},
+		// Slurm 22.05 srun reads SRUN_CPUS_PER_TASK, not the job's
+		// SLURM_CPUS_PER_TASK: a step inside a -c job gets one CPU per task
+		// unless it asks again.
+		{Long: "cpus-per-task", Short: 'c', Arg: RequiredArg, Env: env("SRUN_CPUS_PER_TASK"), set: setCPUsPerTask},
 		{Long: "deadline", Arg: RequiredArg, set: setDeadline},
 		{Long: "debugger-test", Arg: NoArg},
 		{Long: "delay-boot", Arg: RequiredArg, Env: env("SLURM_DELAY_BOOT")},
@@ -142,7 +145,7 @@ func srunOptions(st *srunState) []Option {
 var srunEnvOrder = []string{
 	"SLURM_ACCOUNT", "SLURM_ACCTG_FREQ", "SLURM_BCAST", "SLURM_BURST_BUFFER", "SLURM_CLUSTERS",
 	"SLURM_COMPRESS", "SLURM_CONSTRAINT", "SLURM_CORE_SPEC", "SLURM_CPU_BIND", "SLURM_CPU_FREQ_REQ",
-	"SLURM_CPUS_PER_GPU", "SLURM_CPUS_PER_TASK", "SLURM_DELAY_BOOT", "SLURM_DEPENDENCY",
+	"SLURM_CPUS_PER_GPU", "SRUN_CPUS_PER_TASK", "SLURM_DELAY_BOOT", "SLURM_DEPENDENCY",
 	"SLURM_DISABLE_STATUS", "SLURM_DISTRIBUTION", "SLURM_EPILOG", "SLURM_EXACT", "SLURM_EXCLUSIVE",
 	"SLURM_EXPORT_ENV", "SLURM_GPU_BIND", "SLURM_GPU_FREQ", "SLURM_GPUS", "SLURM_GPUS_PER_NODE",
 	"SLURM_GPUS_PER_TASK", "SLURM_GRES", "SLURM_GRES_FLAGS", "SLURM_HINT", "SLURM_IMMEDIATE",
