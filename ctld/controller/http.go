@@ -41,6 +41,8 @@ func (c *Controller) routes() map[string]route {
 		api.PathRelease:       {http.MethodPost, false, c.handleRelease},
 		api.PathUpdate:        {http.MethodPost, false, c.handleUpdate},
 		api.PathRequeue:       {http.MethodPost, false, c.handleRequeue},
+		api.PathTop:           {http.MethodPost, false, c.handleTop},
+		api.PathNotify:        {http.MethodPost, false, c.handleNotify},
 		api.PathNodes:         {http.MethodPost, false, c.handleNodes},
 		api.PathNodeUpdate:    {http.MethodPost, false, c.handleNodeUpdate},
 		api.PathPartitions:    {http.MethodGet, false, c.handlePartitions},

@@ -21,7 +21,7 @@ var slurmSchedOptions = sync.OnceValue(func() map[string]bool {
 		bf_running_job_reserve bf_yield_interval bf_yield_sleep build_queue_timeout
 		correspond_after_task_cnt default_gbytes defer defer_batch delay_boot
 		depend_refresh_interval disable_job_shrink disable_hetjob_steps
-		enable_hetjob_steps enable_user_top extra_constraints ignore_numa
+		enable_hetjob_steps extra_constraints ignore_numa
 		ignore_prefer_validation inventory_interval job_state_cache
 		max_array_tasks max_depend_depth max_rpc_cnt max_sched_time
 		max_script_size max_submit_line_size max_switch_wait
@@ -63,6 +63,8 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 			x.schedCount(f, opt, val, &dst.BfMaxJobTest)
 		case "default_queue_depth":
 			x.schedCount(f, opt, val, &dst.DefaultQueueDepth)
+		case "enable_user_top":
+			continue // the controller reads it from Raw, as Slurm does
 		default:
 			if slurmSchedOptions()[name] {
 				x.d.warnf(f.Pos, x.rec, f.Key, "option %q is not used by Loam, ignored", opt)

@@ -154,8 +154,12 @@ func (s *scontrol) run(argv []string) {
 			return
 		}
 		s.update(argv[1:])
+	case abbrev(tag, "top", 3):
+		s.top(argv)
 	case strings.EqualFold(tag, "token"):
 		s.token(argv)
+	case abbrev(tag, "notify", 1):
+		s.notify(argv)
 	case abbrev(tag, "version", 4):
 		s.w.printf("%s\n", versionLine)
 	case abbrev(tag, "help", 2):

@@ -21,6 +21,7 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
      hold <job_list>          prevent specified jobs from starting
      holdu <job_list>         place a user hold on specified jobs
      uhold <job_list>         same as holdu
+     notify <job_id> msg      send message to specified job
      oneliner                 print one line per record
      ping                     tell whether the controller answers
      quiet                    print no warning or informational messages
@@ -31,6 +32,7 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
      requeuehold <job_list>   requeue jobs and hold them
      show <ENTITY> [<ID>]     display state of identified entity, default
                               is all records
+     top <job_list>           Put specified job first in queue for user
      update <SPECIFICATIONS>  update job or node configuration
      version                  display tool version number
 

@@ -77,7 +77,8 @@ func (e *Engine) reservations() []controller.ReservationInfo {
 }
 
 // Estimate implements controller.Engine: the job is added, one cycle is
-// computed without applying it, and the job is taken out again.
+// computed without applying it (ignoring tenant and user limits for it,
+// willrun.go), and the job is taken out again.
 func (e *Engine) Estimate(j *controller.EngineJob, now time.Time) (controller.Estimate, error) {
 	single := *j
 	single.ArrayTasks, single.Throttle, single.Hold = nil, 0, controller.NotHeld
@@ -90,7 +91,7 @@ func (e *Engine) Estimate(j *controller.EngineJob, now time.Time) (controller.Es
 	}
 	defer e.cl.Cancel(s.ID)
 	e.cl.Advance(now)
-	plan := e.sched.Cycle(e.cl.Snapshot(now))
+	plan := e.willRunPlan(s.ID, now)
 	for _, st := range plan.Starts {
 		if st.Job == s.ID {
 			return controller.Estimate{Start: now, Partition: st.Partition, Alloc: fromSched(st.Alloc)}, nil
