@@ -93,7 +93,7 @@ func supervise(args []string) int {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
-	log, _ := logging.New("info", "json")
+	log := supervisor.NewLogger(os.Stderr)
 	if len(args) != 1 {
 		log.Error("usage: loam-noded " + supervisor.Arg + " JOBDIR")
 		return 2

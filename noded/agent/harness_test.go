@@ -14,6 +14,7 @@ import (
 	"github.com/loamhpc/loam/noded/nodedtest"
 	"github.com/loamhpc/loam/noded/supervisor"
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/isolation/cgfs"
 	"github.com/loamhpc/loam/pkg/isolation/cgroup"
 )
 
@@ -22,8 +23,8 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 {
 		if os.Args[1] == supervisor.Arg {
-			iso, _ := cgroup.New()
-			os.Exit(supervisor.Main(os.Args[2], iso, logrus.NewEntry(logrus.New())))
+			groups, _ := cgfs.New()
+			os.Exit(supervisor.Main(os.Args[2], groups, supervisor.NewLogger(os.Stderr)))
 		}
 	}
 	os.Exit(m.Run())
@@ -62,6 +63,13 @@ func newCluster(t *testing.T) *nodedtest.Cluster {
 // stop is called, and waits for its registration.
 func startAgent(t *testing.T, cl *nodedtest.Cluster) *harness {
 	t.Helper()
+	return startAgentWith(t, cl, nil)
+}
+
+// startAgentWith is startAgent with setup applied to the daemon before it
+// runs.
+func startAgentWith(t *testing.T, cl *nodedtest.Cluster, setup func(*Agent)) *harness {
+	t.Helper()
 	log := logrus.New()
 	log.SetOutput(t.Output())
 	h := &harness{t: t, cl: cl, node: cl.Nodes[0], done: make(chan error, 1)}
@@ -72,6 +80,9 @@ func startAgent(t *testing.T, cl *nodedtest.Cluster) *harness {
 		t.Fatal(err)
 	}
 	h.agent = a
+	if setup != nil {
+		setup(a)
+	}
 	t.Cleanup(func() { removeCgroups(fmt.Sprintf("loam-test/%d", os.Getpid())) })
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel

@@ -41,7 +41,6 @@ func newEntry(id uint32, run int, dir string, cpus []int) *jobEntry {
 // events and, when the supervisor's socket goes away, checks whether it is
 // still alive (a daemon restart only breaks the connection).
 func (a *Agent) watch(ctx context.Context, e *jobEntry) {
-	defer e.client.Close()
 	st, err := e.client.Wait(ctx, supervisor.Running)
 	if err == nil && !st.Start.IsZero() {
 		a.started(e, st.Start)
@@ -54,7 +53,7 @@ func (a *Agent) watch(ctx context.Context, e *jobEntry) {
 		if ctx.Err() != nil {
 			return // the daemon stops; the next one re-adopts the job
 		}
-		if !spool.SupervisorAlive(e.dir) {
+		if !supervisor.Alive(e.dir) {
 			break
 		}
 		select {
@@ -217,7 +216,7 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 	if _, err := a.out.loadEvents(dir); err != nil {
 		return err
 	}
-	if !spool.SupervisorAlive(dir) {
+	if !supervisor.Alive(dir) {
 		return a.endJob(id)
 	}
 	var l spool.Launch

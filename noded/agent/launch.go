@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,7 +49,7 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 	// is reported and moved aside first.
 	dir := a.spool.JobDir(req.JobID)
 	if spool.Exists(dir) {
-		if spool.SupervisorAlive(dir) {
+		if supervisor.Alive(dir) {
 			a.mu.Unlock()
 			return nil, api.Errorf(api.CodeLaunchFailed, "job %d: an earlier run is still ending on %s", req.JobID, a.nc.node.Name)
 		}
@@ -57,7 +58,7 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 			return nil, api.Errorf(api.CodeLaunchFailed, "job %d: clear earlier run: %v", req.JobID, err)
 		}
 	}
-	_, cpus, err := a.plan(req)
+	l, cpus, err := a.plan(req)
 	if err != nil {
 		a.mu.Unlock()
 		return nil, api.Errorf(api.CodeLaunchFailed, "%v", err)
@@ -66,10 +67,12 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 	a.jobs[req.JobID] = e
 	a.mu.Unlock()
 
+	a.createGroup(dir, l)
 	pid, err := a.startSupervisor(dir)
 	e.pid = pid
 	close(e.ready)
 	if err != nil {
+		a.removeGroup(l.Group)
 		a.mu.Lock()
 		a.cpus.release(cpus)
 		delete(a.jobs, req.JobID)
@@ -198,6 +201,45 @@ func (a *Agent) startSupervisor(dir string) (int, error) {
 		_ = spool.WriteFile(filepath.Join(dir, spool.PidFile), []byte(strconv.Itoa(pid)+"\n"), 0o644)
 	}
 	return detach.Start(a.supervisorCommand(dir), filepath.Join(dir, spool.SupervisorLog), readyTimeout, writePid)
+}
+
+// createGroup makes the job's cgroup before its supervisor starts: with
+// containerd/cgroups/v3, whose packages this long-lived daemon has loaded
+// once, rather than in the supervisor, which would pay their start-up cost
+// for every job. The supervisor joins the job's processes, kills them and
+// removes the group; when it dies, lostSupervisor cleans up. A failure is
+// left in the job's directory for the supervisor to report as the
+// launch's.
+func (a *Agent) createGroup(dir string, l *spool.Launch) {
+	why := "cgroups are unavailable on " + l.Node
+	if a.iso != nil {
+		_, err := a.iso.Create(isolation.Spec{Name: l.Group, CPUs: l.CPUs, MemoryBytes: l.MemoryBytes,
+			PidsMax: l.PidsMax, DenyDevices: l.DenyDevices})
+		if err == nil {
+			return
+		}
+		a.log.WithError(err).WithField("job_id", l.Request.JobID).Warn("create job cgroup")
+		why = "create cgroup: " + err.Error()
+	}
+	if werr := spool.WriteFile(filepath.Join(dir, supervisor.GroupErrorFile), []byte(why), 0o600); werr != nil {
+		a.log.WithError(werr).WithField("job_id", l.Request.JobID).Error("record cgroup failure")
+	}
+}
+
+// removeGroup kills and removes a job's cgroup whose supervisor never ran.
+func (a *Agent) removeGroup(name string) {
+	if a.iso == nil {
+		return
+	}
+	g, err := a.iso.Load(name)
+	if err == nil {
+		if err = g.Kill(); err == nil {
+			err = g.Delete()
+		}
+	}
+	if err != nil && !errors.Is(err, isolation.ErrNotExist) {
+		a.log.WithError(err).WithField("group", name).Warn("remove cgroup of a job that did not start")
+	}
 }
 
 func removeAll(dir string) error { return os.RemoveAll(dir) }

@@ -3,11 +3,14 @@
 // to re-adopt running jobs and to report finished ones exactly once lives
 // here:
 //
-//	<spool>/jobs/<id>/launch.json       the job as launched (Launch)
+//	<spool>/jobs/<id>/                  flocked by the live supervisor
+//	                  launch.json       the job as launched (Launch)
 //	                  script            the batch script, owned by the user
-//	                  lock              flock held by the live supervisor
-//	                  sup.pid           its pid, for operators
-//	                  sup.sock          the supervisor's control socket
+//	                  lock              the flock of supervisors before the
+//	                                    directory itself was locked
+//	                  sup.pid           the supervisor's pid, for operators
+//	                  cgroup.err        why the daemon could not make the
+//	                                    job's cgroup, when it could not
 //	                  start.json        written by the supervisor when the
 //	                                    script runs (Start)
 //	                  result.json       written by the supervisor last: how
@@ -26,7 +29,9 @@
 // or in done/ (and sends it again with the same number); the controller
 // drops numbers it has applied, and done/<seq> is removed only after the
 // controller acknowledged seq. A supervisor is alive exactly while it
-// holds its job's lock, which survives pid reuse and daemon restarts.
+// holds its job's lock, which survives pid reuse and daemon restarts. Its
+// control socket is an abstract Unix socket named after the job's
+// directory, so it leaves no file behind.
 //
 // Files are written to a temporary name and renamed, so a reader never
 // sees half a file.

@@ -16,9 +16,11 @@
 //     the task is in the step's cgroup (as the job supervisor does), with
 //     the task's environment (Env: srun's environment, then the step's,
 //     the node's and the task's SLURM_* variables), its CPUs (TaskCPUs,
-//     --cpu-bind) and GPUs (TaskGPUs, --gpus-per-task, --gpu-bind); a
-//     command that cannot be executed ends the task with slurmstepd's
-//     "execve(): ..." line and errno as its exit status;
+//     --cpu-bind) and GPUs (TaskGPUs, --gpus-per-task, --gpu-bind); with
+//     srun --multi-prog each task runs the command its line of the
+//     configuration gives it (api.MultiProgArgv); a command that cannot
+//     be executed ends the task with slurmstepd's "execve(): ..." line and
+//     errno as its exit status;
 //  4. forwards the tasks' output to srun (or into the --output/--error
 //     files, opened as the user) and srun's input to them, and carries
 //     out srun's signals and terminate orders (SIGCONT, SIGTERM, KillWait,

@@ -4,19 +4,20 @@
 // job costs little: the node daemon's binary links cgo (NVML), the
 // command-line and metrics packages and more, and re-executing it for each
 // job spent milliseconds of CPU in the dynamic loader and package
-// initialisation before the supervisor did anything. loam-noded falls back
-// to its own hidden "__supervise" mode when this binary is not installed
-// beside it.
+// initialisation before the supervisor did anything. For the same reason
+// it links neither containerd's cgroup packages (the daemon creates the
+// job's cgroup; package cgfs works on it through its files), nor net/http
+// (the control socket speaks JSON lines), nor logrus. loam-noded falls
+// back to its own hidden "__supervise" mode when this binary is not
+// installed beside it.
 package main
 
 import (
 	"os"
 	"runtime"
 
-	"github.com/sirupsen/logrus"
-
 	"github.com/loamhpc/loam/noded/supervisor"
-	"github.com/loamhpc/loam/pkg/isolation/cgroup"
+	"github.com/loamhpc/loam/pkg/isolation/cgfs"
 )
 
 func main() {
@@ -31,17 +32,15 @@ func supervise(args []string) int {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
-	l := logrus.New()
-	l.SetFormatter(&logrus.JSONFormatter{})
-	log := logrus.NewEntry(l)
+	log := supervisor.NewLogger(os.Stderr)
 	if len(args) != 2 || args[0] != supervisor.Arg {
 		log.Error("usage: loam-supervise " + supervisor.Arg + " JOBDIR")
 		return 2
 	}
-	iso, err := cgroup.New()
+	groups, err := cgfs.New()
 	if err != nil {
 		log.WithError(err).Error("cgroups")
-		iso = nil
+		groups = nil
 	}
-	return supervisor.Main(args[1], iso, log)
+	return supervisor.Main(args[1], groups, log)
 }

@@ -1,9 +1,11 @@
 package supervisor
 
 import (
+	"bufio"
 	"encoding/json"
-	"io"
-	"net/http"
+	"errors"
+	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -20,8 +22,17 @@ const (
 	Ended    State = "ended"
 )
 
+// rank orders the states; -1 is not a state.
 func (s State) rank() int {
-	return map[State]int{Starting: 0, Running: 1, Ended: 2}[s]
+	switch s {
+	case Starting:
+		return 0
+	case Running:
+		return 1
+	case Ended:
+		return 2
+	}
+	return -1
 }
 
 // Status is what the control socket reports.
@@ -34,15 +45,6 @@ type Status struct {
 	// Result is set once Ended.
 	Result *api.JobEvent `json:"result,omitempty"`
 }
-
-// Control socket paths.
-const (
-	pathState     = "/state"
-	pathWait      = "/wait"
-	pathSignal    = "/signal"
-	pathTerminate = "/terminate"
-	pathTimeLimit = "/timelimit"
-)
 
 // request is an order the loop carries out.
 type request struct {
@@ -87,64 +89,110 @@ func (c *control) status() (Status, chan struct{}) {
 	return c.st, c.changed
 }
 
-func (c *control) handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+pathState, func(w http.ResponseWriter, r *http.Request) {
-		st, _ := c.status()
-		writeJSON(w, st)
-	})
-	mux.HandleFunc("GET "+pathWait, c.serveWait)
-	mux.HandleFunc("POST "+pathSignal, func(w http.ResponseWriter, r *http.Request) {
-		var req api.SignalRequest
-		c.order(w, r, &req, request{signal: &req})
-	})
-	mux.HandleFunc("POST "+pathTerminate, func(w http.ResponseWriter, r *http.Request) {
-		var req api.TerminateRequest
-		c.order(w, r, &req, request{terminate: &req})
-	})
-	mux.HandleFunc("POST "+pathTimeLimit, func(w http.ResponseWriter, r *http.Request) {
-		var req api.TimeLimitRequest
-		c.order(w, r, &req, request{timeLimit: &req})
-	})
-	return mux
+// ioTimeout bounds reading a request and writing a reply: a client that
+// stalls must not hold a connection open forever.
+const ioTimeout = 10 * time.Second
+
+// serveConn answers one request on conn.
+func (c *control) serveConn(conn net.Conn) {
+	defer conn.Close()
+	_ = conn.SetReadDeadline(time.Now().Add(ioTimeout))
+	r := bufio.NewReaderSize(conn, 4096)
+	line, err := readLine(r)
+	if err != nil {
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	// The client sends nothing more: a read that returns means it hung up
+	// (or this side closed the connection), and a wait can stop.
+	gone := make(chan struct{})
+	go func() {
+		_, _ = r.ReadByte()
+		close(gone)
+	}()
+	var req wireRequest
+	rep := &wireReply{}
+	if err := json.Unmarshal(line, &req); err != nil {
+		rep.Error = "bad request: " + err.Error()
+	} else {
+		rep = c.answer(&req, gone)
+	}
+	if rep == nil {
+		return
+	}
+	out, err := json.Marshal(rep)
+	if err != nil {
+		return
+	}
+	_ = conn.SetWriteDeadline(time.Now().Add(ioTimeout))
+	_, _ = conn.Write(append(out, '\n'))
 }
 
-// serveWait answers once the job reached ?state= (or the caller gives up).
-func (c *control) serveWait(w http.ResponseWriter, r *http.Request) {
-	want := State(r.URL.Query().Get("state"))
+// readLine reads one newline-terminated line of at most maxLine bytes.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxLine {
+			return nil, errors.New("line too long")
+		}
+		if err == nil {
+			return line, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err
+		}
+	}
+}
+
+// answer carries out req; nil means the client went away first.
+func (c *control) answer(req *wireRequest, gone <-chan struct{}) *wireReply {
+	switch {
+	case req.Op == opState:
+		st, _ := c.status()
+		return &wireReply{Status: &st}
+	case req.Op == opWait:
+		return c.wait(req.State, gone)
+	case req.Op == opSignal && req.Signal != nil:
+		return c.order(request{signal: req.Signal}, gone)
+	case req.Op == opTerminate && req.Terminate != nil:
+		return c.order(request{terminate: req.Terminate}, gone)
+	case req.Op == opTimeLimit && req.TimeLimit != nil:
+		return c.order(request{timeLimit: req.TimeLimit}, gone)
+	}
+	return &wireReply{Error: "bad request: operation " + strconv.Quote(req.Op) + " without its arguments or unknown"}
+}
+
+// wait answers once the job reached want (or the caller gives up).
+func (c *control) wait(want State, gone <-chan struct{}) *wireReply {
+	if want.rank() < 0 {
+		return &wireReply{Error: "bad request: unknown state " + strconv.Quote(string(want))}
+	}
 	for {
 		st, changed := c.status()
 		if st.State.rank() >= want.rank() {
-			writeJSON(w, st)
-			return
+			return &wireReply{Status: &st}
 		}
 		select {
 		case <-changed:
-		case <-r.Context().Done():
-			return
+		case <-gone:
+			return nil
 		}
 	}
 }
 
-// order decodes body into v and hands req to the loop; a job that ended
-// answers Unknown, as the daemon does for jobs it does not run.
-func (c *control) order(w http.ResponseWriter, r *http.Request, v any, req request) {
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(v); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
+// order hands req to the loop; a job that ended answers Unknown, as the
+// daemon does for jobs it does not run.
+func (c *control) order(req request, gone <-chan struct{}) *wireReply {
 	req.done = make(chan struct{})
 	select {
 	case c.reqs <- req:
 		<-req.done
-		writeJSON(w, api.NodedResponse{})
+		return &wireReply{Response: &api.NodedResponse{}}
 	case <-c.ended:
-		writeJSON(w, api.NodedResponse{Unknown: true})
-	case <-r.Context().Done():
+		return &wireReply{Response: &api.NodedResponse{Unknown: true}}
+	case <-gone:
+		return nil
 	}
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", api.ContentType)
-	_ = json.NewEncoder(w).Encode(v)
 }

@@ -4,11 +4,14 @@
 // "__supervise" and the job's spool directory), in its own session, so it
 // outlives restarts of the daemon. It
 //
-//  1. takes the job's lock (spool.Lock): alive exactly while it holds it;
+//  1. takes the job's lock (Lock, an flock on the job's directory): alive
+//     exactly while it holds it;
 //  2. listens on the job's control socket (signal, terminate, time limit,
-//     state, wait) and tells the daemon it is ready;
-//  3. creates the job's cgroup (package isolation: cpuset, memory, pids,
-//     the GPUs the job was not given denied);
+//     state, wait: one JSON line each way, on an abstract unix socket
+//     named after the job's directory) and tells the daemon it is ready;
+//  3. loads the job's cgroup, which the daemon created before starting it
+//     (package isolation: cpuset, memory, pids, the GPUs the job was not
+//     given denied), through package cgfs, without containerd's packages;
 //  4. opens the output, error and input files as the job's user (a
 //     per-thread file system identity), so a job can neither create nor
 //     truncate a file its user could not;

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -12,4 +13,13 @@ func mustTime(t *testing.T, s string) time.Time {
 		t.Fatal(err)
 	}
 	return at
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }

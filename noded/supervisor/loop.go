@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -13,18 +14,20 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 )
 
-// start creates the cgroup and starts the job; a non-nil result means it
-// never ran.
+// start loads the cgroup the daemon created and starts the job; a
+// non-nil result means it never ran.
 func (s *Supervisor) start() *api.JobEvent {
 	l := &s.launch
-	if s.iso == nil {
+	if s.groups == nil {
 		return launchFailed(FailSetup, "cgroups are unavailable on %s", l.Node)
 	}
-	g, err := s.iso.Create(isolation.Spec{Name: l.Group, CPUs: l.CPUs, MemoryBytes: l.MemoryBytes,
-		PidsMax: l.PidsMax, DenyDevices: l.DenyDevices})
+	g, err := s.groups.Load(l.Group)
 	if err != nil {
-		s.log.WithError(err).Error("create cgroup")
-		return launchFailed(FailSetup, "create cgroup: %v", err)
+		s.log.WithError(err).Error("load cgroup")
+		if why, rerr := os.ReadFile(filepath.Join(s.dir, GroupErrorFile)); rerr == nil {
+			return launchFailed(FailSetup, "%s", why)
+		}
+		return launchFailed(FailSetup, "load cgroup: %v", err)
 	}
 	s.group = g
 	if !l.Request.Batch {
@@ -153,8 +156,9 @@ func (s *Supervisor) apply(acts []lifecycle.Action) {
 // ended kills what the script left behind, reads the OOM count, removes
 // the cgroup and builds the result.
 func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
-	if err := s.job.KillAll(); err != nil {
-		s.log.WithError(err).Error("kill leftover processes")
+	killErr := s.job.KillAll()
+	if killErr != nil {
+		s.log.WithError(killErr).Error("kill leftover processes")
 	}
 	res := &api.JobEvent{
 		Kind:          api.EventEnded,
@@ -169,21 +173,31 @@ func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
 		res.OOM = true
 		res.Message = "Detected " + itoa(int(n)) + " oom_kill event in " + s.group.Name()
 	}
-	s.cleanup()
+	if killErr == nil {
+		s.remove() // KillAll emptied the group: no second kill round
+	} else {
+		s.cleanup()
+	}
 	return res
 }
 
-// cleanup removes the job's cgroup; processes that refuse to die keep it
-// (and are logged) rather than being orphaned outside any group.
+// cleanup kills what is left in the job's cgroup and removes it;
+// processes that refuse to die keep it (and are logged) rather than being
+// orphaned outside any group.
 func (s *Supervisor) cleanup() {
 	if s.group == nil {
 		return
 	}
-	err := s.group.Kill()
-	if err == nil {
-		err = s.group.Delete()
+	if err := s.group.Kill(); err != nil {
+		s.log.WithError(err).Error("remove cgroup")
+		return
 	}
-	if err != nil && !errors.Is(err, isolation.ErrNotExist) {
+	s.remove()
+}
+
+// remove removes the job's empty cgroup.
+func (s *Supervisor) remove() {
+	if err := s.group.Delete(); err != nil && !errors.Is(err, isolation.ErrNotExist) {
 		s.log.WithError(err).Error("remove cgroup")
 	}
 }

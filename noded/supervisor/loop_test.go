@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/sirupsen/logrus"
 
 	"github.com/loamhpc/loam/noded/lifecycle"
 	"github.com/loamhpc/loam/noded/spool"
@@ -65,9 +64,7 @@ func run(t *testing.T, r api.LaunchRequest, fj *fakeJob, order func(s *Superviso
 	synctest.Test(t, func(t *testing.T) {
 		iso := &isolationtest.Isolator{}
 		g, _ := iso.Create(isolation.Spec{Name: "loam/n1/job_1"})
-		log := logrus.New()
-		log.SetOutput(t.Output())
-		s := &Supervisor{launch: spool.Launch{Request: r, Node: "n1"}, ctl: newControl(), job: fj, group: g, log: logrus.NewEntry(log)}
+		s := &Supervisor{launch: spool.Launch{Request: r, Node: "n1"}, ctl: newControl(), job: fj, group: g, log: NewLogger(t.Output())}
 		fj.start, fj.done = time.Now(), make(chan struct{})
 		s.ctl.setRunning(fj.start, 42)
 		done := make(chan *api.JobEvent)
@@ -168,9 +165,7 @@ func TestLoopReportsOOM(t *testing.T) {
 		iso := &isolationtest.Isolator{}
 		g, _ := iso.Create(isolation.Spec{Name: "loam/n1/job_2"})
 		g.(*isolationtest.Group).SetOOMKills(1)
-		log := logrus.New()
-		log.SetOutput(t.Output())
-		s := &Supervisor{launch: spool.Launch{Request: api.LaunchRequest{JobID: 2}}, ctl: newControl(), job: fj, group: g, log: logrus.NewEntry(log)}
+		s := &Supervisor{launch: spool.Launch{Request: api.LaunchRequest{JobID: 2}}, ctl: newControl(), job: fj, group: g, log: NewLogger(t.Output())}
 		fj.start, fj.done = time.Now(), make(chan struct{})
 		fj.exit(syscall.WaitStatus(syscall.SIGKILL))
 		res := s.loop()

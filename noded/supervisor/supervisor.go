@@ -1,18 +1,13 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
-
-	"github.com/sirupsen/logrus"
 
 	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/lifecycle"
@@ -24,12 +19,18 @@ import (
 // Arg is the hidden first argument that makes loam-noded a supervisor.
 const Arg = "__supervise"
 
+// GroupErrorFile, in a job's directory, says why the daemon could not
+// create the job's cgroup (a message such as "create cgroup: ..."); the
+// supervisor then reports the launch failed with it, as it would have had
+// it created the group itself.
+const GroupErrorFile = "cgroup.err"
+
 // Supervisor runs one job.
 type Supervisor struct {
 	dir    string
 	launch spool.Launch
-	iso    isolation.Isolator
-	log    *logrus.Entry
+	groups isolation.Loader
+	log    *Logger
 	// job is the running job, set once it started; group its cgroup.
 	job   Job
 	group isolation.Group
@@ -51,17 +52,18 @@ type Job interface {
 	Announce(line string)
 }
 
-// Main is the supervisor process: it runs the job in dir and returns the
+// Main is the supervisor process: it runs the job in dir, in the group
+// the node daemon created for it (found through groups), and returns the
 // process exit status (0 also when the job failed: the result says how).
-func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
-	lock, err := spool.Lock(dir)
+func Main(dir string, groups isolation.Loader, log *Logger) int {
+	lock, err := Lock(dir)
 	if err != nil {
 		log.WithError(err).Error("job lock")
 		detach.Ready(err)
 		return 1
 	}
 	defer lock.Close()
-	s := &Supervisor{dir: dir, iso: iso, log: log}
+	s := &Supervisor{dir: dir, groups: groups, log: log}
 	if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &s.launch); err != nil {
 		log.WithError(err).Error("read launch")
 		detach.Ready(err)
@@ -78,9 +80,7 @@ func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
 	s.onSignals()
 	s.run()
 	// Let a waiting daemon read the result before the socket goes.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = srv.Shutdown(ctx)
+	srv.close(time.Second)
 	return 0
 }
 
@@ -103,17 +103,13 @@ func (s *Supervisor) onSignals() {
 	}()
 }
 
-func (s *Supervisor) listen() (*http.Server, error) {
-	path := filepath.Join(s.dir, spool.SocketFile)
-	_ = os.Remove(path)
-	ln, err := net.Listen("unix", path)
+func (s *Supervisor) listen() (*server, error) {
+	ln, err := listenControl(s.dir)
 	if err != nil {
 		return nil, err
 	}
 	s.ctl = newControl()
-	srv := &http.Server{Handler: s.ctl.handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return srv, nil
+	return serve(ln, s.ctl), nil
 }
 
 // run starts the job, drives it to its end and writes the result.

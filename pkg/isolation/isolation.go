@@ -31,8 +31,15 @@ type Isolator interface {
 	// Create makes the group Spec describes. A leftover group of the same
 	// name without processes is replaced; one with processes is an error.
 	Create(Spec) (Group, error)
+	Loader
+}
+
+// Loader finds groups that exist: what a job's supervisor needs, since
+// the node daemon creates the job's group before starting it.
+type Loader interface {
 	// Load finds an existing group by name (ErrNotExist when there is
-	// none), for cleaning up after a supervisor that died.
+	// none): the job's group for its supervisor, or one to clean up after
+	// a supervisor that died.
 	Load(name string) (Group, error)
 }
 

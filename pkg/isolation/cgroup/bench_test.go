@@ -31,8 +31,8 @@ func BenchmarkCreateDelete(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for _, s := range v.subs {
-		_ = os.Remove(fmt.Sprintf("%s/%s/%s", v.root, s.Name(), base))
-		_ = os.Remove(fmt.Sprintf("%s/%s/loam-test", v.root, s.Name()))
+	for _, c := range v.fs.Controllers() {
+		_ = os.Remove(fmt.Sprintf("%s/%s/%s", v.fs.Root(), c, base))
+		_ = os.Remove(fmt.Sprintf("%s/%s/loam-test", v.fs.Root(), c))
 	}
 }

@@ -130,9 +130,9 @@ func newGroup(t *testing.T, v *V1, s isolation.Spec) isolation.Group {
 		if err := g.Delete(); err != nil {
 			t.Error(err)
 		}
-		for _, s := range v.subs {
-			_ = os.Remove(filepath.Join(v.root, string(s.Name()), base))
-			_ = os.Remove(filepath.Join(v.root, string(s.Name()), "loam-test"))
+		for _, c := range v.fs.Controllers() {
+			_ = os.Remove(filepath.Join(v.fs.Root(), c, base))
+			_ = os.Remove(filepath.Join(v.fs.Root(), c, "loam-test"))
 		}
 	})
 	return g
@@ -256,7 +256,7 @@ func TestCreateReplacesEmptyLeftover(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Create over an empty leftover: %v", err)
 	}
-	limit, err := os.ReadFile(filepath.Join(v.root, "memory", again.Name(), "memory.limit_in_bytes"))
+	limit, err := os.ReadFile(filepath.Join(v.fs.Root(), "memory", again.Name(), "memory.limit_in_bytes"))
 	if err != nil || strings.TrimSpace(string(limit)) != strconv.Itoa(2<<30) {
 		t.Errorf("memory limit = %q, %v; want the new spec's", limit, err)
 	}
@@ -288,9 +288,9 @@ func TestSpecErrors(t *testing.T) {
 			}
 		})
 	}
-	for _, s := range v.subs {
-		_ = os.Remove(filepath.Join(v.root, string(s.Name()), "loam-test/bad3"))
-		_ = os.Remove(filepath.Join(v.root, string(s.Name()), "loam-test"))
+	for _, c := range v.fs.Controllers() {
+		_ = os.Remove(filepath.Join(v.fs.Root(), c, "loam-test/bad3"))
+		_ = os.Remove(filepath.Join(v.fs.Root(), c, "loam-test"))
 	}
 }
 

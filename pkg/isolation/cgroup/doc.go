@@ -1,5 +1,6 @@
-// Package cgroup implements isolation.Isolator with Linux control groups
-// through containerd/cgroups/v3.
+// Package cgroup implements isolation.Isolator with Linux control groups:
+// it creates groups through containerd/cgroups/v3 and hands back package
+// cgfs's groups, which work on them through their files alone.
 //
 // New picks the version the host runs: where the v1 controllers are
 // mounted (legacy and hybrid hosts, such as this project's build machines,
@@ -8,8 +9,8 @@
 // the same relative path; on a unified host it uses cgroup v2, where device
 // rules are an eBPF program containerd attaches.
 //
-// Version 1 has no cgroup.kill: Kill freezes the group, sends SIGKILL to
-// every process, thaws it so the kills are delivered, and repeats until the
-// group is empty, so a process that forks while being killed cannot
-// escape.
+// The node daemon, long-lived and already holding containerd's packages,
+// creates each job's group before it starts the job's supervisor; the
+// supervisor only loads it (package cgfs), which spares every job the
+// start-up cost of containerd's and protobuf's package initialisation.
 package cgroup
