@@ -16,13 +16,14 @@
 //
 //  1. Cluster: nodes, partitions, running jobs and an index of nodes by free
 //     GPUs per partition (index.go).
-//  2. Jobs (static.go, priority.go): holds, dependencies, begin times and
-//     partition limits give Slurm's reasons; the rest get Slurm's multifactor
-//     priority (age, fair share, job size, partition, QOS, nice) plus, under
-//     Loam, the queue's aging term and compensation for run time lost to
-//     preemption. Loam's fair share is the classic two-level formula; the
+//  2. Jobs (load.go, static.go, priority.go): holds, dependencies, begin
+//     times and partition limits give Slurm's reasons; the rest get Slurm's
+//     multifactor priority (age, fair share, job size, partition, QOS,
+//     nice) plus, under Loam, the queue's aging term and compensation for
+//     run time lost to preemption. Loam's fair share is the classic two-level formula; the
 //     Slurm baselines use Fair Tree, Slurm's default (fairtree.go). Jobs
-//     are ordered by PriorityTier, priority, job id.
+//     are ordered by PriorityTier, priority, job id (a radix sort,
+//     radix.go) and stored in that order, which every later step walks.
 //  3. Carried reservations (holds.go, deadlock.go): gone jobs drop them;
 //     under Loam ones that stopped making progress time out with a
 //     cool-down (sched.go), the wait-for graph between reservations is

@@ -66,9 +66,9 @@ func (c *cycle) estimate() {
 			}
 		}
 	}
-	for _, ji := range c.order {
-		j := &c.jobs[ji]
-		if j.noEst || j.prim < 0 || (j.starts > 0 && j.starts >= j.tasks() && j.reason != ReasonJobArrayTaskLimit) {
+	for i := range c.jobs {
+		j := &c.jobs[i]
+		if j.noEst || j.prim < 0 || (j.starts > 0 && j.starts >= j.ntasks && j.reason != ReasonJobArrayTaskLimit) {
 			continue
 		}
 		if j.resv >= 0 && c.resvs[j.resv].ps > 0 {
@@ -243,7 +243,7 @@ func (e *estimator) place(j *jobInfo) tick {
 	switch j.reason {
 	case ReasonPriority, ReasonResources:
 	default:
-		from = e.binAt(max(e.c.now, toTick(j.p.Begin), e.c.limitFrees(j.reason, j.p.Tenant, j.p.User)))
+		from = e.binAt(max(e.c.now, j.begin, e.c.limitFrees(j.reason, j.as)))
 	}
 	if e.c.pol == PolicyFCFS {
 		from = max(from, e.binAt(e.fcfsFloor(j)))

@@ -253,9 +253,15 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 	}
 	tier := c.parts[p].cfg.Tier
 	cpus, mem := c.nodeCPUFree(n, own, end, tier)
+	// gpuUsable for every slot, inlined: multi-node requests evaluate
+	// every node that has the GPUs free.
 	free := 0
-	for s := n.base; s < n.base+n.gpus; s++ {
-		if c.gpuUsable(s, own, end, tier) {
+	occ, hold := c.gpuOcc[n.base:n.base+n.gpus], c.gpuHold[n.base:n.base+n.gpus]
+	for k, o := range occ {
+		if o != 0 {
+			continue
+		}
+		if h := hold[k] - 1; h < 0 || h == own || c.mayUse(c.resvs[h], end, tier) {
 			free++
 		}
 	}
@@ -265,7 +271,9 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 	if free < d.lg || cpus < d.lc || mem < d.lm {
 		return cand{}, false
 	}
-	full := free >= d.g && cpus >= d.c && mem >= d.m && d.nodeStatic(n, ni, d.g, d.c, d.m)
+	// The static check already passed for the last node's share.
+	same := d.g == d.lg && d.c == d.lc && d.m == d.lm
+	full := free >= d.g && cpus >= d.c && mem >= d.m && (same || d.nodeStatic(n, ni, d.g, d.c, d.m))
 	return cand{node: ni, free: free, full: full}, true
 }
 

@@ -20,13 +20,13 @@ type drop struct {
 // can no longer be considered) are dropped as gone. Under EASY nothing is
 // held over: Slurm's backfill plans the top job afresh every pass, so only
 // the creation time carries over.
-func (c *cycle) loadReservations(jobByID map[JobID]int32, pos []int32) {
+func (c *cycle) loadReservations(ids jobIndex) {
 	rs := slices.Clone(c.snap.Reservations)
 	posOf := func(id JobID) int {
-		if ji, ok := jobByID[id]; ok {
-			return int(pos[ji])
+		if ji, ok := ids.lookup(id); ok {
+			return int(ji) // jobs are in scheduling order
 		}
-		return len(pos)
+		return len(c.jobs)
 	}
 	slices.SortStableFunc(rs, func(a, b Reservation) int {
 		if pa, pb := posOf(a.Job), posOf(b.Job); pa != pb {
@@ -36,7 +36,7 @@ func (c *cycle) loadReservations(jobByID map[JobID]int32, pos []int32) {
 	})
 	for i := range rs {
 		r := &rs[i]
-		ji, ok := jobByID[r.Job]
+		ji, ok := ids.lookup(r.Job)
 		var j *jobInfo
 		if ok {
 			j = &c.jobs[ji]
@@ -175,7 +175,7 @@ func (c *cycle) unholdNode(ri int32, ni int32) {
 // go of everything else.
 func (c *cycle) commitPlan(ri int32, pl resvPlan) {
 	rv := c.resvs[ri]
-	d := &rv.job.dem
+	d := rv.job.dem
 	for _, ni := range rv.nodes {
 		if !slices.Contains(pl.nodes, ni) {
 			c.unholdNode(ri, ni)

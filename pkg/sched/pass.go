@@ -1,9 +1,6 @@
 package sched
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // runPass considers every pending job once, in scheduling order: higher
 // PriorityTier first, then higher priority, then lower job id. A job either
@@ -16,10 +13,10 @@ import (
 // start may use it.
 func (c *cycle) runPass() {
 	var deferred []int32
-	for _, ji := range c.order {
+	for ji := range c.jobs {
 		j := &c.jobs[ji]
 		if c.deferrable(j) {
-			deferred = append(deferred, ji)
+			deferred = append(deferred, int32(ji))
 			continue
 		}
 		c.consider(j)
@@ -31,7 +28,8 @@ func (c *cycle) runPass() {
 	// packed into one integer: the area in the high bits, the position
 	// among the deferred jobs in the low ones.
 	const posBits = 24
-	keys := make([]uint64, len(deferred))
+	keys := grow(c.scratch.area, len(deferred))
+	c.scratch.area = keys
 	for k, ji := range deferred {
 		j := &c.jobs[ji]
 		units := uint64(max(j.dem.totalG, 1))
@@ -45,7 +43,8 @@ func (c *cycle) runPass() {
 		area := min(units*min(minutes, 1<<20), 1<<(64-posBits)-1)
 		keys[k] = area<<posBits | uint64(k)
 	}
-	slices.Sort(keys)
+	c.scratch.tmp = grow(c.scratch.tmp, len(keys))
+	radixSort(keys, c.scratch.tmp)
 	for _, key := range keys {
 		c.consider(&c.jobs[deferred[key&(1<<posBits-1)]])
 	}
@@ -84,8 +83,7 @@ func (c *cycle) consider(j *jobInfo) {
 			return
 		}
 	}
-	tasks := j.tasks()
-	for j.starts < tasks && c.tryStart(j) {
+	for j.starts < j.ntasks && c.tryStart(j) {
 	}
 	switch {
 	case j.reason != "" && j.poolWait && j.resv >= 0 && j.starts == 0:
@@ -107,9 +105,9 @@ func (c *cycle) consider(j *jobInfo) {
 		}
 	case j.starts == 0:
 		c.blocked(j)
-	case j.starts < j.p.ArrayTasks && j.starts == j.p.ArrayRoom:
+	case j.starts < j.arrayTasks && j.starts == j.arrayRoom:
 		j.reason = ReasonJobArrayTaskLimit
-	case j.starts < j.p.ArrayTasks:
+	case j.starts < j.arrayTasks:
 		j.reason = c.waitReason(p, j)
 	}
 }
@@ -132,12 +130,12 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 	var limit Reason
 	var never, pool bool
 	for k := -1; k < len(j.alts); k++ {
-		part, d, own := j.prim, &j.dem, j.resv
+		part, d, own := j.prim, j.dem, j.resv
 		if k >= 0 {
 			part, d, own = j.alts[k].part, &j.alts[k].dem, -1
 		}
 		w := c.want(part, d)
-		owned, r, nev := c.admit(j.p.Tenant, j.p.User, w)
+		owned, r, nev := c.admit(j.as, w)
 		if r != "" {
 			if limit == "" {
 				limit, never, pool = r, nev, r == reasonPool
@@ -146,10 +144,10 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 		}
 		// A lender runs wholly on its own guarantee: every GPU it takes
 		// (a whole node's for an exclusive job) is owned.
-		c.lender = c.quota.elastic && w.g > 0 && owned >= w.g && c.waited(j.p) >= lenderPatience
+		c.lender = c.quota.elastic && w.g > 0 && owned >= w.g && j.waited >= lenderPatience
 		if c.pol == PolicyLoam && k < 0 && !c.parts[part].blocked && j.starts == 0 && d.n > 1 {
 			// A gang at the head of its queue (see heads).
-			c.headPos, c.headPart, c.headWaited = j.pos, part, c.waited(j.p)
+			c.headPos, c.headPart, c.headWaited = j.pos, part, j.waited
 		}
 		picks := c.place(part, d, end, own)
 		c.lender, c.headPos = false, -1
@@ -183,7 +181,7 @@ func (c *cycle) want(part int32, d *demand) tres {
 // now+limit in the working state, and a Start is added to the plan.
 func (c *cycle) commitStart(j *jobInfo, part int32, picks []pick, owned int64) {
 	p := &c.parts[part]
-	st := Start{Job: j.p.ID, Partition: p.cfg.Name, Reserved: j.resv >= 0}
+	st := Start{Job: j.id, Partition: p.cfg.Name, Reserved: j.resv >= 0}
 	left := owned
 	for _, pk := range picks {
 		n := &c.nodes[pk.node]
@@ -197,7 +195,7 @@ func (c *cycle) commitStart(j *jobInfo, part int32, picks []pick, owned int64) {
 		}
 		st.Alloc = append(st.Alloc, a)
 	}
-	ri := c.addRun(runInfo{id: j.p.ID, part: part, tenant: j.p.Tenant, user: j.p.User, prio: j.prio,
+	ri := c.addRun(runInfo{id: j.id, part: part, tenant: j.p.Tenant, user: j.p.User, prio: j.prio,
 		start: c.now, end: after(c.now, j.limit), alloc: st.Alloc, started: true})
 	for _, ni := range c.runs[ri].nodeIdx {
 		c.refreshNode(ni)
@@ -251,9 +249,9 @@ func (c *cycle) blocked(j *jobInfo) {
 // preempted resources) and Priority for the jobs behind it, as in Slurm.
 func (c *cycle) waitReason(p *partInfo, j *jobInfo) Reason {
 	if !p.headSet {
-		p.headSet, p.head = true, j.p.ID
+		p.headSet, p.head = true, j.id
 	}
-	if j.resv >= 0 || j.claim > 0 || p.head == j.p.ID {
+	if j.resv >= 0 || j.claim > 0 || p.head == j.id {
 		return ReasonResources
 	}
 	return ReasonPriority
@@ -280,7 +278,7 @@ func (c *cycle) mayReserve(j *jobInfo, first bool) bool {
 
 // cooling reports whether j is in its reservation cool-down.
 func (c *cycle) cooling(j *jobInfo) bool {
-	return toTick(j.p.ReserveAfter) > c.now || j.coolUntil > c.now
+	return j.resvAfter > c.now || j.coolUntil > c.now
 }
 
 // displaceable returns the reservation of j's queue held for the job of
@@ -328,7 +326,7 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 		if j.resv >= 0 {
 			c.dropResv(j.resv, DropInfeasible, nil, time.Time{})
 		} else {
-			c.planFails[keyOf(j.prim, &j.dem)] = true
+			c.planFails[keyOf(j.prim, j.dem)] = true
 		}
 		return
 	}
@@ -337,7 +335,7 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 			return
 		}
 		ri := int32(len(c.resvs))
-		c.resvs = append(c.resvs, &resv{job: j, id: j.p.ID, part: j.prim, created: c.now,
+		c.resvs = append(c.resvs, &resv{job: j, id: j.id, part: j.prim, created: c.now,
 			limit: j.limit, strict: c.parts[j.prim].strict, tier: c.parts[j.prim].cfg.Tier})
 		j.resv = ri
 		c.parts[j.prim].resvs++
@@ -352,5 +350,5 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 // planFailed reports whether a request of this shape already found no
 // plan in this cycle; plans only get harder as the cycle goes on.
 func (c *cycle) planFailed(j *jobInfo) bool {
-	return c.planFails[keyOf(j.prim, &j.dem)]
+	return c.planFails[keyOf(j.prim, j.dem)]
 }

@@ -32,7 +32,7 @@ import (
 func (c *cycle) victims(j *jobInfo, why PreemptReason) []int32 {
 	k := victimKey{part: j.prim, why: why}
 	if why == PreemptReclaim {
-		k.tenant = j.p.Tenant
+		k.tenant = c.assocs[j.as].tenantID
 	}
 	ranked, ok := c.victimLists[k]
 	if !ok {
@@ -51,7 +51,7 @@ func (c *cycle) victims(j *jobInfo, why PreemptReason) []int32 {
 type victimKey struct {
 	part   int32
 	why    PreemptReason
-	tenant string
+	tenant int32 // assocInfo.tenantID, for reclaim
 }
 
 func (c *cycle) rankVictims(j *jobInfo, why PreemptReason) []int32 {
@@ -178,7 +178,7 @@ const maxReprieve = 16
 type preemptKey struct {
 	shape  failKey
 	why    PreemptReason
-	tenant string
+	tenant int32 // assocInfo.tenantID, for reclaim
 }
 
 // tryPreempt lets an urgent job, or under Loam a lender reclaiming its own
@@ -188,15 +188,15 @@ func (c *cycle) tryPreempt(j *jobInfo) bool {
 	why := PreemptUrgent
 	switch {
 	case p.cfg.Class == ClassUrgent:
-	case c.pol == PolicyLoam && c.quota.borrowed > 0 && c.fitsGuarantee(j.p.Tenant, int64(j.dem.totalG)) &&
-		c.waited(j.p) >= c.cfg.ReclaimAfter:
+	case c.pol == PolicyLoam && c.quota.borrowed > 0 && c.fitsGuarantee(c.assocs[j.as].tenant, int64(j.dem.totalG)) &&
+		j.waited >= c.cfg.ReclaimAfter:
 		why = PreemptReclaim
 	default:
 		return false
 	}
-	key := preemptKey{shape: keyOf(j.prim, &j.dem), why: why}
+	key := preemptKey{shape: keyOf(j.prim, j.dem), why: why}
 	if why == PreemptReclaim {
-		key.tenant = j.p.Tenant
+		key.tenant = c.assocs[j.as].tenantID
 	}
 	if c.preemptFails[key] || c.preemptTries >= maxPreemptTries {
 		return false
@@ -245,7 +245,7 @@ func (c *cycle) preemptFor(j *jobInfo, why PreemptReason, cands []int32) bool {
 		if fitting < j.dem.n {
 			continue
 		}
-		picks := c.placeSearch(j.prim, &j.dem, end, j.resv)
+		picks := c.placeSearch(j.prim, j.dem, end, j.resv)
 		if picks == nil {
 			if pot.verified++; pot.verified > 8 {
 				return false
@@ -288,7 +288,7 @@ func (c *cycle) newPotential(j *jobInfo) *potential {
 
 // add counts run ri as gone and returns how many nodes would fit.
 func (pt *potential) add(c *cycle, ri int32) int {
-	d := &pt.j.dem
+	d := pt.j.dem
 	end := after(c.now, pt.j.limit)
 	tier := c.parts[pt.j.prim].cfg.Tier
 	for _, ni := range c.runs[ri].nodeIdx {
@@ -326,7 +326,7 @@ func (pt *potential) add(c *cycle, ri int32) int {
 }
 
 func (pt *potential) fits(ni int32) bool {
-	d := &pt.j.dem
+	d := pt.j.dem
 	return pt.g[ni] >= d.g && pt.cpus[ni] >= d.c && pt.mem[ni] >= d.m
 }
 
@@ -350,7 +350,7 @@ func (c *cycle) placeFreeing(j *jobInfo, victims []int32) []pick {
 	for _, ri := range victims {
 		freed = c.vacate(ri, freed)
 	}
-	picks := c.placeSearch(j.prim, &j.dem, after(c.now, j.limit), j.resv)
+	picks := c.placeSearch(j.prim, j.dem, after(c.now, j.limit), j.resv)
 	c.reoccupy(victims, freed)
 	return picks
 }
@@ -410,7 +410,7 @@ func (c *cycle) markVictim(ri int32, j *jobInfo, why PreemptReason) {
 	if vp.PreemptMode != PreemptCancel && r.requeue {
 		mode = PreemptRequeue
 	}
-	c.plan.Preemptions = append(c.plan.Preemptions, Preemption{Victim: r.id, Beneficiary: j.p.ID,
+	c.plan.Preemptions = append(c.plan.Preemptions, Preemption{Victim: r.id, Beneficiary: j.id,
 		Reason: why, Mode: mode, Grace: grace})
 	c.plan.Stats.Preempted++
 }

@@ -178,14 +178,14 @@ func (c *cycle) fairshare(tenant, user string) float64 {
 func (c *cycle) computePriority(j *jobInfo) {
 	pj := j.p
 	if pj.Hold != NotHeld {
-		j.prio, j.fac = 0, PriorityFactors{}
+		j.prio, c.facs[j.idx] = 0, PriorityFactors{}
 		return
 	}
 	w := &c.cfg.Priority
 	var f PriorityFactors
-	waited := c.waited(pj)
+	waited := j.waited
 	f.Age = w.WeightAge * math.Min(1, float64(waited)/float64(c.prio.maxAge))
-	f.Fairshare = w.WeightFairshare * c.fairshare(pj.Tenant, pj.User)
+	f.Fairshare = w.WeightFairshare * c.fairshareOf(j.as)
 	f.JobSize = w.WeightJobSize * c.jobSize(j)
 	if j.prim >= 0 && c.prio.maxJobFactor > 0 {
 		f.Partition = w.WeightPartition * float64(c.parts[j.prim].cfg.JobFactor) / float64(c.prio.maxJobFactor)
@@ -202,7 +202,7 @@ func (c *cycle) computePriority(j *jobInfo) {
 		}
 	}
 	sum := f.Age + f.Fairshare + f.JobSize + f.Partition + f.QOS + f.Aging + f.Compensation - f.Nice
-	j.fac = f
+	c.facs[j.idx] = f
 	j.prio = clampPriority(sum)
 }
 

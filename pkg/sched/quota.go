@@ -181,15 +181,16 @@ func earliest(a, b tick) tick {
 
 // limitFrees is the earliest time a job waiting for limit r may find its
 // tenant's or user's usage lower: when the first of their jobs ends.
-func (c *cycle) limitFrees(r Reason, tenant, user string) tick {
+func (c *cycle) limitFrees(r Reason, as int32) tick {
+	a := &c.assocs[as]
 	switch r {
 	case ReasonAssocGrpGRES, ReasonAssocGrpCPU, ReasonAssocGrpMem, ReasonAssocGrpNode, ReasonAssocGrpJobs:
-		if t := c.quota.tenants[tenant]; t != nil {
-			return t.firstEnd
+		if a.tenant != nil {
+			return a.tenant.firstEnd
 		}
 	case ReasonAssocMaxJobs, ReasonQOSMaxGRESPerUser, ReasonQOSMaxCPUPerUser, ReasonQOSMaxMemPerUser,
 		ReasonQOSMaxNodePerUser:
-		if u := c.quota.users[assoc{tenant, user}]; u != nil {
+		if u := c.quota.users[a.key]; u != nil {
 			return u.firstEnd
 		}
 	}
@@ -211,16 +212,16 @@ func over(used, want, limit int64) (blocked, never bool) {
 // order: job counts, per-user TRES, tenant TRES, then (Loam) borrowing.
 // It returns how many of the GPUs are owned, or the reason it must wait
 // and whether it could never run under these limits.
-func (c *cycle) admit(tenant, user string, want tres) (owned int64, r Reason, never bool) {
+func (c *cycle) admit(as int32, want tres) (owned int64, r Reason, never bool) {
 	q := &c.quota
 	if !q.on {
 		return want.g, "", false
 	}
-	t := q.tenants[tenant]
+	t := c.assocs[as].tenant
 	if t == nil {
 		return 0, ReasonInvalidAccount, true
 	}
-	u := c.user(tenant, user)
+	u := c.userOf(as)
 	checks := []struct {
 		used, want, limit int64
 		r                 Reason
@@ -305,7 +306,7 @@ func (c *cycle) noteDemand() {
 		}
 		// Only jobs that fit the guarantee could reclaim; bigger ones
 		// borrow themselves and compete for the pool like anyone.
-		if t := c.quota.tenants[j.p.Tenant]; t != nil && t.used.g+int64(j.dem.totalG) <= t.guarantee() {
+		if t := c.assocs[j.as].tenant; t != nil && t.used.g+int64(j.dem.totalG) <= t.guarantee() {
 			t.demand += int64(j.dem.totalG)
 		}
 	}
@@ -325,15 +326,14 @@ func (c *cycle) claimGuarantee(tenant string, g int64) {
 
 // fitsGuarantee reports whether g more GPUs of tenant stay within what it
 // is guaranteed, counting GPUs already claimed in this cycle.
-func (c *cycle) fitsGuarantee(tenant string, g int64) bool {
-	t := c.quota.tenants[tenant]
+func (c *cycle) fitsGuarantee(t *tenantQuota, g int64) bool {
 	return c.quota.elastic && t != nil && g > 0 && t.used.g+t.claim+g <= t.guarantee()
 }
 
 // borrowsFor reports whether job j, started now, would run partly on
 // borrowed quota.
 func (c *cycle) borrowsFor(j *jobInfo) bool {
-	t := c.quota.tenants[j.p.Tenant]
+	t := c.assocs[j.as].tenant
 	return c.quota.elastic && t != nil && t.used.g+t.claim+int64(j.dem.totalG) > t.guarantee()
 }
 

@@ -71,7 +71,7 @@ func (c *cycle) mayUse(r *resv, end tick, tier int) bool {
 // job preempted for, nor a strict one.
 func (c *cycle) heads(r *resv) bool {
 	return c.headPos >= 0 && !r.dead && r.job != nil && r.job.pos > c.headPos && r.part == c.headPart &&
-		!r.claimed && !r.strict && c.waited(r.job.p) < c.headWaited
+		!r.claimed && !r.strict && r.job.waited < c.headWaited
 }
 
 // lendable reports whether a patient lender may take what r holds: r's
@@ -289,7 +289,7 @@ func (c *cycle) resvDone(r *resv) tick {
 // nodes, then nodes the reservation already holds (so it does not wander),
 // then node preference, on as few leaf switches as possible.
 func (c *cycle) planFor(j *jobInfo, own int32, others bool) (resvPlan, bool) {
-	d := &j.dem
+	d := j.dem
 	p := &c.parts[j.prim]
 	cands, ticks := c.planCands[:0], c.planTicks[:0]
 	for _, ni := range p.nodes {

@@ -1,16 +1,15 @@
 package sched
 
 import (
-	"cmp"
-	"math"
 	"slices"
 	"time"
 )
 
 // Scheduler runs cycles for one Config. Between cycles it keeps only
-// scratch memory, cleared before use, never state that changes a decision:
-// the same Snapshot always yields the same Plan. A Scheduler is not safe
-// for concurrent use; run one per goroutine.
+// scratch memory, cleared or overwritten before use, and what it derived
+// from the Config alone (its host lists expanded), never state that
+// changes a decision: the same Snapshot always yields the same Plan. A
+// Scheduler is not safe for concurrent use; run one per goroutine.
 type Scheduler struct {
 	cfg     Config
 	scratch scratch
@@ -19,12 +18,16 @@ type Scheduler struct {
 // scratch is per-cycle working memory reused across cycles, so that a
 // cycle over 50,000 jobs does not allocate (and collect) them anew.
 type scratch struct {
-	jobs  []jobInfo
-	keys  []orderKey
-	order []int32
-	pos   []int32
-	cands []cand
-	freed []int
+	jobs, spare   []jobInfo // the jobs in scheduling order; loadJobs' buffer in Snapshot order
+	keys, tmpKeys []orderKey
+	ids, tmp      []uint64
+	area          []uint64 // deferred jobs' sort keys
+	dup           []bool
+	pos           []int32
+	facs          []PriorityFactors
+	cands         []cand
+	freed         []int
+	names         *expandedNames // not scratch: derived from the Config, kept
 }
 
 // grow returns s resized to n, reusing its array when large enough; the
@@ -65,10 +68,10 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 	// 2. Jobs: reasons that rule them out, priorities, scheduling order.
 	c.initPriority()
 	c.initQuota()
-	jobByID, pos := c.loadJobs()
+	ids := c.loadJobs()
 	c.noteDemand()
 	// 3. Reservations carried over: gone, timed out, deadlocked.
-	c.loadReservations(jobByID, pos)
+	c.loadReservations(ids)
 	c.expireReservations()
 	if c.pol == PolicyLoam {
 		c.analyzeWaits()
@@ -84,68 +87,6 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 	c.estimate()
 	c.assemble()
 	return c.plan
-}
-
-// loadJobs classifies and prioritises the pending jobs and sorts them into
-// scheduling order. It returns each job's index by id and its position.
-func (c *cycle) loadJobs() (map[JobID]int32, []int32) {
-	c.scratch.jobs = grow(c.scratch.jobs, len(c.snap.Pending))
-	c.jobs = c.scratch.jobs
-	clear(c.jobs)
-	jobByID := make(map[JobID]int32, len(c.snap.Pending))
-	feas := &feasCache{plain: map[feasKey]Reason{}, constrained: map[failKey]Reason{}}
-	for i := range c.snap.Pending {
-		j := &c.jobs[i]
-		j.p = &c.snap.Pending[i]
-		if _, dup := jobByID[j.p.ID]; dup {
-			j.reason, j.noEst, j.prim, j.resv = ReasonBadConstraints, true, -1, -1
-			continue // a second entry with one id is never scheduled
-		}
-		jobByID[j.p.ID] = int32(i)
-		c.classify(j, feas)
-		c.computePriority(j)
-	}
-	// Sort compact keys rather than the jobs: at 50,000 jobs the sort is
-	// a visible part of the cycle.
-	c.scratch.keys = grow(c.scratch.keys, len(c.jobs))
-	keys := c.scratch.keys
-	for i := range c.jobs {
-		j := &c.jobs[i]
-		// Priority (at most MaxUint32) descending, then id ascending, in
-		// one integer.
-		keys[i] = orderKey{tier: c.tierOf(j), key: uint64(math.MaxUint32-j.prio)<<32 | uint64(j.p.ID), idx: int32(i)}
-	}
-	slices.SortFunc(keys, func(a, b orderKey) int {
-		if a.tier != b.tier {
-			return cmp.Compare(b.tier, a.tier)
-		}
-		return cmp.Compare(a.key, b.key)
-	})
-	c.scratch.order = grow(c.scratch.order, len(c.jobs))
-	c.scratch.pos = grow(c.scratch.pos, len(c.jobs))
-	c.order = c.scratch.order
-	pos := c.scratch.pos
-	for k, key := range keys {
-		c.order[k] = key.idx
-		pos[key.idx] = int32(k)
-		c.jobs[key.idx].pos = int32(k)
-	}
-	return jobByID, pos
-}
-
-// orderKey is what scheduling order sorts on: tier, then priority, both
-// descending, then job id.
-type orderKey struct {
-	tier int
-	key  uint64
-	idx  int32
-}
-
-func (c *cycle) tierOf(j *jobInfo) int {
-	if j.prim < 0 {
-		return -1 << 30
-	}
-	return c.parts[j.prim].cfg.Tier
 }
 
 // expireReservations drops, under Loam, reservations older than their
@@ -229,9 +170,9 @@ func (c *cycle) assemblePending() {
 	counts := make([]int, len(c.parts)) // per primary partition
 	other := map[string]int{}           // jobs without a known partition
 	c.plan.Pending = make([]Pending, 0, len(c.jobs))
-	for _, ji := range c.order {
-		j := &c.jobs[ji]
-		if j.starts > 0 && j.starts >= max(j.p.ArrayTasks, 1) {
+	for i := range c.jobs {
+		j := &c.jobs[i]
+		if j.starts > 0 && j.starts >= max(j.arrayTasks, 1) {
 			continue
 		}
 		part, position := "", 0
@@ -250,21 +191,25 @@ func (c *cycle) assemblePending() {
 		if r == "" {
 			r = ReasonPriority
 		}
-		c.plan.Pending = append(c.plan.Pending, Pending{Job: j.p.ID, Reason: r, EstStart: fromTick(j.est),
+		c.plan.Pending = append(c.plan.Pending, Pending{Job: j.id, Reason: r, EstStart: fromTick(j.est),
 			Position: position, Partition: part, Priority: j.prio})
 	}
 }
 
 func (c *cycle) assemblePriorities() {
 	c.plan.Priorities = make([]PriorityChange, 0, len(c.jobs))
-	for i := range c.jobs {
-		j := &c.jobs[i]
+	// In Snapshot order, then stably by id: duplicate ids keep theirs.
+	for i, k := range c.scratch.pos[:len(c.jobs)] {
+		j := &c.jobs[k]
 		if j.prio != j.p.PrevPriority {
-			c.plan.Priorities = append(c.plan.Priorities, PriorityChange{Job: j.p.ID, Old: j.p.PrevPriority,
-				New: j.prio, Factors: j.fac})
+			c.plan.Priorities = append(c.plan.Priorities, PriorityChange{Job: j.id, Old: j.p.PrevPriority,
+				New: j.prio, Factors: c.facs[i]})
 		}
 	}
-	slices.SortStableFunc(c.plan.Priorities, func(a, b PriorityChange) int { return cmpID(a.Job, b.Job) })
+	byID := func(a, b PriorityChange) int { return cmpID(a.Job, b.Job) }
+	if !slices.IsSortedFunc(c.plan.Priorities, byID) {
+		slices.SortStableFunc(c.plan.Priorities, byID)
+	}
 }
 
 // noteGain records that a reservation made progress in this cycle: it

@@ -157,8 +157,19 @@ type cycle struct {
 	runs  []runInfo
 	resvs []*resv
 	drops []drop
-	jobs  []jobInfo
-	order []int32
+	jobs  []jobInfo // in scheduling order: higher tier, priority, lower id
+	// assocs are the (tenant, user) pairs of the pending jobs (load.go).
+	assocs   []assocInfo
+	assocIdx map[assoc]int32
+	dup      []bool // per Snapshot.Pending entry: a repeated id
+	// facs are the jobs' priority factors, per Snapshot.Pending entry:
+	// only the plan reads them, so they stay out of jobInfo.
+	facs []PriorityFactors
+	// classes are each partition's node classes (nodeclass.go).
+	classes     [][]nodeClass
+	classesDone []bool
+	// tenantIdx numbers the tenants of the pending jobs (assocInfo).
+	tenantIdx map[string]int32
 
 	tested      int      // EASY: jobs the pass tested, for bf_max_job_test
 	stamp       []uint32 // per node: last stampGen that visited it
@@ -249,18 +260,40 @@ func (c *cycle) rankNodes() {
 // buildTopology maps each node to its leaf switch. A node listed under
 // several leaves keeps the first.
 func (c *cycle) buildTopology() {
-	for _, sw := range c.cfg.Switches {
+	names := c.scratch.configNames(c.cfg)
+	for i, sw := range c.cfg.Switches {
 		if len(sw.Nodes) == 0 {
 			continue
 		}
 		leaf := int32(c.leaves)
 		c.leaves++
-		for _, name := range expandNames(sw.Nodes) {
+		for _, name := range names.switches[i] {
 			if i, ok := c.nodeIdx[name]; ok && c.nodes[i].leaf < 0 {
 				c.nodes[i].leaf = leaf
 			}
 		}
 	}
+}
+
+// expandedNames are the Config's host lists expanded, per partition and
+// per switch (Config order). They depend on the Config alone, which a
+// Scheduler never changes, so they are expanded once.
+type expandedNames struct {
+	parts, switches [][]string
+}
+
+func (s *scratch) configNames(cfg *Config) *expandedNames {
+	if s.names == nil {
+		x := &expandedNames{}
+		for i := range cfg.Partitions {
+			x.parts = append(x.parts, expandNames(cfg.Partitions[i].Nodes))
+		}
+		for _, sw := range cfg.Switches {
+			x.switches = append(x.switches, expandNames(sw.Nodes))
+		}
+		s.names = x
+	}
+	return s.names
 }
 
 // expandNames accepts plain names and host lists ("n[1-4]"); a malformed
@@ -301,10 +334,10 @@ func (c *cycle) buildPartitions() {
 		case PolicyFCFS:
 			pi.depth = 0
 		}
-		seen := make(map[int32]bool)
-		for _, name := range expandNames(p.Nodes) {
-			if ni, ok := c.nodeIdx[name]; ok && !seen[ni] {
-				seen[ni] = true
+		c.stampGen++ // marks the nodes already listed
+		for _, name := range c.scratch.configNames(c.cfg).parts[i] {
+			if ni, ok := c.nodeIdx[name]; ok && c.stamp[ni] != c.stampGen {
+				c.stamp[ni] = c.stampGen
 				pi.nodes = append(pi.nodes, ni)
 			}
 		}
@@ -324,7 +357,18 @@ func (c *cycle) buildPartitions() {
 	}
 }
 
+// partOf is the index of the partition named name, or -1. Clusters have a
+// handful of partitions, and comparing their names is cheaper than
+// hashing: the pass looks up one per job.
 func (c *cycle) partOf(name string) int32 {
+	if len(c.parts) <= 8 {
+		for i := range c.parts {
+			if c.parts[i].cfg.Name == name {
+				return int32(i)
+			}
+		}
+		return -1
+	}
 	if i, ok := c.partIdx[name]; ok {
 		return i
 	}

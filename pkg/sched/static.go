@@ -7,26 +7,37 @@ import (
 	"github.com/loamhpc/loam/pkg/hostlist"
 )
 
-// jobInfo is a pending job as this cycle sees it.
+// jobInfo is a pending job as this cycle sees it. The jobs are stored in
+// scheduling order and the fields every pass reads come first, copied out
+// of the PendingJob: at 50,000 jobs the passes are bound by memory, and a
+// job's hot state then fits one cache line next to its neighbour's.
 type jobInfo struct {
-	p      *PendingJob
-	prim   int32 // partition the job is queued and prioritised in; -1 none
-	dem    demand
-	alts   []altPart // further partitions the job may run in
-	limit  time.Duration
-	prio   int64
-	fac    PriorityFactors
 	reason Reason
-	noEst  bool  // can never run as things stand: no estimated start
+	prim   int32 // partition the job is queued and prioritised in; -1 none
 	resv   int32 // reservation index, -1 none
 	starts int
-	est    tick
-	claim  int // GPUs claimed by a reclaim or preemption in this cycle
+	ntasks int // tasks(): starts the job may get now
+	id     JobID
+	as     int32 // index of its (tenant, user) pair in cycle.assocs
+	limit  time.Duration
+	noEst  bool // can never run as things stand: no estimated start
 	// poolWait: the limit in reason is the lendable pool (reasonPool).
-	poolWait bool
+	poolWait   bool
+	arrayTasks int
+	arrayRoom  int
+	waited     time.Duration // since eligible, as of now
+	begin      tick          // --begin
+	resvAfter  tick          // end of a carried reservation cool-down
+	est        tick
+	prio       int64
+	pos        int32     // position in scheduling order (its index in cycle.jobs)
+	idx        int32     // index in Snapshot.Pending
+	dem        *demand   // shared by the jobs whose requests resolve alike: never changed
+	alts       []altPart // further partitions the job may run in
+	claim      int       // GPUs claimed by a reclaim or preemption in this cycle
 	// coolUntil is the end of a cool-down that began in this cycle.
 	coolUntil tick
-	pos       int32 // position in scheduling order
+	p         *PendingJob
 }
 
 // altPart is another partition of a multi-partition job, with the request
@@ -49,6 +60,10 @@ type feasKey struct {
 type feasCache struct {
 	plain       map[feasKey]Reason
 	constrained map[failKey]Reason
+	byShape     map[plainKey]*partsResult
+	gpuTypes    map[string]int32
+	accounts    bool    // some partition allows or denies accounts
+	cands       []int32 // scratch for candidateParts
 }
 
 // classify resolves a job's partitions and demands and gives the reason a
@@ -67,7 +82,88 @@ func (c *cycle) classify(j *jobInfo, feas *feasCache) {
 	case HeldDependencyNever:
 		j.reason = ReasonDependencyNeverSatisfied
 	}
-	cands := c.candidateParts(pj)
+	pr := feas.parts(c, j)
+	j.prim, j.dem, j.alts, j.limit = pr.prim, &pr.dem, pr.alts, pr.limit
+	switch {
+	case j.reason != "":
+		j.noEst = true
+	case pr.reason != "":
+		j.reason, j.noEst = pr.reason, true
+	case toTick(pj.Begin) > c.now:
+		j.reason = ReasonBeginTime
+	case pj.ArrayRoom == 0:
+		j.reason = ReasonJobArrayTaskLimit
+	}
+}
+
+// partsResult is a request resolved against its partitions: the primary
+// one with its demand, the alternatives, the effective time limit, and
+// the reason no partition can ever run it (or "").
+type partsResult struct {
+	prim   int32
+	dem    demand
+	alts   []altPart
+	limit  time.Duration
+	reason Reason
+}
+
+// plainKey identifies the requests that resolve alike: one partition,
+// one tenant (when partitions allow or deny accounts), one limit and one
+// shape without node constraints. Queues of thousands of jobs hold a few
+// dozen of them.
+type plainKey struct {
+	part, tenant             int32
+	nodes, gpus, gpusPerNode int
+	cpus, cpusPerNode        int
+	memNode, memCPU, memGPU  int64
+	limit                    time.Duration
+	gpuType                  int32 // 0: none; else feasCache.gpuTypes[GPUType]
+	exclusive                bool
+}
+
+// parts resolves pj's partitions, from the cache when its request is
+// plain. Results are shared between jobs and never changed.
+func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
+	pj, sh := j.p, &j.p.Shape
+	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 {
+		return c.resolveParts(pj, f)
+	}
+	part := c.partOf(pj.Partitions[0])
+	if part < 0 {
+		return c.resolveParts(pj, f)
+	}
+	k := plainKey{part: part, tenant: -1, gpuType: f.gpuType(sh.GPUType), nodes: sh.Nodes, gpus: sh.GPUs,
+		gpusPerNode: sh.GPUsPerNode, cpus: sh.CPUs, cpusPerNode: sh.CPUsPerNode, memNode: sh.MemPerNode,
+		memCPU: sh.MemPerCPU, memGPU: sh.MemPerGPU, limit: pj.Limit, exclusive: sh.Exclusive}
+	if f.accounts {
+		k.tenant = c.assocs[j.as].tenantID // the tenant matters only here
+	}
+	if pr, ok := f.byShape[k]; ok {
+		return pr
+	}
+	pr := c.resolveParts(pj, f)
+	f.byShape[k] = pr
+	return pr
+}
+
+// gpuType numbers GPU types so that plainKey holds no string.
+func (f *feasCache) gpuType(t string) int32 {
+	if t == "" {
+		return 0
+	}
+	i, ok := f.gpuTypes[t]
+	if !ok {
+		i = int32(len(f.gpuTypes)) + 1
+		f.gpuTypes[t] = i
+	}
+	return i
+}
+
+// resolveParts checks pj against each of its partitions.
+func (c *cycle) resolveParts(pj *PendingJob, feas *feasCache) *partsResult {
+	pr := &partsResult{prim: -1}
+	cands := c.candidateParts(pj, feas.cands[:0])
+	feas.cands = cands
 	var first Reason
 	passed := false
 	for _, pi := range cands {
@@ -80,34 +176,28 @@ func (c *cycle) classify(j *jobInfo, feas *feasCache) {
 		}
 		if !passed {
 			passed = true
-			j.prim, j.dem = pi, d
+			pr.prim, pr.dem = pi, d
 		} else {
-			j.alts = append(j.alts, altPart{part: pi, dem: d})
+			pr.alts = append(pr.alts, altPart{part: pi, dem: d})
 		}
 	}
-	if j.prim < 0 && len(cands) > 0 {
-		j.prim = cands[0]
+	if pr.prim < 0 && len(cands) > 0 {
+		pr.prim = cands[0]
 	}
-	j.limit = c.effectiveLimit(pj, j.prim)
+	pr.limit = c.effectiveLimit(pj, pr.prim)
 	switch {
-	case j.reason != "":
-		j.noEst = true
 	case len(cands) == 0:
-		j.reason, j.noEst = ReasonPartitionConfig, true
+		pr.reason = ReasonPartitionConfig
 	case !passed:
-		j.reason, j.noEst = first, true
-	case toTick(pj.Begin) > c.now:
-		j.reason = ReasonBeginTime
-	case pj.ArrayRoom == 0:
-		j.reason = ReasonJobArrayTaskLimit
+		pr.reason = first
 	}
+	return pr
 }
 
 // candidateParts lists the job's known partitions by PriorityTier, highest
 // first, keeping the user's order among equal tiers (Slurm shows
-// "-p batch,normal" as "normal,batch").
-func (c *cycle) candidateParts(pj *PendingJob) []int32 {
-	var out []int32
+// "-p batch,normal" as "normal,batch"). It appends to out.
+func (c *cycle) candidateParts(pj *PendingJob, out []int32) []int32 {
 	for _, name := range pj.Partitions {
 		if pi := c.partOf(name); pi >= 0 && !slices.Contains(out, pi) {
 			out = append(out, pi)
@@ -183,24 +273,33 @@ func (c *cycle) feasibility(d *demand, p *partInfo) Reason {
 		return r
 	}
 	var full, last, fullUp, lastUp, capOnly int
-	for _, ni := range p.nodes {
+	count := func(ni int32, k int) {
 		n := &c.nodes[ni]
 		if n.gpus >= d.lg && n.cpus >= d.lc && n.mem >= d.lm {
-			capOnly++
+			capOnly += k
 		}
 		if !d.nodeStatic(n, ni, d.lg, d.lc, d.lm) {
-			continue
+			return
 		}
-		last++
+		last += k
 		up := n.schedulable()
 		if up {
-			lastUp++
+			lastUp += k
 		}
 		if d.nodeStatic(n, ni, d.g, d.c, d.m) {
-			full++
+			full += k
 			if up {
-				fullUp++
+				fullUp += k
 			}
+		}
+	}
+	if classes := c.classesOf(p); classes != nil && len(d.exclude) == 0 {
+		for _, cl := range classes {
+			count(cl.rep, cl.count)
+		}
+	} else {
+		for _, ni := range p.nodes {
+			count(ni, 1)
 		}
 	}
 	switch {
