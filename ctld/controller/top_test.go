@@ -230,9 +230,10 @@ func TestTopUserTopSetting(t *testing.T) {
 	}
 }
 
-// TestNotifyAnswers: Slurm's answers to scontrol notify, in its order;
-// every live job is "presently disabled" since Loam has no channel to
-// the job's srun or batch step.
+// TestNotifyAnswers: Slurm's answers to scontrol notify, in its order,
+// for jobs that have no batch step to deliver to (pending or ended);
+// delivery to a running batch job is tested on a live cluster
+// (test/notify_deliver_test.go).
 func TestNotifyAnswers(t *testing.T) {
 	h := newHarness(t)
 	ids := pendingWithPrio(t, h, alice, nil, 10, 10)

@@ -43,6 +43,13 @@ func (a *Agent) tcpHandler() http.Handler {
 		}
 		return a.signal(ctx, &req)
 	})
+	signed(api.PathNotifyJob, func(ctx context.Context, body []byte) (any, *api.Error) {
+		var req api.NotifyRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return a.notify(ctx, &req) // notify.go
+	})
 	signed(api.PathTerminate, func(ctx context.Context, body []byte) (any, *api.Error) {
 		var req api.TerminateRequest
 		if err := decode(body, &req); err != nil {

@@ -51,7 +51,10 @@ type request struct {
 	signal    *api.SignalRequest
 	terminate *api.TerminateRequest
 	timeLimit *api.TimeLimitRequest
-	done      chan struct{}
+	notify    *api.NotifyRequest
+	// resp is the answer, which the loop may change (notify.go).
+	resp *api.NodedResponse
+	done chan struct{}
 }
 
 type control struct {
@@ -160,6 +163,8 @@ func (c *control) answer(req *wireRequest, gone <-chan struct{}) *wireReply {
 		return c.order(request{terminate: req.Terminate}, gone)
 	case req.Op == opTimeLimit && req.TimeLimit != nil:
 		return c.order(request{timeLimit: req.TimeLimit}, gone)
+	case req.Op == opNotify && req.Notify != nil:
+		return c.order(request{notify: req.Notify}, gone)
 	}
 	return &wireReply{Error: "bad request: operation " + strconv.Quote(req.Op) + " without its arguments or unknown"}
 }
@@ -185,11 +190,11 @@ func (c *control) wait(want State, gone <-chan struct{}) *wireReply {
 // order hands req to the loop; a job that ended answers Unknown, as the
 // daemon does for jobs it does not run.
 func (c *control) order(req request, gone <-chan struct{}) *wireReply {
-	req.done = make(chan struct{})
+	req.done, req.resp = make(chan struct{}), &api.NodedResponse{}
 	select {
 	case c.reqs <- req:
 		<-req.done
-		return &wireReply{Response: &api.NodedResponse{}}
+		return &wireReply{Response: req.resp}
 	case <-c.ended:
 		return &wireReply{Response: &api.NodedResponse{Unknown: true}}
 	case <-gone:

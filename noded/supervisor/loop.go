@@ -119,6 +119,8 @@ func (s *Supervisor) order(m *lifecycle.Machine, req request) []lifecycle.Action
 			limit = 0
 		}
 		return m.SetTimeLimit(now, limit)
+	case req.notify != nil:
+		s.notify(req) // notify.go
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ const (
 	opSignal    = "signal"
 	opTerminate = "terminate"
 	opTimeLimit = "timelimit"
+	opNotify    = "notify"
 )
 
 // maxLine bounds a request or reply line.
@@ -29,6 +30,7 @@ type wireRequest struct {
 	Signal    *api.SignalRequest    `json:"signal,omitempty"`
 	Terminate *api.TerminateRequest `json:"terminate,omitempty"`
 	TimeLimit *api.TimeLimitRequest `json:"time_limit,omitempty"`
+	Notify    *api.NotifyRequest    `json:"notify,omitempty"`
 }
 
 // wireReply is a reply line: a status (state, wait), an order's response,

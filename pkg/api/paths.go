@@ -57,6 +57,10 @@ const (
 	PathLaunch = "/v1/noded/launch"
 	// PathSignal takes SignalRequest and answers NodedResponse.
 	PathSignal = "/v1/noded/signal"
+	// PathNotifyJob takes NotifyRequest and answers NodedResponse: the
+	// message goes to the batch step's standard error (scontrol notify);
+	// Unknown when the node runs no batch step of the job.
+	PathNotifyJob = "/v1/noded/notify"
 	// PathTerminate takes TerminateRequest and answers NodedResponse.
 	PathTerminate = "/v1/noded/terminate"
 	// PathTimeLimit takes TimeLimitRequest and answers NodedResponse.

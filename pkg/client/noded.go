@@ -71,3 +71,10 @@ func (n *Noded) call(ctx context.Context, addr, path string, in, out any) error 
 	}
 	return nil
 }
+
+// NotifyJob writes a message to a running job's batch step's standard
+// error (scontrol notify).
+func (n *Noded) NotifyJob(ctx context.Context, addr string, req *api.NotifyRequest) (*api.NodedResponse, error) {
+	var out api.NodedResponse
+	return &out, n.call(ctx, addr, api.PathNotifyJob, req, &out)
+}
