@@ -15,13 +15,15 @@ import (
 )
 
 // srunSignalScript traps USR1 and USR2 in the batch shell and in a step,
-// each writing what it got to a file, and waits for a gate.
+// each writing what it got to a file, and waits for a gate. The step ends
+// with true: a signal also kills the step's sleep, and when the gate opens
+// right after the trap ran, the loop's status is that sleep's 138.
 const srunSignalScript = `#!/bin/bash
 #SBATCH -N1 -n1 -o out.txt
 unset LOAM_CONF
 trap 'echo USR1 >> shell.txt' USR1
 trap 'echo USR2 >> shell.txt' USR2
-srun bash -c 'trap "echo USR1 >> step.txt" USR1; trap "echo USR2 >> step.txt" USR2; touch step-ready; while [ ! -e go ]; do sleep 0.1; done' &
+srun bash -c 'trap "echo USR1 >> step.txt" USR1; trap "echo USR2 >> step.txt" USR2; touch step-ready; while [ ! -e go ]; do sleep 0.1; done; true' &
 while [ ! -e go ]; do sleep 0.1; done
 wait
 `
