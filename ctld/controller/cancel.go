@@ -24,26 +24,16 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 	f := in.Filter
 	spec := filterSpec{JobIDs: f.JobIDs, Users: f.Users, Accounts: f.Accounts, Partitions: f.Partitions,
 		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes, Reservations: f.Reservations}
-	var b batch
-	c.mu.Lock()
-	out, aerr := c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error {
+	return c.runOp(id, spec, func(b *batch, r *jobRecord, tasks []int) *api.Error {
 		if in.Signal != 0 && in.Signal != int(syscall.SIGKILL) {
-			return c.signalJob(&b, r, api.SignalRequest{Signal: in.Signal, BatchOnly: in.BatchOnly, Full: in.Full})
+			return c.signalJob(b, r, api.SignalRequest{Signal: in.Signal, BatchOnly: in.BatchOnly, Full: in.Full})
 		}
 		if !r.finished() && r.St.EndState == "" {
 			uid := id.UID
 			r.St.CancelledBy = &uid
 		}
-		return c.cancelJob(&b, r, tasks)
+		return c.cancelJob(b, r, tasks)
 	})
-	c.mu.Unlock()
-	if aerr != nil {
-		return nil, aerr
-	}
-	if err := c.finishBatch(&b); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // cancelJob cancels one record: a pending job at once, a running one by

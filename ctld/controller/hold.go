@@ -112,9 +112,18 @@ func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body [
 // runOp runs an operation on many jobs under the lock, then waits for its
 // commit and sends its messages.
 func (c *Controller) runOp(id auth.Identity, spec filterSpec, fn func(b *batch, r *jobRecord, tasks []int) *api.Error) (any, *api.Error) {
+	return c.inBatch(func(b *batch) (any, *api.Error) {
+		return c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error { return fn(b, r, tasks) })
+	})
+}
+
+// inBatch runs fn under the lock with a fresh batch, then waits for the
+// batch's commit and sends its messages; fn's answer is returned once
+// they are done.
+func (c *Controller) inBatch(fn func(b *batch) (any, *api.Error)) (any, *api.Error) {
 	var b batch
 	c.mu.Lock()
-	out, aerr := c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error { return fn(&b, r, tasks) })
+	out, aerr := fn(&b)
 	c.mu.Unlock()
 	if aerr != nil {
 		return nil, aerr

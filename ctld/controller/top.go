@@ -103,17 +103,7 @@ func (c *Controller) handleTop(ctx context.Context, id auth.Identity, body []byt
 	if !operator && !userTopEnabled(c.confNow().conf.SchedulerParameters.Raw) {
 		return nil, api.Errorf(api.CodeAccessDenied, "top is reserved to operators unless SchedulerParameters has enable_user_top")
 	}
-	var b batch
-	c.mu.Lock()
-	out, aerr := c.top(&b, in.JobIDs, id, operator)
-	c.mu.Unlock()
-	if aerr != nil {
-		return nil, aerr
-	}
-	if err := c.finishBatch(&b); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return c.inBatch(func(b *batch) (any, *api.Error) { return c.top(b, in.JobIDs, id, operator) })
 }
 
 // userTopEnabled reports whether SchedulerParameters lets owners use top;
