@@ -84,6 +84,9 @@ func (f *taskFiles) closeParent() {
 // stdio opens a task's streams: pipes to and from srun, or the files
 // --input, --output and --error name (patterns expanded for the task).
 func (p *proc) stdio(t *task) (taskFiles, error) {
+	if p.req.Step.Pty != nil {
+		return p.ptyStdio(t)
+	}
 	var f taskFiles
 	err := p.stdinOf(t, &f)
 	if err == nil {

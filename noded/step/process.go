@@ -225,6 +225,8 @@ func (p *proc) serve() {
 			p.signal(syscall.Signal(f.Task))
 		case api.IOTerminate:
 			p.terminate(true)
+		case api.IOWinsize:
+			p.winsize(f.Data)
 		}
 	}
 }

@@ -34,6 +34,7 @@ type task struct {
 
 	in      *stdinFeed // nil: no input from srun
 	errFile *os.File   // its standard error file; nil: it goes to srun
+	term    *os.File   // its pseudo-terminal's master under srun --pty
 	pumps   sync.WaitGroup
 	outDone chan struct{} // closed once its output reached srun
 }
@@ -160,6 +161,10 @@ func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) e
 	cmd.ExtraFiles = []*os.File{goR}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true,
 		Credential: &syscall.Credential{Uid: cred.UID, Gid: cred.GID, Groups: groups}}
+	if t.term != nil {
+		// The new session's controlling terminal is the pty on its stdin.
+		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
+	}
 	err = startPinned(cmd, cpus)
 	goR.Close()
 	if err != nil {
@@ -201,7 +206,7 @@ func (p *proc) workDir(t *task, files taskFiles) string {
 
 // writeErrTo writes a line to the task's standard error before it runs.
 func (t *task) writeErrTo(out *frameWriter, files taskFiles, line string) {
-	if files.errR == nil && files.err != nil {
+	if files.errR == nil && files.err != nil && t.term == nil {
 		_, _ = files.err.WriteString(line)
 		return
 	}

@@ -74,6 +74,9 @@ type StepCreateRequest struct {
 	// Argv is then the file's name and srun's arguments that follow it,
 	// and each task runs its own command (MultiProgArgv).
 	MultiProg string `json:"multi_prog,omitempty"`
+	// Pty (srun --pty) runs task 0 on a pseudo-terminal of its node; nil
+	// without one.
+	Pty *StepPty `json:"pty,omitempty"`
 }
 
 // StepIOAddr is srun's listening address for the step's streams and the

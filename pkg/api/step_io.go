@@ -22,7 +22,8 @@ import (
 //	               bytes), IOExit (StepIOExit JSON), IODone
 //	srun -> node   IOStdin (bytes for Task, or AllTasks), IOStdinEOF,
 //	               IOSignal (Task is the signal number), IOTerminate
-//	               (end the step: SIGTERM, KillWait, SIGKILL)
+//	               (end the step: SIGTERM, KillWait, SIGKILL), IOWinsize
+//	               (srun --pty's new terminal size, StepPty as 4 bytes)
 //
 // A frame is a 9-byte header (kind, task as a big-endian uint32, payload
 // length as a big-endian uint32) and the payload, at most MaxIOPayload
@@ -40,6 +41,7 @@ const (
 	IOStdinEOF  StepIOKind = 7
 	IOSignal    StepIOKind = 8
 	IOTerminate StepIOKind = 9
+	IOWinsize   StepIOKind = 10
 )
 
 // AllTasks addresses every task of a node in IOStdin and IOStdinEOF.
@@ -77,7 +79,7 @@ func ReadIOFrame(r *bufio.Reader) (StepIOFrame, error) {
 	}
 	f := StepIOFrame{Kind: StepIOKind(h[0]), Task: binary.BigEndian.Uint32(h[1:5])}
 	n := binary.BigEndian.Uint32(h[5:9])
-	if f.Kind < IOHello || f.Kind > IOTerminate {
+	if f.Kind < IOHello || f.Kind > IOWinsize {
 		return StepIOFrame{}, fmt.Errorf("%w: kind %d", ErrIOFrame, h[0])
 	}
 	if n > MaxIOPayload {

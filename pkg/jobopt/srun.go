@@ -45,6 +45,9 @@ type StepOptions struct {
 	// MultiProg (--multi-prog): Command[0] is a configuration file that
 	// gives each task its own program.
 	MultiProg bool
+	// Pty (--pty): task 0 runs on a pseudo-terminal, its input and output
+	// srun's terminal.
+	Pty bool
 }
 
 // StepResult is a parsed srun or salloc command line.
@@ -134,6 +137,9 @@ func (b *builder) applyEnvVar(t *Table, name string) error {
 
 // verifyStep applies srun's checks and derived values in its order.
 func (b *builder) verifyStep(st *srunState) error {
+	if st.Pty && (st.Input != "" || st.Output != "" || st.Error != "") {
+		return b.exitError("--error/--input/--output are incompatible with --pty")
+	}
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
@@ -169,6 +175,7 @@ func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str
 func (st *srunState) setOutput(b *builder, v value) error     { st.Output = fileName(v.str); return nil }
 func (st *srunState) setError(b *builder, v value) error      { st.Error = fileName(v.str); return nil }
 func (st *srunState) setMultiProg(b *builder, v value) error  { st.MultiProg = !v.reset; return nil }
+func (st *srunState) setPty(b *builder, v value) error        { st.Pty = !v.reset; return nil }
 func (st *srunState) setDisableStatus(b *builder, v value) error {
 	st.DisableStatus = !v.reset
 	return nil

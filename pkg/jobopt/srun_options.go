@@ -106,7 +106,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "profile", Arg: RequiredArg, Env: env("SLURM_PROFILE")},
 		{Long: "prolog", Arg: RequiredArg, Env: env("SLURM_PROLOG")},
 		{Long: "propagate", Arg: OptionalArg},
-		{Long: "pty", Arg: NoArg},
+		{Long: "pty", Arg: NoArg, set: st.setPty},
 		{Long: "qos", Short: 'q', Arg: RequiredArg, Env: env("SLURM_QOS"), set: setQOS},
 		{Long: "quiet", Short: 'Q', Arg: NoArg, set: st.setQuiet},
 		{Long: "quit-on-interrupt", Arg: NoArg},

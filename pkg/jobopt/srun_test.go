@@ -94,6 +94,8 @@ func TestSrunErrors(t *testing.T) {
 		"bad -N":            {args: []string{"-N", "0-x", "true"}, wantCode: 255, wantLines: []string{`srun: error: "x" is not a valid node count`}},
 		"bad -m":            {args: []string{"-m", "foo", "true"}, wantCode: 255, wantLines: []string{"srun: error: Invalid --distribution specification"}},
 		"map_cpu needs ids": {args: []string{"--cpu-bind=map_cpu", "true"}, wantCode: 1, wantLines: []string{`srun: error: unrecognized --cpu-bind argument "map_cpu"`, "srun: fatal: Failed to parse --cpu-bind= values."}},
+		"--pty with -i":     {args: []string{"--pty", "-i", "none", "true"}, wantCode: 1, wantLines: []string{"srun: error: --error/--input/--output are incompatible with --pty"}},
+		"--pty with -o":     {args: []string{"--pty", "-o", "x", "true"}, wantCode: 1, wantLines: []string{"srun: error: --error/--input/--output are incompatible with --pty"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -107,6 +109,36 @@ func TestSrunErrors(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantLines, e.Lines); diff != "" {
 				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSrunPtyOption checks that --pty (and SLURM_PTY, as the peer's
+// srun reads no such variable: it stays off) sets the step's terminal.
+func TestSrunPtyOption(t *testing.T) {
+	tests := map[string]struct {
+		env  []string
+		args []string
+		want bool
+	}{
+		"--pty":             {args: []string{"--pty", "bash", "-i"}, want: true},
+		"no --pty":          {args: []string{"bash"}, want: false},
+		"--pty is srun's":   {args: []string{"bash", "--pty"}, want: false},
+		"no input variable": {env: []string{"SLURM_PTY=1"}, args: []string{"bash"}, want: false},
+		"with a partition":  {args: []string{"-p", "debug", "--gres=gpu:1", "--pty", "bash", "-i"}, want: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := (&Parser{Env: tc.env, Cwd: "/work"}).Srun(tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Step.Pty != tc.want {
+				t.Errorf("Pty = %v, want %v", got.Step.Pty, tc.want)
+			}
+			if len(got.Warnings) != 0 {
+				t.Errorf("warnings %q, want none", got.Warnings)
 			}
 		})
 	}

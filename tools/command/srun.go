@@ -43,6 +43,9 @@ type srunRun struct {
 	allocator *allocator
 	// multiProg is the --multi-prog configuration ("" without it).
 	multiProg string
+	// pty is srun's terminal under --pty (nil without it, or when
+	// standard input is not a terminal).
+	pty *srunPty
 }
 
 func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
@@ -63,12 +66,18 @@ func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		}
 	}
 	w.lines(res.Warnings)
+	var pty *srunPty
+	if res.Step.Pty {
+		if pty = newSrunPty(w, h); pty != nil {
+			res.Step.Label, res.Step.Unbuffered = false, true // task 0's bytes, as they come
+		}
+	}
 	c, err := dialSteps(ctx, env)
 	if err != nil {
 		w.errf("Unable to allocate resources: %s", errText(err))
 		return 1
 	}
-	r := &srunRun{env: env, w: w, h: h, c: c, res: res, sigs: make(chan os.Signal, 8), multiProg: multiProg}
+	r := &srunRun{env: env, w: w, h: h, c: c, res: res, sigs: make(chan os.Signal, 8), multiProg: multiProg, pty: pty}
 	stop := h.notify(r.sigs)
 	defer stop()
 	return r.run(ctx)
@@ -96,6 +105,13 @@ func (r *srunRun) run(ctx context.Context) int {
 	resp, code := r.createStep(ctx, s)
 	if code != 0 {
 		return code
+	}
+	if r.pty != nil {
+		r.pty.term.watch(r.sigs)
+		if err := r.pty.start(); err != nil {
+			r.w.errf("%v", err)
+		}
+		defer r.pty.restore()
 	}
 	rc, worst, state := s.run(resp, r)
 	exit = worst
@@ -170,10 +186,14 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
 	}
-	if req.StdIn == "" && r.h.stdinIsNull() {
+	if req.StdIn == "" && r.pty == nil && r.h.stdinIsNull() {
 		req.StdIn = "none" // nothing to forward: the tasks read /dev/null
 	}
 	s.input = req.StdIn
+	if r.pty != nil {
+		win := r.pty.win
+		req.Pty, s.input = &win, "0" // only task 0 reads the terminal
+	}
 	return req
 }
 

@@ -21,12 +21,17 @@ type stepHooks struct {
 	stdinIsNull func() bool
 	// runLocal runs salloc's command and returns its exit status.
 	runLocal func(argv, env []string, dir string, sigs <-chan os.Signal) int
+	// terminal is srun's standard input as a terminal (--pty); nil or an
+	// error: it is not one.
+	terminal func() (ptyTerminal, error)
 }
 
 // Signals srun handles.
 var (
 	sigINT  os.Signal = syscall.SIGINT
 	sigTERM os.Signal = syscall.SIGTERM
+	// sigWINCH resizes the terminal of srun --pty's task.
+	sigWINCH os.Signal = syscall.SIGWINCH
 )
 
 // forwarded are the signals srun passes on to the tasks (SIGINT has its
@@ -46,6 +51,7 @@ func osStepHooks() stepHooks {
 		ioHost:      localAddr,
 		stdinIsNull: stdinIsNull,
 		runLocal:    runLocal,
+		terminal:    stdinTerminal,
 	}
 }
 

@@ -69,6 +69,9 @@ func (s *stepRun) frame(i int, f api.StepIOFrame) {
 // srun does: nothing for exit 0, else "srun: error: NODE: task(s) LIST:
 // how". With -K the first bad exit ends the step.
 func (s *stepRun) tasksEnded(i int, e api.StepIOExit) {
+	if s.r.pty != nil && slices.Contains(e.Tasks, 0) {
+		s.r.pty.restore() // task 0 left its terminal
+	}
 	for _, t := range e.Tasks {
 		s.exits[t] = e
 		s.out.flushTask(uint32(t))
@@ -81,7 +84,7 @@ func (s *stepRun) tasksEnded(i int, e api.StepIOExit) {
 		s.sigkilled = true
 	}
 	if !(s.forced && e.ExitCode.Signal != 0) {
-		s.w.errf("%s: %s: %s", s.layout.Nodes[i].Node, taskList(e.Tasks), exitHow(e))
+		s.errLine("%s: %s: %s", s.layout.Nodes[i].Node, taskList(e.Tasks), exitHow(e))
 	}
 	if s.killBad && !s.terminated {
 		s.w.raw("srun: launch/slurm: _step_signal: Terminating StepId=" + s.id + "\n")
@@ -145,6 +148,12 @@ func (s *stepRun) send(kind api.StepIOKind, task uint32) {
 func (s *stepRun) signal(sig os.Signal) {
 	n, ok := sig.(syscall.Signal)
 	if !ok {
+		return
+	}
+	if sig == sigWINCH {
+		if s.r.pty != nil {
+			s.r.pty.resized(s)
+		}
 		return
 	}
 	if sig != sigINT || s.r.res.Step.DisableStatus {

@@ -156,6 +156,11 @@ type srunCase struct {
 	signals []os.Signal // delivered once every node connected, 200 ms apart in the test clock
 	create  error
 	files   map[string]string // by absolute path
+	// stdin is srun's standard input; terminal its terminal (--pty).
+	stdin    string
+	terminal func() (ptyTerminal, error)
+	// onEnv sees srun's environment before it runs.
+	onEnv func(env *Env)
 
 	wantCode   int
 	wantStdout string
@@ -178,7 +183,14 @@ func runSrunCase(t *testing.T, tc srunCase) (*fakeSteps, *testEnv) {
 	h := stepHooks{
 		notify:      func(ch chan<- os.Signal) func() { go deliver(ch, tc.signals, seen.seen); return func() {} },
 		ioHost:      func() string { return "127.0.0.1" },
-		stdinIsNull: func() bool { return true },
+		stdinIsNull: func() bool { return tc.stdin == "" },
+		terminal:    tc.terminal,
+	}
+	if tc.stdin != "" {
+		te.Stdin = strings.NewReader(tc.stdin)
+	}
+	if tc.onEnv != nil {
+		tc.onEnv(te.Env)
 	}
 	code := runSrun(context.Background(), te.Env, tc.args, h)
 	f.wg.Wait()
