@@ -97,6 +97,8 @@ func (c *Controller) reconcile(b *batch, n *nodeRec, in *api.RegisterRequest) []
 			kill = append(kill, rj.JobID)
 		case r.St.EndState != "":
 			c.resendTerminate(b, r, n)
+		default:
+			c.resendSuspend(b, r, n) // suspend.go
 		}
 	}
 	for id := range n.jobs {

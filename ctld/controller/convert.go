@@ -68,6 +68,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 		j.StartTime = unix(c.obs.est.startOf(r))
 	}
 	slurmTimes(j, st, r.pending())
+	fillSuspension(j, st) // suspend.go
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, true, st.Restarts, st.Requeue
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser

@@ -41,6 +41,7 @@ func (c *Controller) routes() map[string]route {
 		api.PathRelease:       {http.MethodPost, false, c.handleRelease},
 		api.PathUpdate:        {http.MethodPost, false, c.handleUpdate},
 		api.PathRequeue:       {http.MethodPost, false, c.handleRequeue},
+		api.PathSuspend:       {http.MethodPost, false, c.handleSuspend},
 		api.PathTop:           {http.MethodPost, false, c.handleTop},
 		api.PathNotify:        {http.MethodPost, false, c.handleNotify},
 		api.PathNodes:         {http.MethodPost, false, c.handleNodes},

@@ -177,10 +177,11 @@ func (c *Controller) checkRunningLimits(b *batch, now time.Time) {
 			b.persist(c.finishStopped(r, job.ExitCode{Signal: 9}))
 			continue
 		}
-		if r.St.TimeLimit <= 0 || r.St.EndState != "" || r.St.Start == 0 {
+		end, ok := runEnd(r) // suspend.go: suspended time does not count
+		if !ok || r.St.EndState != "" {
 			continue
 		}
-		if now.After(fromUnix(r.St.Start).Add(limitDuration(r.St.TimeLimit) + slack)) {
+		if now.After(end.Add(slack)) {
 			c.log.WithField("job_id", r.ID).Warn("job past its time limit: stopping it")
 			c.stopRunning(b, r, job.Timeout, job.ReasonTimeLimit, c.killWait())
 		}

@@ -96,12 +96,25 @@ type jobStatus struct {
 
 	Dep        *job.Dependency `json:"dep,omitempty"`
 	KillInvDep bool            `json:"kill_inv_dep,omitempty"`
+
+	// Suspension (suspend.go), as Slurm keeps it: when the job was last
+	// suspended or resumed, the seconds it ran before its last
+	// suspension, and the seconds it spent suspended in all (its end
+	// moves by them).
+	SuspendTime int64 `json:"suspend_time,omitempty"`
+	PreSuspend  int64 `json:"pre_suspend,omitempty"`
+	Suspended   int64 `json:"suspended,omitempty"`
 }
 
-// pending, running and finished classify a record's state.
+// pending, running and finished classify a record's state. A suspended
+// job counts as running: it keeps its nodes and its processes.
 func (r *jobRecord) pending() bool { return r.St.State == job.Pending }
 func (r *jobRecord) running() bool {
-	return r.St.State == job.Running || r.St.State == job.Completing || r.St.State == job.Configuring
+	switch r.St.State {
+	case job.Running, job.Completing, job.Configuring, job.Suspended:
+		return true
+	}
+	return false
 }
 func (r *jobRecord) finished() bool { return r.St.State.IsTerminal() }
 

@@ -88,6 +88,7 @@ func (c *Controller) restoreOne(r *jobRecord) {
 		if err := c.eng.Restore(c.engineJob(r), fromUnix(r.St.Start), r.St.Partition, r.St.Alloc, preemptDeadline); err != nil {
 			log.WithError(err).Error("restore: scheduler refused a running job")
 		}
+		c.restoreSuspension(r) // suspend.go
 	}
 	c.addRecord(r)
 	if r.running() {

@@ -95,6 +95,9 @@ func (c *Controller) setArrayPending(r *jobRecord, spec string) {
 // setState moves r to state st and keeps the running tally (singleton)
 // right.
 func (c *Controller) setState(r *jobRecord, st job.State) {
+	if r.St.State == job.Suspended && st != job.Suspended {
+		c.closeSuspension(r, st) // suspend.go
+	}
 	was := r.running()
 	if !r.gone {
 		c.tasks -= weight(r)

@@ -64,6 +64,13 @@ func (a *Agent) tcpHandler() http.Handler {
 		}
 		return a.timeLimit(ctx, &req)
 	})
+	signed(api.PathNodedSuspend, func(ctx context.Context, body []byte) (any, *api.Error) {
+		var req api.NodeSuspendRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return a.suspend(ctx, &req) // suspend.go
+	})
 	signed(api.PathStepLaunch, func(ctx context.Context, body []byte) (any, *api.Error) {
 		var req api.StepLaunchRequest
 		if err := decode(body, &req); err != nil {

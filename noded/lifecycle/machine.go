@@ -34,6 +34,10 @@ const (
 	// Announce writes Slurm's "*** JOB n ON node CANCELLED AT time ... ***"
 	// line for Action.Reason to the job's error file.
 	Announce
+	// Freeze stops every process of the job (scontrol suspend); Thaw lets
+	// them go on.
+	Freeze
+	Thaw
 )
 
 // Scope is which of a job's processes a signal reaches, as in Slurm:
@@ -83,6 +87,7 @@ type Machine struct {
 	warnSent bool
 	end      *ending
 	exited   bool
+	pause    pause // suspend.go
 }
 
 type ending struct {
@@ -95,10 +100,10 @@ type ending struct {
 func New(lim Limits) *Machine { return &Machine{lim: lim} }
 
 func (m *Machine) deadline() (time.Time, bool) {
-	if m.lim.TimeLimit <= 0 {
-		return time.Time{}, false
+	if m.lim.TimeLimit <= 0 || m.pause.suspended {
+		return time.Time{}, false // a suspended job's clock stands still
 	}
-	return m.lim.Start.Add(m.lim.TimeLimit), true
+	return m.lim.Start.Add(m.lim.TimeLimit + m.pause.total), true
 }
 
 func (m *Machine) warnAt() (time.Time, bool) {
@@ -177,11 +182,12 @@ func (m *Machine) Terminate(now time.Time, reason api.TerminateReason, sig sysca
 // sig, and kill at once when there is no grace.
 func (m *Machine) begin(now time.Time, reason api.TerminateReason, sig syscall.Signal, grace time.Duration) []Action {
 	m.end = &ending{reason: reason, killAt: now.Add(max(grace, 0))}
-	acts := []Action{
-		{Kind: Announce, Reason: reason},
-		{Kind: Signal, Signal: syscall.SIGCONT},
-		{Kind: Signal, Signal: sig},
-	}
+	acts := m.thawToEnd(now) // a suspended job must run to handle sig
+	acts = append(acts,
+		Action{Kind: Announce, Reason: reason},
+		Action{Kind: Signal, Signal: syscall.SIGCONT},
+		Action{Kind: Signal, Signal: sig},
+	)
 	return append(acts, m.Tick(now)...)
 }
 

@@ -52,6 +52,7 @@ type request struct {
 	terminate *api.TerminateRequest
 	timeLimit *api.TimeLimitRequest
 	notify    *api.NotifyRequest
+	suspend   *api.NodeSuspendRequest
 	// resp is the answer, which the loop may change (notify.go).
 	resp *api.NodedResponse
 	done chan struct{}
@@ -165,6 +166,8 @@ func (c *control) answer(req *wireRequest, gone <-chan struct{}) *wireReply {
 		return c.order(request{timeLimit: req.TimeLimit}, gone)
 	case req.Op == opNotify && req.Notify != nil:
 		return c.order(request{notify: req.Notify}, gone)
+	case req.Op == opSuspend && req.Suspend != nil:
+		return c.order(request{suspend: req.Suspend}, gone)
 	}
 	return &wireReply{Error: "bad request: operation " + strconv.Quote(req.Op) + " without its arguments or unknown"}
 }

@@ -121,6 +121,8 @@ func (s *Supervisor) order(m *lifecycle.Machine, req request) []lifecycle.Action
 		return m.SetTimeLimit(now, limit)
 	case req.notify != nil:
 		s.notify(req) // notify.go
+	case req.suspend != nil:
+		return suspendActions(m, now, req.suspend) // suspend.go
 	}
 	return nil
 }
@@ -148,6 +150,8 @@ func (s *Supervisor) apply(acts []lifecycle.Action) {
 			err = s.job.Signal(a.Signal, a.Scope)
 		case lifecycle.Kill:
 			err = s.job.KillAll()
+		case lifecycle.Freeze, lifecycle.Thaw:
+			err = s.setFrozen(a.Kind == lifecycle.Freeze) // suspend.go
 		}
 		if err != nil {
 			s.log.WithError(err).WithField("action", a.Kind).Warn("job action")

@@ -18,6 +18,7 @@ const (
 	opTerminate = "terminate"
 	opTimeLimit = "timelimit"
 	opNotify    = "notify"
+	opSuspend   = "suspend"
 )
 
 // maxLine bounds a request or reply line.
@@ -25,12 +26,13 @@ const maxLine = 1 << 20
 
 // wireRequest is a request line: Op and the field it needs.
 type wireRequest struct {
-	Op        string                `json:"op"`
-	State     State                 `json:"state,omitempty"`
-	Signal    *api.SignalRequest    `json:"signal,omitempty"`
-	Terminate *api.TerminateRequest `json:"terminate,omitempty"`
-	TimeLimit *api.TimeLimitRequest `json:"time_limit,omitempty"`
-	Notify    *api.NotifyRequest    `json:"notify,omitempty"`
+	Op        string                  `json:"op"`
+	State     State                   `json:"state,omitempty"`
+	Signal    *api.SignalRequest      `json:"signal,omitempty"`
+	Terminate *api.TerminateRequest   `json:"terminate,omitempty"`
+	TimeLimit *api.TimeLimitRequest   `json:"time_limit,omitempty"`
+	Notify    *api.NotifyRequest      `json:"notify,omitempty"`
+	Suspend   *api.NodeSuspendRequest `json:"suspend,omitempty"`
 }
 
 // wireReply is a reply line: a status (state, wait), an order's response,

@@ -143,6 +143,8 @@ var texts = map[Code]string{
 	CodeAuthCredInvalid:       "Invalid authentication credential",
 	CodeAuthExpired:           "Job credential expired",
 	CodeAuthReplayed:          "Job credential replayed",
+	CodeJobNotSuspended:       "Job is not suspended",
+	CodeUnexpectedMessage:     "Unexpected message received",
 
 	CodeBadRequest:    "Invalid request",
 	CodeTooLarge:      "Request too large",

@@ -81,8 +81,13 @@ type Job struct {
 	Deadline   int64 `json:"deadline,omitempty"`
 	// PreemptTime is when the job received its preemption signal.
 	PreemptTime int64 `json:"preempt_time,omitempty"`
-	// SuspendTime, kept for Slurm's field set; Loam never suspends.
-	SuspendTime int64 `json:"suspend_time,omitempty"`
+	// SuspendTime is when the job was last suspended or resumed;
+	// SecsPreSuspend the seconds it ran before its last suspension;
+	// SuspendedSecs the seconds it spent suspended in all, which move its
+	// end time (scontrol suspend / resume).
+	SuspendTime    int64 `json:"suspend_time,omitempty"`
+	SecsPreSuspend int64 `json:"secs_pre_suspend,omitempty"`
+	SuspendedSecs  int64 `json:"suspended_secs,omitempty"`
 
 	ExitCode    job.ExitCode `json:"exit_code"`
 	BatchHost   string       `json:"batch_host,omitempty"`

@@ -156,6 +156,10 @@ func (s *scontrol) run(argv []string) {
 		s.update(argv[1:])
 	case abbrev(tag, "top", 3):
 		s.top(argv)
+	case abbrev(tag, "suspend", 2):
+		s.suspend(argv, false) // scontrol_suspend.go
+	case abbrev(tag, "resume", 3):
+		s.suspend(argv, true)
 	case strings.EqualFold(tag, "token"):
 		s.token(argv)
 	case abbrev(tag, "notify", 1):

@@ -30,8 +30,10 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
      release <job_list>       permit specified jobs to start
      requeue <job_list>       requeue running, completed or failed jobs
      requeuehold <job_list>   requeue jobs and hold them
+     resume <jobid_list>      resume previously suspended job (see suspend)
      show <ENTITY> [<ID>]     display state of identified entity, default
                               is all records
+     suspend <job_list>       suspend specified job (see resume)
      top <job_list>           Put specified job first in queue for user
      update <SPECIFICATIONS>  update job or node configuration
      version                  display tool version number

@@ -136,7 +136,12 @@ func (f *jobFormatter) timeLines(b []byte, j *api.Job, sep string) []byte {
 		}
 		b = append(b, "PreemptEligibleTime="+f.time(j.StartTime)+" PreemptTime="+pt+sep...)
 	}
-	return append(b, "SuspendTime=None SecsPreSuspend=0 LastSchedEval="+f.time(j.LastSchedEval)+" Scheduler=Main"+sep...)
+	st := "None"
+	if j.SuspendTime != 0 {
+		st = f.time(j.SuspendTime)
+	}
+	b = append(b, "SuspendTime="+st+" SecsPreSuspend="+strconv.FormatInt(j.SecsPreSuspend, 10)...)
+	return append(b, " LastSchedEval="+f.time(j.LastSchedEval)+" Scheduler=Main"+sep...)
 }
 
 // roundMinutes keeps UNLIMITED and whole minutes, as Slurm stores limits.

@@ -29,7 +29,7 @@ type jobCol struct {
 var (
 	needID     = []string{"job_id", "array_job_id", "array_task_id", "array_task_string"}
 	needState  = []string{"job_state"}
-	needTimes  = []string{"job_state", "start_time", "end_time"}
+	needTimes  = []string{"job_state", "start_time", "end_time", "secs_pre_suspend", "suspended_secs"}
 	needReason = []string{"job_state", "state_reason", "state_description", "nodes"}
 )
 

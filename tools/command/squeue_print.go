@@ -124,14 +124,17 @@ func (p *jobPrinter) row(b []byte, j *api.Job) []byte {
 // timeUsed is Slurm's job_time_used: nothing while pending, up to now
 // while running, up to the end once ended.
 func (p *jobPrinter) timeUsed(j *api.Job) int64 {
-	if j.StartTime == 0 || j.JobState == job.Pending || j.JobState == job.Suspended {
+	switch {
+	case j.StartTime == 0 || j.JobState == job.Pending:
 		return 0
+	case j.JobState == job.Suspended:
+		return j.SecsPreSuspend // the clock stands still while suspended
 	}
 	end := j.EndTime
 	if j.JobState == job.Running || j.JobState == job.Configuring || end == 0 {
 		end = p.now
 	}
-	return end - j.StartTime
+	return max(end-j.StartTime-j.SuspendedSecs, 0)
 }
 
 func endTimeCol(b []byte, j *api.Job, p *jobPrinter) []byte {

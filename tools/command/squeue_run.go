@@ -22,7 +22,7 @@ var baseFields = []string{"job_id", "array_job_id", "array_task_id", "array_task
 var sortFields = map[byte][]string{
 	'B': {"batch_host"}, 'C': {"cpus"}, 'D': {"node_count"}, 'e': {"end_time"},
 	'g': {"group_name"}, 'G': {"group_id"}, 'l': {"time_limit"}, 'L': {"time_limit", "end_time"},
-	'm': {"memory_per_cpu", "memory_per_node", "min_memory"}, 'M': {"end_time"}, 'N': {"nodes"},
+	'm': {"memory_per_cpu", "memory_per_node", "min_memory"}, 'M': {"end_time", "secs_pre_suspend", "suspended_secs"}, 'N': {"nodes"},
 	'u': {"user_name"}, 'U': {"user_id"}, 'v': {"reservation"}, 'V': {"submit_time"},
 }
 

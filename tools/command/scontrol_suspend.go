@@ -1,0 +1,46 @@
+package command
+
+import (
+	"context"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// suspendClient is what scontrol suspend and resume need of the
+// controller; *client.Client has it.
+type suspendClient interface {
+	Suspend(ctx context.Context, req *api.SuspendRequest) (*api.JobResults, error)
+}
+
+// suspend handles "suspend JOBLIST..." and "resume JOBLIST...": each
+// argument a comma-separated list, each failure printed "for job" the
+// job, as Slurm 22.05's scontrol does; suspending a suspended job is no
+// error.
+func (s *scontrol) suspend(argv []string, resume bool) {
+	if len(argv) < 2 {
+		s.fail("too few arguments for keyword:%s\n", argv[0])
+		return
+	}
+	c, ok := s.controller()
+	if !ok {
+		return
+	}
+	sc, ok := c.(suspendClient)
+	if !ok {
+		s.fail("scontrol: error: this controller offers no suspend or resume\n")
+		return
+	}
+	for _, arg := range argv[1:] {
+		ids, isID := jobIDList(arg)
+		if !isID {
+			s.fail("%s for job %s\n", api.CodeInvalidJobID.Text(), arg)
+			continue
+		}
+		res, err := sc.Suspend(s.ctx, &api.SuspendRequest{JobIDs: ids, Resume: resume})
+		if err != nil {
+			s.fail("%s for job %s\n", errText(err), arg)
+			continue
+		}
+		s.reportResults(res)
+	}
+}
