@@ -9,6 +9,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 func suspendCode(t *testing.T, h *harness, uid uint32, resume bool, ids ...string) api.Code {
@@ -116,7 +117,7 @@ func TestSuspendTimes(t *testing.T) {
 	if diff := cmp.Diff(want, get()); diff != "" {
 		t.Errorf("cancelled while suspended (-want +got):\n%s", diff)
 	}
-	clusterTerminated(t, n.Terminations(), id)
+	clusterTerminated(t, n, id)
 }
 
 // TestSuspendSurvivesRestart: a suspended job is still suspended after a
@@ -144,14 +145,18 @@ func TestSuspendSurvivesRestart(t *testing.T) {
 	}
 }
 
-func clusterTerminated(t *testing.T, got []api.TerminateRequest, id uint32) {
+func clusterTerminated(t *testing.T, n *clustertest.FakeNode, id uint32) {
 	t.Helper()
-	for _, r := range got {
-		if r.JobID == id && r.Reason == api.TerminateCancel {
-			return
+	// The order goes out after the cancel is answered.
+	clustertest.Eventually(t, 10*time.Second, fmt.Sprintf("a cancel order for job %d", id), func() error {
+		got := n.Terminations()
+		for _, r := range got {
+			if r.JobID == id && r.Reason == api.TerminateCancel {
+				return nil
+			}
 		}
-	}
-	t.Errorf("no cancel order for job %d among %+v", id, got)
+		return fmt.Errorf("orders %+v", got)
+	})
 }
 
 // TestSuspendRunEnd: the controller's time-limit backstop leaves a
