@@ -31,16 +31,8 @@ func (s *scontrol) suspend(argv []string, resume bool) {
 		return
 	}
 	for _, arg := range argv[1:] {
-		ids, isID := jobIDList(arg)
-		if !isID {
-			s.fail("%s for job %s\n", api.CodeInvalidJobID.Text(), arg)
-			continue
-		}
-		res, err := sc.Suspend(s.ctx, &api.SuspendRequest{JobIDs: ids, Resume: resume})
-		if err != nil {
-			s.fail("%s for job %s\n", errText(err), arg)
-			continue
-		}
-		s.reportResults(res)
+		s.sendJobList(arg, func(ids []string) (*api.JobResults, error) {
+			return sc.Suspend(s.ctx, &api.SuspendRequest{JobIDs: ids, Resume: resume})
+		})
 	}
 }

@@ -119,18 +119,26 @@ func (s *scontrol) requeue(argv []string, hold bool) {
 		if strings.HasPrefix(strings.ToLower(arg), "state=") || strings.EqualFold(arg, "incomplete") {
 			continue // Slurm's flags; Loam requeues any job that may be
 		}
-		ids, isID := jobIDList(arg)
-		if !isID {
-			s.fail("%s for job %s\n", api.CodeInvalidJobID.Text(), arg)
-			continue
-		}
-		res, err := c.Requeue(s.ctx, &api.RequeueRequest{JobIDs: ids, Hold: hold})
-		if err != nil {
-			s.fail("%s for job %s\n", errText(err), arg)
-			continue
-		}
-		s.reportResults(res)
+		s.sendJobList(arg, func(ids []string) (*api.JobResults, error) {
+			return c.Requeue(s.ctx, &api.RequeueRequest{JobIDs: ids, Hold: hold})
+		})
 	}
+}
+
+// sendJobList sends one job list argument ("12,13_[1-3]") with send and
+// reports the answer, job by job, as Slurm's requeue and suspend do.
+func (s *scontrol) sendJobList(arg string, send func(ids []string) (*api.JobResults, error)) {
+	ids, isID := jobIDList(arg)
+	if !isID {
+		s.fail("%s for job %s\n", api.CodeInvalidJobID.Text(), arg)
+		return
+	}
+	res, err := send(ids)
+	if err != nil {
+		s.fail("%s for job %s\n", errText(err), arg)
+		return
+	}
+	s.reportResults(res)
 }
 
 // update handles "update JobId=... KEY=VAL..." and "update
