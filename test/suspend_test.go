@@ -162,6 +162,10 @@ func TestSuspendLive(t *testing.T) {
 	if j.SuspendedSecs < 1 || j.EndTime != j.StartTime+600+j.SuspendedSecs {
 		t.Errorf("resumed: suspended %d s, start %d, end %d; want the end moved by the time suspended", j.SuspendedSecs, j.StartTime, j.EndTime)
 	}
+	want := fmt.Sprintf("%02d:%02d:%02d\n", j.SuspendedSecs/3600, j.SuspendedSecs/60%60, j.SuspendedSecs%60)
+	if got := tool("sacct", "-n", "-P", "-X", "-j", sa, "-o", "Suspended"); got != want {
+		t.Errorf("sacct Suspended = %q, want %q", got, want)
+	}
 	waitCounting(t, count)
 	if r := runTool(t, lc.c, lc.work, "", "scontrol", "resume", sa); r.code != 1 || r.stderr != "Job is not suspended for job "+sa+"\n" {
 		t.Errorf("resume of a running job: exit %d, stderr %q", r.code, r.stderr)

@@ -27,6 +27,10 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 	if r.St.State == job.Cancelled {
 		a.CancelledBy = r.St.CancelledBy
 	}
+	a.Suspended = r.St.Suspended
+	if r.St.State == job.Suspended {
+		a.Suspended += max(now-r.St.SuspendTime, 0)
+	}
 	if a.ArrayTaskString != "" && j.ArrayMaxTasks > 0 {
 		// sacct shows a throttled pending array as "12_[0-3%2]".
 		a.ArrayTaskString += "%" + strconv.Itoa(j.ArrayMaxTasks)

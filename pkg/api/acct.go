@@ -55,6 +55,9 @@ type AcctJob struct {
 	WorkDir         string       `json:"current_working_directory,omitempty"`
 	Restarts        int          `json:"restart_cnt"`
 	Priority        int64        `json:"priority"`
+	// Suspended is the seconds the job has spent suspended (scontrol
+	// suspend), the current suspension included.
+	Suspended int64 `json:"suspended,omitempty"`
 	// CancelledBy is the uid that cancelled the job (sacct's "CANCELLED
 	// by 1000"); set only for a CANCELLED job.
 	CancelledBy *uint32    `json:"cancelled_by,omitempty"`

@@ -212,7 +212,8 @@ var acctCols = []acctCol{
 	{"State", 10, func(r acctRow, _ *acctPrinter) string { return r.stateText() }},
 	{"Submit", 19, acctDate(func(r acctRow) int64 { return r.j.SubmitTime })},
 	{"SubmitLine", 20, nil},
-	{"Suspended", 10, func(acctRow, *acctPrinter) string { return "00:00:00" }},
+	// A job's steps were suspended with it: every row shows the job's.
+	{"Suspended", 10, func(r acctRow, _ *acctPrinter) string { return string(appendHMS(nil, r.j.Suspended)) }},
 	{"SystemComment", 15, nil}, {"SystemCPU", 10, nil},
 	{"Timelimit", 10, acctJobOnly(func(j *api.AcctJob) string {
 		if j.TimeLimit == 0 {
