@@ -81,11 +81,7 @@ func (g *v1Group) freeze(state string) error {
 
 // OOMKills reads oom_kill from memory.oom_control (kernels from 4.13).
 func (g *v1Group) OOMKills() (uint64, error) {
-	n, err := keyValue(filepath.Join(g.dir("memory"), "memory.oom_control"), "oom_kill")
-	if err != nil {
-		return 0, fmt.Errorf("group %s: %w", g.name, err)
-	}
-	return n, nil
+	return oomKills(g.name, filepath.Join(g.dir("memory"), "memory.oom_control"))
 }
 
 // Delete removes the group from every controller, children first.
@@ -138,18 +134,23 @@ func (g *v2Group) Kill() error {
 		if err := writeFile(filepath.Join(g.dir, "cgroup.kill"), "1"); err == nil {
 			return len(pids), nil
 		}
-		_ = writeFile(filepath.Join(g.dir, "cgroup.freeze"), "1")
+		_ = g.Freeze()
 		err = signalAll(pids, syscall.SIGKILL)
-		_ = writeFile(filepath.Join(g.dir, "cgroup.freeze"), "0")
+		_ = g.Thaw()
 		return len(pids), err
 	})
 }
 
 // OOMKills reads oom_kill from memory.events.
 func (g *v2Group) OOMKills() (uint64, error) {
-	n, err := keyValue(filepath.Join(g.dir, "memory.events"), "oom_kill")
+	return oomKills(g.name, filepath.Join(g.dir, "memory.events"))
+}
+
+// oomKills reads the oom_kill count from the memory file of group name.
+func oomKills(name, file string) (uint64, error) {
+	n, err := keyValue(file, "oom_kill")
 	if err != nil {
-		return 0, fmt.Errorf("group %s: %w", g.name, err)
+		return 0, fmt.Errorf("group %s: %w", name, err)
 	}
 	return n, nil
 }
