@@ -16,7 +16,7 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // step is one event of a scenario at t0+at.
 type step struct {
 	at        time.Duration
-	op        string // tick, terminate, limit, exit
+	op        string // tick, suspend, resume, terminate, limit, exit
 	reason    api.TerminateReason
 	sig       syscall.Signal
 	grace     time.Duration
@@ -159,37 +159,45 @@ func TestScenarios(t *testing.T) {
 		},
 	}
 	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			tc.lim.Start = t0
-			m := New(tc.lim)
-			for i, s := range tc.steps {
-				now := t0.Add(s.at)
-				var got []Action
-				switch s.op {
-				case "tick":
-					got = m.Tick(now)
-				case "terminate":
-					got = m.Terminate(now, s.reason, s.sig, s.grace)
-				case "limit":
-					got = m.SetTimeLimit(now, s.limit)
-				case "exit":
-					if diff := cmp.Diff(s.wantFinal, m.Exited(now)); diff != "" {
-						t.Errorf("step %d: outcome (-want +got):\n%s", i, diff)
-					}
-				}
-				if diff := cmp.Diff(s.want, got); diff != "" {
-					t.Errorf("step %d (%s at %s): actions (-want +got):\n%s", i, s.op, s.at, diff)
-				}
-				next, ok := m.Next()
-				gotNext := time.Duration(-1)
-				if ok {
-					gotNext = next.Sub(t0)
-				}
-				if gotNext != s.wantNext {
-					t.Errorf("step %d: Next = %s, want %s", i, gotNext, s.wantNext)
-				}
+		t.Run(name, func(t *testing.T) { playSteps(t, tc.lim, tc.steps) })
+	}
+}
+
+// playSteps runs steps on a machine with limits lim started at t0 and
+// checks each step's actions and the machine's Next after it.
+func playSteps(t *testing.T, lim Limits, steps []step) {
+	t.Helper()
+	lim.Start = t0
+	m := New(lim)
+	for i, s := range steps {
+		now := t0.Add(s.at)
+		var got []Action
+		switch s.op {
+		case "tick":
+			got = m.Tick(now)
+		case "suspend":
+			got = m.Suspend(now)
+		case "resume":
+			got = m.Resume(now)
+		case "terminate":
+			got = m.Terminate(now, s.reason, s.sig, s.grace)
+		case "limit":
+			got = m.SetTimeLimit(now, s.limit)
+		case "exit":
+			if diff := cmp.Diff(s.wantFinal, m.Exited(now)); diff != "" {
+				t.Errorf("step %d: outcome (-want +got):\n%s", i, diff)
 			}
-		})
+		}
+		if diff := cmp.Diff(s.want, got); diff != "" {
+			t.Errorf("step %d (%s at %s): actions (-want +got):\n%s", i, s.op, s.at, diff)
+		}
+		gotNext := time.Duration(-1)
+		if next, ok := m.Next(); ok {
+			gotNext = next.Sub(t0)
+		}
+		if gotNext != s.wantNext {
+			t.Errorf("step %d (%s): Next = %s, want %s", i, s.op, gotNext, s.wantNext)
+		}
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/loamhpc/loam/pkg/api"
 )
 
@@ -81,36 +79,7 @@ func TestSuspendScenarios(t *testing.T) {
 		},
 	}
 	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			tc.lim.Start = t0
-			m := New(tc.lim)
-			for i, s := range tc.steps {
-				now := t0.Add(s.at)
-				var got []Action
-				switch s.op {
-				case "tick":
-					got = m.Tick(now)
-				case "suspend":
-					got = m.Suspend(now)
-				case "resume":
-					got = m.Resume(now)
-				case "terminate":
-					got = m.Terminate(now, s.reason, s.sig, s.grace)
-				case "limit":
-					got = m.SetTimeLimit(now, s.limit)
-				}
-				if diff := cmp.Diff(s.want, got); diff != "" {
-					t.Errorf("step %d (%s at %s): actions (-want +got):\n%s", i, s.op, s.at, diff)
-				}
-				gotNext := time.Duration(-1)
-				if next, ok := m.Next(); ok {
-					gotNext = next.Sub(t0)
-				}
-				if gotNext != s.wantNext {
-					t.Errorf("step %d (%s): Next = %s, want %s", i, s.op, gotNext, s.wantNext)
-				}
-			}
-		})
+		t.Run(name, func(t *testing.T) { playSteps(t, tc.lim, tc.steps) })
 	}
 }
 

@@ -31,8 +31,14 @@ func (o *observeFake) WebToken(_ context.Context, req *api.WebTokenRequest) (*ap
 
 func runScontrol(t *testing.T, o *observeFake, args ...string) (int, string, string) {
 	t.Helper()
-	te := newTestEnv(o.fakeController, 1795950000)
-	te.Dial = func(context.Context) (Controller, error) { return o, nil }
+	return scontrolWith(o, o.fakeController, args...)
+}
+
+// scontrolWith runs scontrol against ctl, a fake controller built on fc,
+// and returns its exit status, standard output and standard error.
+func scontrolWith(ctl Controller, fc *fakeController, args ...string) (int, string, string) {
+	te := newTestEnv(fc, 1795950000)
+	te.Dial = func(context.Context) (Controller, error) { return ctl, nil }
 	code := Scontrol(context.Background(), te.Env, args)
 	return code, te.stdout.String(), te.stderr.String()
 }

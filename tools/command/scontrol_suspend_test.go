@@ -70,12 +70,10 @@ func TestSuspendCommand(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			f := &suspendFake{fakeController: &fakeController{}}
-			te := newTestEnv(f.fakeController, 1795950000)
-			te.Dial = func(context.Context) (Controller, error) { return f, nil }
-			code := Scontrol(context.Background(), te.Env, tc.args)
-			if code != tc.wantCode || te.stderr.String() != tc.wantStderr || te.stdout.String() != "" {
+			code, stdout, stderr := scontrolWith(f, f.fakeController, tc.args...)
+			if code != tc.wantCode || stderr != tc.wantStderr || stdout != "" {
 				t.Errorf("scontrol %q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q",
-					tc.args, code, te.stdout, te.stderr, tc.wantCode, tc.wantStderr)
+					tc.args, code, stdout, stderr, tc.wantCode, tc.wantStderr)
 			}
 			if diff := cmp.Diff(tc.wantSent, f.sent); diff != "" {
 				t.Errorf("sent (-want +got):\n%s", diff)

@@ -22,7 +22,12 @@ PartitionName=normal Nodes=ALL Default=YES MaxTime=UNLIMITED State=UP
 
 func newEngine(t *testing.T) *Engine {
 	t.Helper()
-	fsys := fstest.MapFS{"slurm.conf": {Data: []byte(conf)}}
+	return newEngineFS(t, fstest.MapFS{"slurm.conf": {Data: []byte(conf)}})
+}
+
+// newEngineFS builds an engine from the configuration files in fsys.
+func newEngineFS(t *testing.T, fsys fstest.MapFS) *Engine {
+	t.Helper()
 	c, err := slurmconf.Load(fsys, "slurm.conf")
 	if err != nil {
 		t.Fatal(err)

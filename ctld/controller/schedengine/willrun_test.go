@@ -10,24 +10,11 @@ import (
 	"github.com/loamhpc/loam/ctld/controller"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
-	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 func newEngineWithTenants(t *testing.T, tenants string) *Engine {
 	t.Helper()
-	fsys := fstest.MapFS{"slurm.conf": {Data: []byte(conf)}, "tenants.conf": {Data: []byte(tenants)}}
-	c, err := slurmconf.Load(fsys, "slurm.conf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e.(*Engine)
+	return newEngineFS(t, fstest.MapFS{"slurm.conf": {Data: []byte(conf)}, "tenants.conf": {Data: []byte(tenants)}})
 }
 
 func gpus(n int64) func(*controller.EngineJob) {
