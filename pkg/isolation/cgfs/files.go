@@ -21,11 +21,21 @@ import (
 // in uninterruptible sleep (a hung NFS mount) may take a while to die.
 const killTimeout = 30 * time.Second
 
-// killLoop runs one kill round until the group is empty.
-func killLoop(name string, round func() (left int, err error)) error {
+// killLoop kills group g's processes, a round at a time, until the group
+// is empty or gone: each round lists them and, when there are some, calls
+// kill with the list.
+func killLoop(g isolation.Group, kill func(pids []int) (left int, err error)) error {
+	name := g.Name()
 	deadline := time.Now().Add(killTimeout)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		left, err := round()
+		pids, err := g.Pids()
+		left := 0
+		switch {
+		case errors.Is(err, isolation.ErrNotExist):
+			err = nil
+		case err == nil && len(pids) > 0:
+			left, err = kill(pids)
+		}
 		if err != nil {
 			return fmt.Errorf("kill group %s: %w", name, err)
 		}

@@ -45,19 +45,12 @@ func (g *v1Group) SignalChildren(sig syscall.Signal) error {
 }
 
 func (g *v1Group) Kill() error {
-	return killLoop(g.name, func() (int, error) {
-		pids, err := g.Pids()
-		if errors.Is(err, isolation.ErrNotExist) || err == nil && len(pids) == 0 {
-			return 0, nil
-		}
-		if err != nil {
-			return 0, err
-		}
+	return killLoop(g, func([]int) (int, error) {
 		if err := g.freeze("FROZEN"); err != nil {
 			return 0, err
 		}
 		// List again while frozen: nothing can fork past this list.
-		pids, err = g.Pids()
+		pids, err := g.Pids()
 		if err == nil {
 			err = signalAll(pids, syscall.SIGKILL)
 		}
@@ -123,19 +116,12 @@ func (g *v2Group) SignalChildren(sig syscall.Signal) error {
 // Kill writes cgroup.kill where the kernel has it (5.14+), else freezes
 // and signals like v1.
 func (g *v2Group) Kill() error {
-	return killLoop(g.name, func() (int, error) {
-		pids, err := g.Pids()
-		if errors.Is(err, isolation.ErrNotExist) || err == nil && len(pids) == 0 {
-			return 0, nil
-		}
-		if err != nil {
-			return 0, err
-		}
+	return killLoop(g, func(pids []int) (int, error) {
 		if err := writeFile(filepath.Join(g.dir, "cgroup.kill"), "1"); err == nil {
 			return len(pids), nil
 		}
 		_ = g.Freeze()
-		err = signalAll(pids, syscall.SIGKILL)
+		err := signalAll(pids, syscall.SIGKILL)
 		_ = g.Thaw()
 		return len(pids), err
 	})
