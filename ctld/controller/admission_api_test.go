@@ -17,6 +17,7 @@ func TestSubmitRefusesWhatCouldNeverRun(t *testing.T) {
 		want api.Code
 	}{
 		"-N 999":                  {func(r *job.Request) { r.MinNodes, r.NodesSet = 999, true }, api.CodeInvalidNodeCount},
+		"-N 0":                    {func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet = 0, 0, true }, api.CodeInvalidNodeCount},
 		"-n 100000":               {func(r *job.Request) { r.NTasks = 100000 }, api.CodeTooManyCPUs},
 		"afterok on a missing id": {func(r *job.Request) { r.Dependency = "afterok:99999" }, api.CodeDependency},
 		"an unknown QOS":          {func(r *job.Request) { r.QOS = "nosuch" }, api.CodeInvalidQOS},

@@ -104,6 +104,11 @@ func checkRequest(r *job.Request) *api.Error {
 	if r.WorkDir == "" || !filepath.IsAbs(r.WorkDir) {
 		return api.NewError(api.CodeMissingWorkDir)
 	}
+	// -N 0: Slurm refuses it when it tries to start the job at submit
+	// and, held, leaves it pending forever; refused either way here.
+	if r.NodesSet && r.MinNodes == 0 && r.MaxNodes == 0 {
+		return api.NewError(api.CodeInvalidNodeCount)
+	}
 	err := r.Validate()
 	var ie *job.InvalidError
 	if !errors.As(err, &ie) {
