@@ -138,7 +138,7 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 		case "S", "E":
 			t, err := acctTime(o.val, now)
 			if err != nil {
-				w.errf("Invalid time specification: %s", o.val)
+				w.raw(timeSpecError(o.val))
 				return w.exit(1)
 			}
 			if o.id == "S" {
@@ -221,6 +221,17 @@ func acctDefaults(env *Env, q *api.AcctQuery, now time.Time, all, startSet, endS
 }
 
 // acctTime parses -S/-E as sacct does (Slurm's time forms).
+// timeSpecError is the line Slurm's time parser prints for a value it
+// cannot read, where it gave up ("Invalid time specification (pos=3):
+// now+x"); sacct prints nothing else before it exits.
+func timeSpecError(s string) string {
+	pos, ok := slurmtime.DiagnosticPos(s)
+	if !ok {
+		return "Invalid time specification: " + s + "\n"
+	}
+	return "Invalid time specification (pos=" + strconv.Itoa(pos) + "): " + s + "\n"
+}
+
 func acctTime(s string, now time.Time) (int64, error) {
 	t, err := slurmtime.ParseTime(s, now)
 	if err != nil {

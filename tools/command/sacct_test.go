@@ -117,6 +117,11 @@ func TestSacctErrors(t *testing.T) {
 		"unknown user":     {[]string{"-u", "nosuchuser"}, "sacct: error: Invalid user id: nosuchuser\n"},
 		"stray argument":   {[]string{"12"}, "sacct: error: Unknown arguments:\nsacct: error:  12\n"},
 		"unrecognized opt": {[]string{"--frob"}, "sacct: unrecognized option '--frob'\nTry \"sacct --help\" for more information\n"},
+		// The peer's words, where its time parser gave up.
+		"bad start":   {[]string{"-S", "bogus"}, "Invalid time specification (pos=0): bogus\n"},
+		"bad month":   {[]string{"-S", "2026-13-01"}, "Invalid time specification (pos=5): 2026-13-01\n"},
+		"bad end":     {[]string{"-E", "now+x"}, "Invalid time specification (pos=3): now+x\n"},
+		"bad minutes": {[]string{"-E", "12:99"}, "Invalid time specification (pos=3): 12:99\n"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
