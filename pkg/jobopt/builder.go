@@ -32,6 +32,8 @@ type builder struct {
 	// gpuSpecs are the --gpus* values as given, for SLURM_GPUS*.
 	gpuSpecs map[string]string
 	warnings []string
+	// arbitrary is -m arbitrary, which needs -w.
+	arbitrary bool
 }
 
 func newBuilder(p *Parser) *builder {

@@ -143,6 +143,9 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
+	if err := b.verifyDistribution(); err != nil {
+		return err
+	}
 	hosts, err := b.nodeListHosts()
 	if err != nil {
 		return err
@@ -182,14 +185,11 @@ func (st *srunState) setDisableStatus(b *builder, v value) error {
 }
 
 func (st *srunState) setDistribution(b *builder, v value) error {
-	kind, _, _ := strings.Cut(v.str, ":")
-	switch strings.ToLower(kind) {
-	case "block", "cyclic", "plane", "arbitrary", "*":
-	default:
-		if !strings.HasPrefix(strings.ToLower(kind), "plane=") {
-			return b.clientError("Invalid --distribution specification")
-		}
+	kind, err := b.parseDistribution(v.str)
+	if err != nil {
+		return err
 	}
+	b.arbitrary = kind == distArbitrary
 	st.Distribution = v.str
 	return nil
 }

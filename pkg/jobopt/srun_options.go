@@ -128,7 +128,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "threads-per-core", Arg: RequiredArg},
 		{Long: "time", Short: 't', Arg: RequiredArg, Env: env("SLURM_TIMELIMIT"), set: setTime},
 		{Long: "time-min", Arg: RequiredArg, set: setTimeMin},
-		{Long: "tmp", Arg: RequiredArg},
+		{Long: "tmp", Arg: RequiredArg, set: setTmp},
 		{Long: "uid", Arg: RequiredArg},
 		{Long: "unbuffered", Short: 'u', Arg: NoArg, Env: env("SLURM_UNBUFFEREDIO"), set: st.setUnbuffered},
 		{Long: "usage", Arg: NoArg, Early: true, set: setUsage},

@@ -19,6 +19,9 @@ func (b *builder) verify(cl *CommandLine) error {
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
+	if err := b.verifyDistribution(); err != nil {
+		return err
+	}
 	if b.quiet && b.verbose > 0 {
 		deferred = append(deferred, b.errLine("don't specify both --verbose (-v) and --quiet (-Q)"))
 	}

@@ -1,0 +1,101 @@
+package jobopt
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// distKind is how -m/--distribution lays out tasks, as far as Loam reads it.
+type distKind int
+
+const (
+	distOther     distKind = iota // block, cyclic, plane=N, * and their levels
+	distArbitrary                 // the tasks follow the -w list
+)
+
+// parseDistribution checks an -m value as Slurm 22.05's sbatch, srun and
+// salloc accept it (checked against the peer): plane=N with N a positive
+// integer and nothing after it; or up to three ':'-separated levels
+// (empty ones skipped), the first block, cyclic, arbitrary (alone) or *,
+// the others block, cyclic, fcyclic or *, case-insensitive; optionally
+// followed by ",Pack" or ",NoPack".
+func (b *builder) parseDistribution(s string) (distKind, error) {
+	if len(s) >= 5 && strings.EqualFold(s[:5], "plane") {
+		size, ok := strings.CutPrefix(s[5:], "=")
+		if n, err := strconv.Atoi(size); !ok || err != nil || n <= 0 || strings.Trim(size, "0123456789") != "" {
+			return distOther, &Error{Code: ExitClient, Lines: []string{
+				b.errLine("Invalid plane size or size not specified"), b.errLine("Invalid --distribution specification")}}
+		}
+		return distOther, nil
+	}
+	bad := b.clientError("Invalid --distribution specification")
+	levels, pack, hasPack := strings.Cut(s, ",")
+	if hasPack && pack != "" && !strings.EqualFold(pack, "pack") && !strings.EqualFold(pack, "nopack") {
+		return distOther, bad
+	}
+	var names []string
+	for _, l := range strings.Split(levels, ":") {
+		if l != "" {
+			names = append(names, strings.ToLower(l))
+		}
+	}
+	if len(names) == 0 || len(names) > 3 {
+		return distOther, bad
+	}
+	if names[0] == "arbitrary" {
+		if len(names) > 1 {
+			return distOther, bad
+		}
+		return distArbitrary, nil
+	}
+	for i, n := range names {
+		switch {
+		case n == "block", n == "cyclic", n == "*":
+		case n == "fcyclic" && i > 0:
+		default:
+			return distOther, bad
+		}
+	}
+	return distOther, nil
+}
+
+// setDistribution is sbatch's and salloc's -m: checked, then ignored
+// (Loam places a batch job's tasks as cons_tres does by default).
+func setDistribution(b *builder, v value) error {
+	kind, err := b.parseDistribution(v.str)
+	if err != nil {
+		return err
+	}
+	b.arbitrary = kind == distArbitrary
+	if v.src != fromEnv {
+		b.warn("Loam ignores " + v.name)
+	}
+	return nil
+}
+
+// setTmp is --tmp: a size as --mem takes it, checked, then ignored (Loam
+// does not schedule on local disk).
+func setTmp(b *builder, v value) error {
+	if mb, err := resource.ParseMemory(v.str); err != nil || mb < 0 {
+		return b.clientError("Invalid --tmp specification")
+	}
+	if v.src != fromEnv {
+		b.warn("Loam ignores " + v.name)
+	}
+	return nil
+}
+
+// verifyDistribution applies the checks Slurm makes once every option
+// is read: -m arbitrary needs -w, and --cpus-per-gpu excludes
+// --cpus-per-task (either from the environment too).
+func (b *builder) verifyDistribution() error {
+	if b.arbitrary && b.req.NodeList == "" {
+		return b.exitError("With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option")
+	}
+	if b.req.CPUsPerGPU > 0 && b.req.CPUsPerTask > 0 {
+		return b.exitError("--cpus-per-gpu is mutually exclusive with --cpus-per-task", "Invalid generic resource (gres) specification")
+	}
+	return nil
+}
