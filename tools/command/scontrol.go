@@ -138,6 +138,10 @@ func (s *scontrol) run(argv []string) {
 	case abbrev(tag, "quiet", 4):
 		s.quiet = true
 	case abbrev(tag, "ping", 3):
+		if len(argv) > 1 {
+			s.fail("too many arguments for keyword:%s\n", argv[0])
+			return
+		}
 		s.ping()
 	case abbrev(tag, "reconfigure", 3):
 		s.reconfigure(argv)

@@ -32,7 +32,13 @@ func (s *scontrol) reportResults(res *api.JobResults) (lastErr string) {
 		if r.Error == nil {
 			continue
 		}
-		s.fail("%s for job %s\n", r.Error.Message, r.JobID)
+		// An array task's failure reads "12_3: MESSAGE", as the peer
+		// prints the per-task answers of an array update.
+		if strings.Contains(r.JobID, "_") {
+			s.fail("%s: %s\n", r.JobID, r.Error.Message)
+		} else {
+			s.fail("%s for job %s\n", r.Error.Message, r.JobID)
+		}
 		lastErr = r.Error.Message
 	}
 	return lastErr
@@ -205,9 +211,12 @@ func (s *scontrol) updateJob(args []string) {
 	var u api.JobUpdate
 	for _, a := range list {
 		if abbrev(a.tag, "JobId", 3) {
+			if a.val == "" {
+				return // the peer does nothing and exits 0
+			}
 			var ok bool
 			if ids, ok = jobIDList(a.val); !ok {
-				s.fail("Invalid job_id %s", a.val)
+				s.fail("Invalid job id specified for job %s\n", a.val)
 				return
 			}
 			continue
