@@ -40,3 +40,26 @@ func TestCompat2TaskLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestCompat2TaskSpill runs -N3 -n18 on idle 8-CPU nodes, where no node
+// holds the rest: as the peer fills node by node (-N3 -n70 on its 32-CPU
+// nodes runs 32(x2),6), the job runs 8(x2),2.
+func TestCompat2TaskSpill(t *testing.T) {
+	s := startSrunCluster(t, clustertest.Spec{Nodes: 3, CPUs: 8})
+	dir := sharedDir(t)
+	id := s.sbatch(t, dir, compat2LayoutScript, nil, "-N3", "-n18")
+	s.waitJob(t, id, job.Completed, nodedWait)
+	out, err := os.ReadFile(filepath.Join(dir, "layout.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	if first := strings.SplitN(got, "\n", 2)[0]; first != "TPN=8(x2),2 CPN=8(x2),2 NL=n[01-03] ON=8" {
+		t.Errorf("environment: %q", first)
+	}
+	for _, re := range []string{`(?m)^     Nodes=n\[01-02\] CPU_IDs=0-7 Mem=\d+ GRES=$`, `(?m)^     Nodes=n03 CPU_IDs=0-1 Mem=\d+ GRES=$`} {
+		if !regexp.MustCompile(re).MatchString(got) {
+			t.Errorf("scontrol show job -d lacks %s:\n%s", re, got)
+		}
+	}
+}

@@ -8,21 +8,120 @@ import (
 )
 
 // settle puts a start's nodes in Slurm's node order (host names, as the
-// peer's node table sorts them: cpu001 before gpu001) and moves the
-// largest CPU share to the first node, as Slurm's cons_tres fills the
-// first node of an allocation with what is left after every node got its
-// least share (the peer: -N2 -n4 runs 3,1 and -N3 -n4 2,1,1 over
-// cpu[001-003], whichever nodes the scheduler picked for which share).
-// The move happens only when the first node has room for it beyond what
-// is used and what later starts of the same plan take there (later: CPUs
-// and memory per node, not yet applied); otherwise the scheduler's shares
-// stay. Memory follows the CPUs when it is asked per CPU. GPUs never move.
+// peer's node table sorts them: cpu001 before gpu001) and lays the job's
+// CPUs over them as Slurm's cons_tres does, whichever nodes the scheduler
+// gave which share: every node keeps one task's CPUs and the rest fills
+// the nodes one by one in that order, each up to what it has free (see
+// fillCPUs). GPU jobs keep the scheduler's even shares; only the largest
+// share moves to the first node, when it has room. Exclusive jobs hold
+// whole nodes and stay as they are.
 func (c *Cluster) settle(spec *JobSpec, alloc []sched.NodeAlloc, later map[string]nodeUse) []sched.NodeAlloc {
 	out := cloneAlloc(alloc)
 	slices.SortStableFunc(out, func(a, b sched.NodeAlloc) int { return hostlist.Compare(a.Node, b.Node) })
 	if len(out) < 2 || spec.Shape.Exclusive {
 		return out
 	}
+	if gpuJob(spec, out) {
+		c.restFirst(spec, out, later)
+		return out
+	}
+	if spec.Shape.CPUs > 0 {
+		c.fillCPUs(spec, out, later)
+	}
+	return out
+}
+
+func gpuJob(spec *JobSpec, alloc []sched.NodeAlloc) bool {
+	if spec.Shape.GPUs > 0 || spec.Shape.GPUsPerNode > 0 {
+		return true
+	}
+	return slices.ContainsFunc(alloc, func(a sched.NodeAlloc) bool { return len(a.GPUs) > 0 })
+}
+
+// fillCPUs lays out a CPU job's CPUs node by node, in place: one task's
+// CPUs on every node, then the rest in whole tasks on the first node as
+// far as its free CPUs (and memory, when memory is per CPU) go, then on
+// the second, and so on. So the peer runs -N2 -n4 as 3,1, -N3 -n70 on
+// idle 32-CPU nodes as 32(x2),6, -N4 -n140 on 64-CPU nodes as
+// 64(x2),11,1, and -N3 -n100 whose middle node has 14 CPUs free as
+// 64,14,22: name order, neither the freest nor the busiest node first.
+// Free means beyond what is used and what later starts of the same plan
+// take there. When the nodes cannot hold the layout (they always can
+// hold the scheduler's shares, which fit), those shares stay.
+func (c *Cluster) fillCPUs(spec *JobSpec, out []sched.NodeAlloc, later map[string]nodeUse) {
+	total := 0
+	for _, a := range out {
+		total += a.CPUs
+	}
+	unit := max(spec.Shape.CPUsPerNode, 1)
+	if total%unit != 0 {
+		unit = 1
+	}
+	perCPU := int64(0)
+	if spec.Shape.MemPerCPU > 0 && spec.Shape.MemPerNode == 0 {
+		perCPU = spec.Shape.MemPerCPU
+	}
+	free := make([]int, len(out))
+	for i, a := range out {
+		tasks, ok := c.freeTasks(a.Node, unit, perCPU, later)
+		if !ok {
+			return
+		}
+		free[i] = tasks
+	}
+	cpus, ok := spill(total/unit, free)
+	if !ok {
+		return
+	}
+	for i := range out {
+		out[i].CPUs = cpus[i] * unit
+		if perCPU > 0 {
+			out[i].MemMB = int64(out[i].CPUs) * perCPU
+		}
+	}
+}
+
+// spill deals tasks over nodes that can hold free[i] tasks each: one task
+// per node, then the rest node by node in order, each filled to its free
+// count. It reports false when the tasks do not fit or some node cannot
+// hold its one task.
+func spill(tasks int, free []int) ([]int, bool) {
+	if tasks < len(free) {
+		return nil, false
+	}
+	out := make([]int, len(free))
+	rest := tasks - len(free)
+	for i, f := range free {
+		if f < 1 {
+			return nil, false
+		}
+		add := min(f-1, rest)
+		out[i] = 1 + add
+		rest -= add
+	}
+	return out, rest == 0
+}
+
+// freeTasks counts the whole tasks of unit CPUs (and perCPU MB of memory
+// per CPU, when not 0) that node has free besides later's use.
+func (c *Cluster) freeTasks(node string, unit int, perCPU int64, later map[string]nodeUse) (int, bool) {
+	i, ok := c.nodeIdx[node]
+	if !ok {
+		return 0, false
+	}
+	n, u, l := c.nodes[i], c.used[i], later[node]
+	cpus := n.CPUs - u.cpus - l.cpus
+	if perCPU > 0 {
+		cpus = min(cpus, int((n.MemMB-u.mem-l.mem)/perCPU))
+	}
+	return cpus / unit, true
+}
+
+// restFirst moves the largest CPU share to the first node, in place, when
+// the first node has room for it beyond what is used and what later
+// starts of the same plan take there. Memory follows the CPUs when it is
+// asked per CPU. GPUs never move.
+func (c *Cluster) restFirst(spec *JobSpec, out []sched.NodeAlloc, later map[string]nodeUse) {
 	k := 0
 	for i := range out {
 		if out[i].CPUs > out[k].CPUs {
@@ -30,7 +129,7 @@ func (c *Cluster) settle(spec *JobSpec, alloc []sched.NodeAlloc, later map[strin
 		}
 	}
 	if k == 0 {
-		return out
+		return
 	}
 	first, big := &out[0], &out[k]
 	moveMem := spec.Shape.MemPerCPU > 0 && spec.Shape.MemPerNode == 0
@@ -40,17 +139,16 @@ func (c *Cluster) settle(spec *JobSpec, alloc []sched.NodeAlloc, later map[strin
 	}
 	i, ok := c.nodeIdx[first.Node]
 	if !ok {
-		return out
+		return
 	}
 	n, u, l := c.nodes[i], c.used[i], later[first.Node]
 	if u.cpus+l.cpus+first.CPUs+dc > n.CPUs || u.mem+l.mem+first.MemMB+dm > n.MemMB {
-		return out
+		return
 	}
 	first.CPUs, big.CPUs = big.CPUs, first.CPUs
 	if moveMem {
 		first.MemMB, big.MemMB = big.MemMB, first.MemMB
 	}
-	return out
 }
 
 // planUse sums the CPUs and memory the plan's starts take per node.

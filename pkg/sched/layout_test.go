@@ -27,7 +27,8 @@ func TestSplitCPUsLikeSlurm(t *testing.T) {
 		// Peer: -N3 -n7 -c2 gives 10,2(x2).
 		"three nodes seven tasks of two": {Shape{Nodes: 3, CPUs: 14, CPUsPerNode: 2}, 32, split{3, 2, 10}},
 		// -N3 -n70 on 32-CPU nodes: the rest (68) fits no node, so the
-		// tasks are spread (Slurm fills node by node: 32(x2),6).
+		// nodes are chosen for even shares; the start then fills them
+		// node by node as the peer does (32(x2),6, in pkg/cluster).
 		"rest fits no node":     {Shape{Nodes: 3, CPUs: 70}, 32, split{3, 24, 22}},
 		"spread in whole tasks": {Shape{Nodes: 2, CPUs: 66, CPUsPerNode: 2}, 32, split{2, 34, 32}},
 		"one node":              {Shape{Nodes: 1, CPUs: 5}, 32, split{1, 5, 5}},

@@ -82,18 +82,21 @@ func (d *demand) splitGPUs(sh *Shape, p *partInfo) {
 	}
 }
 
-// splitCPUs shares a request's CPUs over its nodes as Slurm's cons_tres
-// does (the peer: -N2 -n4 gets 3,1 CPUs, -N3 -n4 2,1,1, -N2 -n5 4,1):
-// every node gets its least share (one task's CPUs: CPUsPerNode when CPUs
-// is also set, else one CPU) and one node the rest. Two nodes put the rest
-// on the first (full) share; more nodes on the last, so the n-1 equal
-// nodes are the least ones. Which node of the allocation ends up with the
-// rest is for the caller to settle (Slurm gives it to the first in node
-// order). When no node of the partition could hold the rest (Slurm would
-// spill it over several nodes), the tasks are spread evenly instead; so
-// they are for GPU jobs, where Slurm does the same (-N2 -n16
-// --gpus-per-node=8 gets 15,1) but the node with the rest would need most
-// of its CPUs free besides its GPUs, which keeps GPU nodes idle for CPUs.
+// splitCPUs shares a request's CPUs over its nodes for choosing them, as
+// Slurm's cons_tres lays them out on idle nodes (the peer: -N2 -n4 gets
+// 3,1 CPUs, -N3 -n4 2,1,1, -N2 -n5 4,1): every node gets its least share
+// (one task's CPUs: CPUsPerNode when CPUs is also set, else one CPU) and
+// one node the rest. Two nodes put the rest on the first (full) share;
+// more nodes on the last, so the n-1 equal nodes are the least ones. When
+// no node of the partition could hold the rest, the tasks are spread
+// evenly instead, so that any nodes with that much free qualify. Either
+// way the shares only pick the nodes: applying the start lays CPU jobs
+// out as Slurm does, one task's CPUs a node and the rest filling the
+// nodes one by one in name order, each to its free CPUs (-N3 -n70 on idle
+// 32-CPU nodes runs 32(x2),6). GPU jobs stay even, where Slurm fills them
+// too (-N2 -n16 --gpus-per-node=8 gets 15,1): the node with the rest
+// would need most of its CPUs free besides its GPUs, which keeps GPU
+// nodes idle for CPUs.
 func (d *demand) splitCPUs(sh *Shape, p *partInfo) {
 	switch {
 	case sh.CPUsPerNode > 0 && sh.CPUs == 0:
