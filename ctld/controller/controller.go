@@ -70,6 +70,9 @@ type Controller struct {
 	started   time.Time
 	draining  atomic.Bool
 	host      string
+	// notices are scontrol notify's messages for srun and salloc
+	// (notify_board.go); they have their own lock.
+	notices noticeBoard
 
 	// mu guards everything below and the engine.
 	mu     sync.RWMutex

@@ -63,6 +63,7 @@ func (c *Controller) routes() map[string]route {
 		api.PathAllocate:          {http.MethodPost, false, c.handleAllocate},
 		api.PathAllocationWait:    {http.MethodPost, false, c.handleAllocationWait},
 		api.PathAllocationRelease: {http.MethodPost, false, c.handleAllocationRelease},
+		api.PathNoticeWait:        {http.MethodPost, false, c.handleNoticeWait},
 	}
 	for path, rt := range c.liveRoutes() {
 		m[path] = rt

@@ -14,14 +14,14 @@ import (
 // that holds the allocation, or, for a running batch job, has the batch
 // step write "slurmstepd-NODE: error: MSG" to its standard error;
 // anything else is "presently disabled". Loam delivers to a running
-// batch job through its batch node's daemon and supervisor. It has no
-// channel to an srun or salloc holding an allocation (their streams run
-// between srun and the nodes only), so such a job answers as a Slurm job
-// with nobody to tell does. Unlike Slurm, whose controller queues the
-// message and answers success before the node has it, Loam answers once
-// the line is written, and "presently disabled" when the batch step
-// cannot be reached. The checks before that (unknown job, another user's
-// job, an ended job) are Slurm's, in its order.
+// batch job through its batch node's daemon and supervisor, and to the
+// srun or salloc holding a pending or running allocation through the
+// notice board it waits on (notify_board.go). Unlike Slurm, whose
+// controller queues the message and answers success before the node has
+// it, Loam answers a batch job's notify once the line is written, and
+// "presently disabled" when the batch step cannot be reached. The
+// checks before that (unknown job, another user's job, an ended job) are
+// Slurm's, in its order.
 
 // notifyTimeout bounds the delivery to the batch node.
 const notifyTimeout = 15 * time.Second
@@ -37,6 +37,10 @@ func (c *Controller) handleNotify(ctx context.Context, id auth.Identity, body []
 		return nil, aerr
 	}
 	log := c.log.WithField("job_id", in.JobID).WithField("uid", id.UID)
+	if target == nil && c.postNotice(in.JobID, in.Message) {
+		log.Info("job notify: posted for the job's srun or salloc")
+		return api.NotifyResponse{}, nil
+	}
 	if target == nil {
 		log.Info("job notify: no srun or batch step to deliver to")
 		return nil, api.Errorf(api.CodeDisabled, "job %d has no batch step Loam can deliver a message to", in.JobID)

@@ -52,6 +52,9 @@ type allocator struct {
 	w    *output
 	prog string
 	id   uint32
+	// notices shows scontrol notify's messages while the allocation is
+	// held (srun_notify.go).
+	notices *noticeWatch
 }
 
 // allocate submits req and waits until it runs, printing what Slurm's
@@ -70,6 +73,7 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 		return nil, 1
 	}
 	a.id = resp.JobID
+	a.notices = watchNotices(ctx, a.c, a.w, a.prog, a.id)
 	for waits := 0; ; waits++ {
 		al, interrupted, err := a.wait(ctx, allocWaits[min(waits, len(allocWaits)-1)], sigs)
 		switch {
@@ -78,6 +82,7 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 			a.release(ctx, job.ExitCode{})
 			return nil, 1
 		case err != nil:
+			a.notices.stop()
 			a.w.errf("Unable to confirm allocation for job %d: %s", a.id, errText(err))
 			return nil, 1
 		case al.Ready:
@@ -86,6 +91,7 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 			}
 			return al, 0
 		case al.Ended:
+			a.notices.stop()
 			a.w.raw(a.prog + ": error: Job allocation " + u32s(a.id) + " has been revoked.\n")
 			return nil, 1
 		}
@@ -145,6 +151,7 @@ func (a *allocator) release(ctx context.Context, exit job.ExitCode) {
 	if a.id == 0 {
 		return
 	}
+	a.notices.stop()
 	if err := a.c.ReleaseAllocation(ctx, &api.AllocationReleaseRequest{JobID: a.id, ExitCode: exit}); err != nil {
 		a.w.errf("Unable to release job allocation %d: %s", a.id, errText(err))
 	}
