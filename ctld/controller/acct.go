@@ -27,10 +27,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 	if r.St.State == job.Cancelled {
 		a.CancelledBy = r.St.CancelledBy
 	}
-	a.Suspended = r.St.Suspended
-	if r.St.State == job.Suspended {
-		a.Suspended += max(now-r.St.SuspendTime, 0)
-	}
+	a.Suspended = suspendedAt(r, now) // suspend_acct.go
 	if a.ArrayTaskString != "" && j.ArrayMaxTasks > 0 {
 		// sacct shows a throttled pending array as "12_[0-3%2]".
 		a.ArrayTaskString += "%" + strconv.Itoa(j.ArrayMaxTasks)
@@ -40,7 +37,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		if end == 0 {
 			end = now
 		}
-		a.Elapsed = max(end-a.StartTime, 0)
+		a.Elapsed = activeSecs(a.StartTime, end, a.Suspended)
 		if r.Req.Script != "" { // an interactive allocation has no batch step
 			a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
 				StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,

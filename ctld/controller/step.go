@@ -38,6 +38,10 @@ type stepRecord struct {
 	Run int `json:"run"`
 	// Show is what scontrol show step prints beyond the above.
 	Show stepShow `json:"show"`
+	// SuspendedBase is the job's time suspended (seconds) when the step
+	// started; Suspended, the step's own once it ended (suspend_acct.go).
+	SuspendedBase int64 `json:"suspended_base,omitempty"`
+	Suspended     int64 `json:"suspended,omitempty"`
 }
 
 // jobSteps are a job's steps in id order and the id the next one gets.
@@ -131,6 +135,8 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 		return nil, nil, 0, nil, api.NewError(api.CodeJobPending)
 	case !r.running() || r.St.EndState != "" || r.St.State == job.Completing:
 		return nil, nil, 0, nil, api.NewError(api.CodeAlreadyDone)
+	case r.St.State == job.Suspended:
+		return nil, nil, 0, nil, stepWhileSuspended() // srun waits and asks again
 	}
 	layout, aerr := planStep(r.St.Alloc, in)
 	if aerr != nil {
@@ -142,8 +148,9 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 	}
 	js := c.stepsOf(r.ID)
 	show, cpus := newStepShow(r, in, &layout)
-	s := &stepRecord{JobID: r.ID, StepID: js.next, Name: in.Name, State: job.Running, Start: unix(c.now()),
-		Layout: layout, CPUs: cpus, Run: r.St.Restarts, Show: show}
+	now := unix(c.now())
+	s := &stepRecord{JobID: r.ID, StepID: js.next, Name: in.Name, State: job.Running, Start: now,
+		Layout: layout, CPUs: cpus, Run: r.St.Restarts, Show: show, SuspendedBase: suspendedAt(r, now)}
 	if s.Name == "" {
 		s.Name = path.Base(in.Argv[0]) // srun names steps so
 	}
@@ -208,7 +215,9 @@ func (c *Controller) endStepLocked(s *stepRecord, st job.State, exit job.ExitCod
 	if !s.running() {
 		return nil
 	}
-	s.State, s.ExitCode, s.End = st, exit, unix(c.now())
+	end := unix(c.now())
+	s.Suspended = stepSuspended(c.jobs[s.JobID], s, end)
+	s.State, s.ExitCode, s.End = st, exit, end
 	return c.persistStep(s)
 }
 
@@ -312,7 +321,7 @@ func (c *Controller) acctSteps(r *jobRecord, now int64) []api.AcctStep {
 			end = now
 		}
 		out = append(out, api.AcctStep{StepID: strconv.FormatUint(uint64(s.StepID), 10), Name: s.Name, State: s.State,
-			ExitCode: s.ExitCode, StartTime: s.Start, EndTime: s.End, Elapsed: max(end-s.Start, 0),
+			ExitCode: s.ExitCode, StartTime: s.Start, EndTime: s.End, Elapsed: activeSecs(s.Start, end, stepSuspended(r, s, now)),
 			Nodes: s.Layout.NodeList, NodeCount: s.nodeCount(), CPUs: s.CPUs,
 			AllocTRES: fmt.Sprintf("cpu=%d,node=%d", s.CPUs, s.nodeCount())})
 	}

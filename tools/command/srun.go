@@ -156,12 +156,29 @@ func (r *srunRun) allocation(ctx context.Context) int {
 }
 
 // createStep asks the controller for the step, which starts it on its
-// nodes.
+// nodes. While the job is suspended the controller refuses steps for now:
+// srun waits and asks again (srun_suspended.go).
 func (r *srunRun) createStep(ctx context.Context, s *ioSession) (*api.StepCreateResponse, int) {
-	resp, err := r.c.CreateStep(ctx, r.stepRequest(s))
-	if err == nil {
-		return resp, 0
+	req := r.stepRequest(s)
+	for tries := 0; ; tries++ {
+		resp, err := r.c.CreateStep(ctx, req)
+		switch {
+		case err == nil:
+			if tries > 0 {
+				r.w.raw(fmt.Sprintf("srun: Step created for job %d\n", r.jobID))
+			}
+			return resp, 0
+		case !stepRetryable(err):
+			return nil, r.stepRefused(err)
+		}
+		if code := r.retryStep(ctx, tries, err); code != 0 {
+			return nil, code
+		}
 	}
+}
+
+// stepRefused reports why the controller did not create the step.
+func (r *srunRun) stepRefused(err error) int {
 	var ae *api.Error
 	switch {
 	case errors.As(err, &ae) && ae.Code == api.CodeLaunchFailed && ae.Detail != "":
@@ -172,7 +189,7 @@ func (r *srunRun) createStep(ctx context.Context, s *ioSession) (*api.StepCreate
 	default:
 		r.w.errf("Unable to create step for job %d: %s", r.jobID, errText(err))
 	}
-	return nil, 1
+	return 1
 }
 
 // stepRequest is the step as the controller and the nodes need it.
