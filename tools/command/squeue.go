@@ -192,6 +192,12 @@ func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int,
 	if err := p.operands(w, operands); err != nil {
 		return nil, 1, true
 	}
+	if p.steps && p.stepList != "" {
+		if err := checkStepList(p.stepList); err != nil {
+			w.errf("%s", err.Error())
+			return nil, 1, true
+		}
+	}
 	if err := squeueEnvLists(env, w, p); err != nil {
 		w.errf("%s", err.Error())
 		return nil, 1, true
@@ -310,7 +316,7 @@ var errSilent = errors.New("")
 func (p *squeueParams) setJobs(list string) error {
 	p.jobs = p.jobs[:0]
 	for _, s := range strtok(list, ",") {
-		id, rest := strtol(s)
+		id, rest := cInt(s)
 		if id <= 0 {
 			return errors.New("Invalid job id: " + s)
 		}

@@ -22,7 +22,9 @@ type jobCol struct {
 	need     []string
 	nocut    bool
 	hdrNoCut bool
-	val      func(b []byte, j *api.Job, p *jobPrinter) []byte
+	// reasonOrNodes: %R, cut when it shows a reason, not when nodes.
+	reasonOrNodes bool
+	val           func(b []byte, j *api.Job, p *jobPrinter) []byte
 }
 
 // Table fields that several columns read.
@@ -121,7 +123,7 @@ var jobCols = []jobCol{
 		val: num(func(j *api.Job) int64 { return int64(uint32(j.Priority)) })},
 	{letter: 'r', names: []string{"reason"}, header: "REASON", need: []string{"state_reason", "state_description"},
 		val: str(reasonText)},
-	{letter: 'R', names: []string{"reasonlist"}, header: "NODELIST(REASON)", need: needReason, hdrNoCut: true, val: reasonListCol},
+	{letter: 'R', names: []string{"reasonlist"}, header: "NODELIST(REASON)", need: needReason, hdrNoCut: true, reasonOrNodes: true, val: reasonListCol},
 	{letter: 's', names: []string{"selectjobinfo"}, header: "", val: fixed("")},
 	{letter: 'S', names: []string{"starttime"}, header: "START_TIME", need: []string{"start_time"},
 		val: timeCol(func(j *api.Job) int64 { return j.StartTime })},
@@ -144,7 +146,8 @@ var jobCols = []jobCol{
 		val: timeCol(func(j *api.Job) int64 { return j.SubmitTime })},
 	{letter: 'w', names: []string{"wckey"}, header: "WCKEY", val: fixed("(null)")},
 	{letter: 'W', names: []string{"licenses"}, header: "LICENSES", val: fixed("(null)")},
-	{letter: 'x', names: []string{"excnodes"}, header: "EXC_NODES", need: []string{"excluded_nodes"}, nocut: true,
+	// Slurm 22.05's -O has no name for the excluded nodes, only %x.
+	{letter: 'x', header: "EXC_NODES", need: []string{"excluded_nodes"}, nocut: true,
 		val: str(func(j *api.Job) string { return j.ExcludedNodes })},
 	{letter: 'X', names: []string{"corespec"}, header: "CORE_SPEC", val: fixed("N/A")},
 	{letter: 'y', names: []string{"nice"}, header: "NICE", need: []string{"nice"},

@@ -114,11 +114,32 @@ func (p *jobPrinter) row(b []byte, j *api.Job) []byte {
 		if it.field >= 0 {
 			col := squeueColumns.all[it.field]
 			p.scratch = col.val(p.scratch[:0], j, p)
-			b = padBytes(b, p.scratch, it.width, it.right, !col.nocut)
+			if isNullCut(p.scratch, it) {
+				b = spaces(b, it.width)
+			} else {
+				b = padBytes(b, p.scratch, it.width, it.right, col.cuts(j))
+			}
 		}
 		b = append(b, it.suffix...)
 	}
 	return append(b, '\n')
+}
+
+// cuts reports whether a right-justified value is cut to its width: not
+// for times and node lists, nor for %R when it shows nodes (a reason is
+// cut).
+func (col *jobCol) cuts(j *api.Job) bool {
+	if col.reasonOrNodes {
+		return showsReason(j.JobState)
+	}
+	return !col.nocut
+}
+
+// isNullCut reports whether a value is a NULL string (printed "(null)")
+// in a left-justified field narrower than "(null)": glibc's printf
+// prints nothing for a NULL "%-3.3s", so Slurm's field is all blanks.
+func isNullCut(v []byte, it item) bool {
+	return !it.right && it.width > 0 && it.width < len("(null)") && string(v) == "(null)"
 }
 
 // timeUsed is Slurm's job_time_used: nothing while pending, up to now

@@ -62,6 +62,7 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 	}
 	if sortErr != "" {
 		w.buf = b
+		w.flush() // Slurm's header comes out before the message
 		w.errf("Invalid sort specification: %s", sortErr)
 		return 1
 	}
@@ -100,7 +101,9 @@ func (p *squeueParams) printer(env *Env, w *output, now time.Time) *jobPrinter {
 		pr.items, bad = parseLongFormat(f, squeueColumns)
 	}
 	for _, s := range bad {
-		w.errf("Invalid job format specification: %s", s)
+		// A "%" at the end has no letter: Slurm's "%c" of '\0' ends
+		// its message there.
+		w.errf("Invalid job format specification: %s", strings.TrimRight(s, "\x00"))
 	}
 	return pr
 }

@@ -22,6 +22,7 @@ type step struct {
 	// step has one task.
 	tasks, cpus int
 	tres        string
+	cluster     string // for -O cluster
 }
 
 // stepCols are squeue -s's columns.
@@ -42,14 +43,43 @@ var stepCols = []struct {
 	{'A', []string{"numtasks"}, "TASKS", false, func(s *step) string { return strconv.Itoa(max(s.tasks, 1)) }},
 	{'l', []string{"timelimit"}, "TIME_LIMIT", false, func(*step) string { return "UNLIMITED" }},
 	{'S', []string{"starttime"}, "START_TIME", false, nil},
-	{'b', []string{"gres"}, "TRES_PER_JOB", false, func(s *step) string { return orNull(s.tres) }},
-	{0, []string{"jobid"}, "JOBID", false, func(s *step) string { return strconv.FormatUint(uint64(s.j.JobID), 10) }},
+	{'b', []string{"gres", "tres-per-node"}, "TRES_PER_JOB", false, func(s *step) string { return orNull(s.tres) }},
+	{0, []string{"jobid"}, "JOB_ID", false, func(s *step) string { return strconv.FormatUint(uint64(s.j.JobID), 10) }},
+	// A step of a job that is no array task has array job id 0.
 	{0, []string{"arrayjobid"}, "ARRAY_JOB_ID", false, func(s *step) string {
-		return strconv.FormatUint(uint64(arrayJobID(s.j)), 10)
+		return strconv.FormatUint(uint64(s.j.ArrayJobID), 10)
+	}},
+	{0, []string{"arraytaskid"}, "ARRAY_TASK_ID", false, func(s *step) string {
+		if s.j.ArrayTaskID == nil {
+			return "N/A"
+		}
+		return strconv.Itoa(*s.j.ArrayTaskID)
 	}},
 	{0, []string{"numcpus"}, "NUM_CPUS", false, func(s *step) string { return strconv.Itoa(s.cpus) }},
 	{0, []string{"stepstate"}, "STATE", false, func(*step) string { return "RUNNING" }},
+	{0, []string{"cluster"}, "CLUSTER", false, func(s *step) string { return orNull(s.cluster) }},
+	// cpufreq: what Slurm prints for a step without --cpu-freq; its
+	// batch step's are zeros.
+	{0, []string{"cpufreq"}, "CPU_FREQ", false, func(s *step) string {
+		if s.id == "batch" {
+			return "0-0:0"
+		}
+		return "Unknown-Unknown:Unknown"
+	}},
+	{0, []string{"tres-per-job", "tres-per-step"}, "TRES_PER_STEP", false, func(s *step) string { return orNull(s.tres) }},
+	// Options Loam's steps do not take: Slurm prints a NULL string.
+	{0, []string{"network"}, "NETWORK", false, nullStep},
+	{0, []string{"resvports"}, "RESERVED_PORTS", false, nullStep},
+	{0, []string{"cpus-per-tres"}, "CPUS_PER_TRES", false, nullStep},
+	{0, []string{"mem-per-tres"}, "MEM_PER_TRES", false, nullStep},
+	{0, []string{"tres-bind"}, "TRES_BIND", false, nullStep},
+	{0, []string{"tres-freq"}, "TRES_FREQ", false, nullStep},
+	{0, []string{"tres-per-socket"}, "TRES_PER_SOCKET", false, nullStep},
+	{0, []string{"tres-per-task"}, "TRES_PER_TASK", false, nullStep},
+	{0, []string{"container"}, "CONTAINER", false, nullStep},
 }
+
+func nullStep(*step) string { return "(null)" }
 
 type stepColumns struct{}
 
@@ -62,7 +92,12 @@ func (stepColumns) letter(c byte) (int, bool) {
 	return 0, false
 }
 
+// long matches -O names; like Slurm, any name starting "numtask" is
+// numtasks.
 func (stepColumns) long(name string) (int, bool) {
+	if strings.HasPrefix(name, "numtask") {
+		name = "numtasks"
+	}
 	for i, col := range stepCols {
 		for _, n := range col.names {
 			if n == name {
@@ -93,10 +128,14 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 	for _, s := range bad {
 		w.errf("Invalid job step format specification: %s", s)
 	}
+	cluster := stepCluster(ctx, c, items)
 	if steps, ok, err := listSteps(ctx, c, now.Unix()); ok { // srun steps too (step_list.go)
 		if err != nil {
 			w.raw("slurm_get_job_steps error: " + errText(err) + "\n")
 			return 1
+		}
+		for i := range steps {
+			steps[i].cluster = cluster
 		}
 		b := w.buf
 		if !p.noHeader {
@@ -128,13 +167,26 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 		b = stepLine(b, items, nil, tf)
 	}
 	for i := range jobs {
-		s := &step{j: &jobs[i], id: "batch", name: "batch", now: now.Unix()}
+		s := &step{j: &jobs[i], id: "batch", name: "batch", now: now.Unix(), cluster: cluster}
 		if s.j.JobState == job.Running && s.j.BatchFlag && p.stepMatch(s) {
 			b = stepLine(b, items, s, tf)
 		}
 	}
 	w.buf = b
 	return 0
+}
+
+// stepCluster is the cluster's name when the format prints it.
+func stepCluster(ctx context.Context, c Controller, items []item) string {
+	k, _ := stepColumns{}.long("cluster")
+	for _, it := range items {
+		if it.field == k {
+			if cfg, err := c.Config(ctx); err == nil {
+				return cfg.ClusterName
+			}
+		}
+	}
+	return ""
 }
 
 func (p *squeueParams) stepMatch(s *step) bool {
@@ -144,14 +196,8 @@ func (p *squeueParams) stepMatch(s *step) bool {
 	if p.partitions != nil && !p.partitionMatch(s.j.Partition) {
 		return false
 	}
-	if p.stepList != "" {
-		ok := false
-		for _, want := range strtok(p.stepList, ",") {
-			ok = ok || want == stepIDString(s) || strings.TrimPrefix(want, strconv.FormatUint(uint64(s.j.JobID), 10)+".") == s.id
-		}
-		if !ok {
-			return false
-		}
+	if p.stepList != "" && !stepListed(p.stepList, s) {
+		return false
 	}
 	if p.nodes != nil && !intersects(p.nodes, s.j.BatchHost) {
 		return false
@@ -169,10 +215,49 @@ func stepLine(b []byte, items []item, s *step, tf timeFormat) []byte {
 			case col.letter == 'S':
 				b = pad(b, string(tf.appendTime(nil, s.j.StartTime, "N/A")), it.width, it.right, true)
 			default:
-				b = pad(b, col.val(s), it.width, it.right, !col.nocut)
+				v := col.val(s)
+				if isNullCut([]byte(v), it) {
+					b = spaces(b, it.width)
+				} else {
+					b = pad(b, v, it.width, it.right, !col.nocut)
+				}
 			}
 		}
 		b = append(b, it.suffix...)
 	}
 	return append(b, '\n')
+}
+
+// stepListed applies a -s list (checked by checkStepList) as Slurm does:
+// an entry JOB[_TASK].STEP names a job (or every task of array JOB), or
+// one task of an array, and a step
+// number read with strtol, so "12.batch" is step 0 of job 12 and a batch
+// step is never named.
+func stepListed(list string, s *step) bool {
+	id, err := strconv.Atoi(s.id)
+	if err != nil {
+		return false
+	}
+	for _, entry := range strtok(list, ",") {
+		parts := strtok(entry, ".")
+		if len(parts) < 2 {
+			continue
+		}
+		job, rest := cInt(parts[0])
+		step, _ := cInt(parts[1])
+		if int(step) != id {
+			continue
+		}
+		if strings.HasPrefix(rest, "_") {
+			task, _ := cInt(rest[1:])
+			if s.j.ArrayTaskID != nil && uint32(job) == s.j.ArrayJobID && int(task) == *s.j.ArrayTaskID {
+				return true
+			}
+			continue
+		}
+		if uint32(job) == s.j.JobID || (s.j.ArrayJobID != 0 && uint32(job) == s.j.ArrayJobID) {
+			return true
+		}
+	}
+	return false
 }
