@@ -50,6 +50,22 @@ func TestAcked(t *testing.T) {
 	if n, err := s.Acked(); n != 1795950318121616313 || err != nil {
 		t.Errorf("Acked = %d, %v", n, err)
 	}
+	// In place: a smaller number overwrites every digit of a larger one,
+	// and a file an older daemon wrote ("N\n") is overwritten whole.
+	if err := s.SetAcked(7); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Acked(); n != 7 || err != nil {
+		t.Errorf("Acked after a smaller number = %d, %v", n, err)
+	}
+	old, _ := Open(t.TempDir())
+	_ = os.WriteFile(filepath.Join(old.Root, "acked"), []byte("12\n"), 0o600)
+	if err := old.SetAcked(1795950318121616313); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := old.Acked(); n != 1795950318121616313 || err != nil {
+		t.Errorf("Acked over an older file = %d, %v", n, err)
+	}
 	_ = os.WriteFile(filepath.Join(s.Root, "acked"), []byte("garbage"), 0o600)
 	if _, err := s.Acked(); err == nil {
 		t.Error("garbage acked file accepted")
