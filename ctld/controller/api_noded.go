@@ -35,6 +35,11 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 		b.persist(c.persistNode(n))
 	}
 	kill := c.reconcile(&b, n, &in)
+	if len(n.jobs) == 0 && (wasDown || n.lastBusy.IsZero()) {
+		// A node that comes up idle was last busy now, as in Slurm's
+		// registration (LastBusyTime is never Unknown once it answered).
+		n.lastBusy = now
+	}
 	c.updateEngine(n)
 	out := &api.RegisterResponse{ClusterName: c.confNow().conf.ClusterName, HeartbeatInterval: c.heartbeatInterval(),
 		Kill: kill, Now: unix(now)}

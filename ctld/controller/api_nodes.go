@@ -171,6 +171,7 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 		if n.notResponding && n.registered {
 			n.notResponding = false
 		}
+		n.lastBusy = c.now() // as Slurm's resume: LastBusyTime restarts
 	case "UNDRAIN":
 		a.Drain = false
 		if !a.Down {

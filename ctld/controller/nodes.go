@@ -30,8 +30,9 @@ type nodeRec struct {
 	freeMem       int64
 	admin         nodeAdmin
 	jobs          map[uint32]bool // running jobs on it
-	// lastBusy is when its last job left it (scontrol's LastBusyTime;
-	// not persisted: Unknown again after a controller restart).
+	// lastBusy is when its last job left it, it registered idle or was resumed
+	// (scontrol's LastBusyTime; not persisted: set again when the node
+	// registers after a controller restart).
 	lastBusy time.Time
 }
 

@@ -67,8 +67,8 @@ type Node struct {
 	SlurmdStart   int64 `json:"slurmd_start_time,omitempty"`
 	LastHeartbeat int64 `json:"last_heartbeat,omitempty"`
 	// LastBusy is when the node last had a job (scontrol's LastBusyTime):
-	// now while it runs one, when its last job ended otherwise, 0 when it
-	// never had one.
+	// now while it runs one, when its last job ended or it registered
+	// idle otherwise, 0 before it registered.
 	LastBusy        int64  `json:"last_busy,omitempty"`
 	Version         string `json:"version,omitempty"`
 	OperatingSystem string `json:"operating_system,omitempty"`

@@ -2,6 +2,7 @@ package command
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,36 +119,73 @@ func taskView(j *api.Job, task int) (*api.Job, bool) {
 	return &v, true
 }
 
-// showNodes prints "show node [NAMES]".
+// showNodes prints "show node [NAMES]": every node, or each name of the
+// host list in its order, "Node X not found" (exit 1) for one that is
+// not there, as Slurm's scontrol_print_node_list.
 func (s *scontrol) showNodes(val string, has bool) {
+	var names []string
+	if has {
+		var ok bool
+		if names, ok = s.nodeNames(val); !ok {
+			return
+		}
+	}
 	c, ok := s.controller()
 	if !ok {
 		return
 	}
-	q := &api.NodeQuery{}
-	if has {
-		if _, err := hostlist.Expand(val); err != nil {
-			s.fail("scontrol: error: Invalid node name specified: %s\n", val)
-			return
-		}
-		q.Nodes = []string{val}
-	}
-	resp, err := c.Nodes(s.ctx, q)
+	resp, err := c.Nodes(s.ctx, &api.NodeQuery{})
 	if err != nil {
 		s.fail("slurm_load_node error: %s\n", errText(err))
 		return
 	}
 	f := s.formatter(s.env.Now())
+	if !has {
+		for i := range resp.Nodes {
+			s.w.buf = f.appendNode(s.w.buf, &resp.Nodes[i])
+		}
+		if len(resp.Nodes) == 0 {
+			s.w.printf("No nodes in the system\n")
+		}
+		return
+	}
+	byName := make(map[string]*api.Node, len(resp.Nodes))
 	for i := range resp.Nodes {
-		s.w.buf = f.appendNode(s.w.buf, &resp.Nodes[i])
+		byName[resp.Nodes[i].Name] = &resp.Nodes[i]
 	}
-	switch {
-	case has && len(resp.Nodes) == 0:
+	for _, name := range names {
+		if n := byName[name]; n != nil {
+			s.w.buf = f.appendNode(s.w.buf, n)
+			continue
+		}
 		s.exit = 1
-		s.w.printf("Node %s not found\n", val)
-	case !has && len(resp.Nodes) == 0:
-		s.w.printf("No nodes in the system\n")
+		if !s.quiet {
+			s.w.printf("Node %s not found\n", name)
+		}
 	}
+}
+
+// nodeNames expands a node list as Slurm's hostlist_create: an unclosed
+// "[" is part of a name; a bad range is an error naming it.
+func (s *scontrol) nodeNames(val string) ([]string, bool) {
+	names, err := hostlist.Expand(val)
+	if err == nil {
+		return names, true
+	}
+	msg := err.Error()
+	switch m := badRange.FindStringSubmatch(msg); {
+	case strings.Contains(msg, "'[' without ']'"):
+		return []string{val}, true
+	case errors.Is(err, hostlist.ErrTooLarge):
+		s.fail("too many nodes in supplied range %s\n", val)
+		return nil, false
+	case m != nil:
+		s.fail("scontrol: error: _parse_single_range: Invalid range: `%s'\n", m[1])
+	case strings.Contains(msg, "empty range"):
+		s.fail("scontrol: error: _parse_single_range: Invalid range: `'\n")
+	}
+	s.fail("unable to parse node list %s\n", val)
+	return nil, false
 }
 
 // showPartitions prints "show partition [NAME]".
@@ -162,6 +200,7 @@ func (s *scontrol) showPartitions(val string, has bool) {
 		return
 	}
 	mem := s.nodeMemory(c)
+	cluster := s.clusterMemory(c)
 	f := s.formatter(s.env.Now())
 	printed := 0
 	for i := range resp.Partitions {
@@ -169,7 +208,8 @@ func (s *scontrol) showPartitions(val string, has bool) {
 		if has && p.Name != val {
 			continue
 		}
-		s.w.buf = f.appendPartition(s.w.buf, p, partitionMemory(p, mem))
+		own := ownMemory(*p, cluster)
+		s.w.buf = f.appendPartition(s.w.buf, &own, partitionMemory(p, mem))
 		printed++
 	}
 	switch {
@@ -190,6 +230,41 @@ func (s *scontrol) nodeMemory(c Controller) map[string]int64 {
 		}
 	}
 	return mem
+}
+
+// clusterMemory reads the cluster-wide memory defaults a partition
+// inherits (DefMemPerCPU, DefMemPerGPU, MaxMemPerNode; absent: -1).
+func (s *scontrol) clusterMemory(c Controller) map[string]int64 {
+	out := map[string]int64{"DefMemPerCPU": -1, "DefMemPerGPU": -1, "MaxMemPerNode": -1}
+	resp, err := c.Config(s.ctx)
+	if err != nil {
+		return out
+	}
+	for _, kv := range resp.Entries {
+		if _, ok := out[kv.Key]; ok {
+			if v, err := strconv.ParseInt(kv.Value, 10, 64); err == nil {
+				out[kv.Key] = v
+			}
+		}
+	}
+	return out
+}
+
+// ownMemory leaves out of p the memory limits it only inherits from the
+// cluster: Slurm's scontrol shows a partition's own DefMemPerCPU (else
+// DefMemPerNode=UNLIMITED) and MaxMemPerNode, not the cluster's. A
+// partition that sets the cluster's very value shows it unset too.
+func ownMemory(p api.Partition, cluster map[string]int64) api.Partition {
+	if p.DefMemPerCPU == cluster["DefMemPerCPU"] {
+		p.DefMemPerCPU = 0
+	}
+	if p.DefMemPerGPU == cluster["DefMemPerGPU"] {
+		p.DefMemPerGPU = 0
+	}
+	if p.MaxMemPerNode == cluster["MaxMemPerNode"] {
+		p.MaxMemPerNode = 0
+	}
+	return p
 }
 
 func partitionMemory(p *api.Partition, mem map[string]int64) int64 {

@@ -2,6 +2,8 @@ package command
 
 import (
 	"context"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,6 +73,8 @@ type sinfoParams struct {
 	states        []string
 	statesAnd     bool
 	sort          string
+	sortSet       bool // -S or SINFO_SORT, even empty (no sorting)
+	formatSet     bool // -o or -O, even empty (no fields)
 	partFieldSize bool
 	nodeFieldSize bool
 }
@@ -105,13 +109,10 @@ func Sinfo(ctx context.Context, env *Env, args []string) int {
 }
 
 func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
-	opts, operands, err := getopt("sinfo", args, sinfoOpts)
+	// sinfo reads no operands and, unlike squeue, ignores them.
+	opts, _, err := getopt("sinfo", args, sinfoOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
-		return nil, 1, true
-	}
-	if len(operands) > 0 {
-		w.errf("Unrecognized option: %s", operands[0])
 		return nil, 1, true
 	}
 	p := &sinfoParams{}
@@ -119,14 +120,14 @@ func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 		p.partitions = strtok(v, ",")
 	}
 	if v, ok := env.Getenv("SINFO_SORT"); ok {
-		p.sort = v
+		p.sort, p.sortSet = v, true
 	}
 	for _, o := range opts {
 		if stop, code := p.apply(w, o); stop {
 			return nil, code, true
 		}
 	}
-	if p.longOutput && p.format != "" {
+	if p.longOutput && p.formatSet {
 		w.raw("sinfo: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
 		return nil, 1, true
 	}
@@ -157,7 +158,7 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	case "l":
 		p.longOutput = true
 	case "n":
-		names, err := hostlist.Expand(o.val)
+		names, err := sinfoNodes(w, o.val)
 		if err != nil {
 			w.errf("'%s' invalid entry for --nodes", o.val)
 			return true, 1
@@ -166,9 +167,9 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	case "N":
 		p.nodeFlag = true
 	case "o":
-		p.format, p.long = o.val, false
+		p.format, p.long, p.formatSet = o.val, false, true
 	case "O":
-		p.format, p.long = o.val, true
+		p.format, p.long, p.formatSet = o.val, true, true
 	case "p":
 		p.partitions = strtok(o.val, ",")
 	case "r":
@@ -178,7 +179,7 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	case "s":
 		p.summarize = true
 	case "S":
-		p.sort = o.val
+		p.sort, p.sortSet = o.val, true
 	case "t":
 		p.statesAnd = strings.Contains(o.val, "&")
 		p.states = nil
@@ -187,12 +188,13 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 				p.states = nil
 				break
 			}
-			if _, ok := sinfoStates[strings.ToUpper(s)]; !ok {
+			key, ok := sinfoStateKey(s)
+			if !ok {
 				w.errf("Bad state string: \"%s\"", s)
 				w.errf("valid states: %s", sinfoValidStates)
 				return true, 1
 			}
-			p.states = append(p.states, strings.ToUpper(s))
+			p.states = append(p.states, key)
 		}
 	case "T":
 		// Loam has no admin reservations (its scheduler's reservations are
@@ -217,7 +219,7 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 
 // defaultFormat picks Slurm's format for the mode when none was given.
 func (p *sinfoParams) defaultFormat(env *Env) {
-	if p.format != "" {
+	if p.formatSet {
 		return
 	}
 	p.long = true
@@ -270,23 +272,37 @@ func (p *sinfoPrinter) partitionName(r *sinfoRec) string {
 func (p *sinfoPrinter) line(b []byte, r *sinfoRec) []byte {
 	for _, it := range p.items {
 		if it.field >= 0 {
-			col := &sinfoCols[it.field]
-			width := it.width
-			switch {
-			case col.letter == 'P' && p.partSize > 0:
-				width = p.partSize
-			case col.letter == 'N' && p.nodeSize > 0:
-				width = p.nodeSize
-			}
-			if r == nil {
-				b = pad(b, col.header, width, it.right, !col.hdrNoCut)
-			} else {
-				b = pad(b, col.val(r, p), width, it.right, true)
-			}
+			b = p.cell(b, it, &sinfoCols[it.field], r)
 		}
 		b = append(b, it.suffix...)
 	}
 	return append(b, '\n')
+}
+
+// cell prints one field of r (its header when r is nil) as Slurm's
+// print functions do.
+func (p *sinfoPrinter) cell(b []byte, it item, col *sinfoCol, r *sinfoRec) []byte {
+	width := it.width
+	switch {
+	case col.letter == 'P' && p.partSize > 0:
+		width = p.partSize
+	case col.nodeWide && p.nodeSize > 0:
+		width = p.nodeSize
+	}
+	if r == nil {
+		return pad(b, col.header, width, it.right, !col.hdrNoCut)
+	}
+	v := col.val(r, p)
+	switch {
+	case col.letter == 'P' && r.part != nil && r.part.Default && width > 0 && len(v) > width:
+		// Slurm keeps the default partition's "*" in a cut name.
+		v = v[:width-1] + "*"
+	case v == "(null)" && !it.right && width > 0 && width < len(v):
+		// An unset string is a NULL that glibc prints as "(null)" only
+		// when the precision leaves room for all of it.
+		v = ""
+	}
+	return pad(b, v, width, it.right, true)
 }
 
 func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoParams, now time.Time) int {
@@ -301,15 +317,7 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 		return 1
 	}
 	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users}
-	var bad []string
-	if p.long {
-		pr.items, bad = parseLongFormat(p.format, sinfoColumns{})
-	} else {
-		pr.items, bad = parseShortFormat(p.format, sinfoColumns{})
-	}
-	for _, s := range bad {
-		w.errf("Invalid job format specification: %s", s) // sic: Slurm's text
-	}
+	pr.items = sinfoItems(w, p.format, p.long)
 	recs := p.records(pr, parts.Partitions, nodes.Nodes)
 	p.sortRecs(recs)
 	if p.partFieldSize {
@@ -333,4 +341,72 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 	}
 	w.buf = b
 	return 0
+}
+
+// sinfoItems parses a -o or -O format, reporting bad fields in Slurm's
+// words: a bad -o letter bare on stderr, a bad -O name as an error. -o
+// %all and the -O name "all" print every letter, blank after the upper
+// case ones, as sinfo's _parse_format builds it.
+func sinfoItems(w *output, format string, long bool) []item {
+	if !long {
+		if strings.EqualFold(format, "%all") {
+			return sinfoAll()
+		}
+		items, bad := parseShortFormat(format, sinfoColumns{})
+		for _, c := range bad {
+			w.raw("Invalid node format specification: " + c + "\n")
+		}
+		return items
+	}
+	var items []item
+	for _, tok := range strtok(format, ",") {
+		name, _, _ := strings.Cut(tok, ":")
+		if strings.EqualFold(name, "all") {
+			items = append(items, sinfoAll()...)
+			continue
+		}
+		more, bad := parseLongFormat(tok, sinfoColumns{})
+		for _, s := range bad {
+			w.errf("Invalid job format specification: %s", s) // sic: Slurm's text
+		}
+		items = append(items, more...)
+	}
+	return items
+}
+
+func sinfoAll() []item {
+	var b strings.Builder
+	b.WriteString("%a")
+	for c := 'b'; c <= 'z'; c++ {
+		b.WriteString("|%" + string(c))
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		b.WriteString("|%" + string(c) + " ")
+	}
+	items, _ := parseShortFormat(b.String(), sinfoColumns{})
+	// Letters sinfo lacks print nothing, not even their separator.
+	return slices.DeleteFunc(items, func(it item) bool { return it.field < 0 })
+}
+
+// badRange finds the range text in a host list error.
+var badRange = regexp.MustCompile(`invalid range "([^"]*)"`)
+
+// sinfoNodes expands -n as Slurm's hostlist_create: an unclosed "[" is
+// part of a name (that matches no node); a bad range inside brackets is
+// reported before the error about the option.
+func sinfoNodes(w *output, val string) ([]string, error) {
+	names, err := hostlist.Expand(val)
+	if err == nil {
+		return names, nil
+	}
+	msg := err.Error()
+	switch m := badRange.FindStringSubmatch(msg); {
+	case strings.Contains(msg, "'[' without ']'"):
+		return []string{val}, nil
+	case m != nil:
+		w.errf("_parse_single_range: Invalid range: `%s'", m[1])
+	case strings.Contains(msg, "empty range"):
+		w.errf("_parse_single_range: Invalid range: `'")
+	}
+	return nil, err
 }

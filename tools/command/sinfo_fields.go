@@ -23,6 +23,10 @@ type sinfoMatch struct {
 	partition, state, features, featuresAct, gres, reason, reasonTime, reasonUser bool
 	hostnames, addr, cpus, memory, disk, weight, sct, load, freeMem, version      bool
 	allocMem, gresUsed, port                                                      bool
+
+	// Partition values: lines of different partitions merge when every
+	// partition value the format prints is equal, as _match_part_data.
+	avail, jobSize, defTime, maxTime, oversub, preempt, prioTier, prioJob bool
 }
 
 // sinfoCol is one sinfo column.
@@ -31,6 +35,8 @@ type sinfoCol struct {
 	names    []string
 	header   string
 	hdrNoCut bool
+	// nodeWide columns take the widest node list's width under -N.
+	nodeWide bool
 	match    func(m *sinfoMatch)
 	val      func(r *sinfoRec, p *sinfoPrinter) string
 }
@@ -148,7 +154,8 @@ func orNone(s string) string { return orDefault(s, "none") }
 // sinfoCols is sinfo's column table.
 var sinfoCols = append([]sinfoCol{
 	{letter: 'a', names: []string{"available"}, header: "AVAIL",
-		val: partVal(func(p *api.Partition) string { return strings.ToLower(orDefault(p.State, "up")) })},
+		match: func(m *sinfoMatch) { m.avail = true },
+		val:   partVal(func(p *api.Partition) string { return strings.ToLower(orDefault(p.State, "up")) })},
 	{letter: 'A', names: []string{"nodeai"}, header: "NODES(A/I)",
 		val: func(r *sinfoRec, _ *sinfoPrinter) string { a, i, _, _ := counts(r, false); return slash(a, i) }},
 	{letter: 'b', names: []string{"features_act"}, header: "ACTIVE_FEATURES",
@@ -182,7 +189,8 @@ var sinfoCols = append([]sinfoCol{
 	{letter: 'G', names: []string{"gres"}, header: "GRES", match: func(m *sinfoMatch) { m.gres = true },
 		val: firstVal(func(n *api.Node) string { return orNull(n.GRES) })},
 	{letter: 'h', names: []string{"oversubscribe", "share"}, header: "OVERSUBSCRIBE",
-		val: partVal(func(p *api.Partition) string { return orDefault(p.OverSubscribe, "NO") })},
+		match: func(m *sinfoMatch) { m.oversub = true },
+		val:   partVal(func(p *api.Partition) string { return orDefault(p.OverSubscribe, "NO") })},
 	{letter: 'H', names: []string{"timestamp"}, header: "TIMESTAMP", match: func(m *sinfoMatch) { m.reasonTime = true },
 		val: func(r *sinfoRec, p *sinfoPrinter) string {
 			if r.first == nil {
@@ -191,27 +199,31 @@ var sinfoCols = append([]sinfoCol{
 			return string(p.tf.appendTime(nil, r.first.ReasonTime, "Unknown"))
 		}},
 	{letter: 'I', names: []string{"priorityjobfactor"}, header: "PRIO_JOB_FACTOR",
-		val: partVal(func(p *api.Partition) string { return strconv.Itoa(p.PriorityJobFactor) })},
-	{letter: 'l', names: []string{"time"}, header: "TIMELIMIT", val: partVal(func(p *api.Partition) string { return timeVal(p.MaxTime) })},
-	{letter: 'L', names: []string{"defaulttime"}, header: "DEFAULTTIME", val: partVal(func(p *api.Partition) string {
-		if p.DefaultTime == 0 {
-			return "n/a"
-		}
-		return timeVal(p.DefaultTime)
-	})},
+		match: func(m *sinfoMatch) { m.prioJob = true },
+		val:   partVal(func(p *api.Partition) string { return strconv.Itoa(p.PriorityJobFactor) })},
+	{letter: 'l', names: []string{"time"}, header: "TIMELIMIT", match: func(m *sinfoMatch) { m.maxTime = true },
+		val: partVal(func(p *api.Partition) string { return timeVal(p.MaxTime) })},
+	{letter: 'L', names: []string{"defaulttime"}, header: "DEFAULTTIME", match: func(m *sinfoMatch) { m.defTime = true },
+		val: partVal(func(p *api.Partition) string {
+			if p.DefaultTime == 0 {
+				return "n/a"
+			}
+			return timeVal(p.DefaultTime)
+		})},
 	{letter: 'm', names: []string{"memory"}, header: "MEMORY", match: func(m *sinfoMatch) { m.memory = true },
 		val: nodeNum(func(n *api.Node) int64 { return n.RealMemory }, false)},
 	{letter: 'M', names: []string{"preemptmode"}, header: "PREEMPT_MODE",
-		val: partVal(func(p *api.Partition) string { return orDefault(p.PreemptMode, "OFF") })},
-	{letter: 'n', names: []string{"hostnames"}, header: "HOSTNAMES", match: func(m *sinfoMatch) { m.hostnames = true },
+		match: func(m *sinfoMatch) { m.preempt = true },
+		val:   partVal(func(p *api.Partition) string { return orDefault(p.PreemptMode, "OFF") })},
+	{letter: 'n', names: []string{"hostnames"}, header: "HOSTNAMES", hdrNoCut: true, nodeWide: true, match: func(m *sinfoMatch) { m.hostnames = true },
 		val: func(r *sinfoRec, _ *sinfoPrinter) string {
 			return hostField(r, func(n *api.Node) string { return n.Hostname })
 		}},
-	{letter: 'N', names: []string{"nodelist"}, header: "NODELIST", hdrNoCut: true,
+	{letter: 'N', names: []string{"nodelist"}, header: "NODELIST", hdrNoCut: true, nodeWide: true,
 		val: func(r *sinfoRec, _ *sinfoPrinter) string {
 			return hostField(r, func(n *api.Node) string { return n.Name })
 		}},
-	{letter: 'o', names: []string{"nodeaddr"}, header: "NODE_ADDR", match: func(m *sinfoMatch) { m.addr = true },
+	{letter: 'o', names: []string{"nodeaddr"}, header: "NODE_ADDR", hdrNoCut: true, match: func(m *sinfoMatch) { m.addr = true },
 		val: func(r *sinfoRec, _ *sinfoPrinter) string {
 			return hostField(r, func(n *api.Node) string { return n.Address })
 		}},
@@ -230,13 +242,15 @@ var sinfoCols = append([]sinfoCol{
 			return strconv.FormatFloat(lo, 'f', 2, 64) + "-" + strconv.FormatFloat(hi, 'f', 2, 64)
 		}},
 	{letter: 'p', names: []string{"prioritytier"}, header: "PRIO_TIER",
-		val: partVal(func(p *api.Partition) string { return strconv.Itoa(p.PriorityTier) })},
+		match: func(m *sinfoMatch) { m.prioTier = true },
+		val:   partVal(func(p *api.Partition) string { return strconv.Itoa(p.PriorityTier) })},
 	{letter: 'P', names: []string{"partition"}, header: "PARTITION", match: func(m *sinfoMatch) { m.partition = true },
 		val: func(r *sinfoRec, p *sinfoPrinter) string { return p.partitionName(r) }},
 	{letter: 'r', names: []string{"root"}, header: "ROOT", val: partVal(func(*api.Partition) string { return "no" })},
 	{letter: 'R', names: []string{"partitionname"}, header: "PARTITION", match: func(m *sinfoMatch) { m.partition = true },
 		val: partVal(func(p *api.Partition) string { return p.Name })},
-	{letter: 's', names: []string{"size"}, header: "JOB_SIZE", val: partVal(jobSize)},
+	{letter: 's', names: []string{"size"}, header: "JOB_SIZE", match: func(m *sinfoMatch) { m.jobSize = true },
+		val: partVal(jobSize)},
 	{letter: 'S', names: []string{"allocnodes"}, header: "ALLOCNODES", val: partVal(func(*api.Partition) string { return "all" })},
 	{letter: 't', names: []string{"statecompact"}, header: "STATE", match: func(m *sinfoMatch) { m.state = true },
 		val: stateVal(false)},

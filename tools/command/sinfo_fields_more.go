@@ -17,7 +17,7 @@ var sinfoLongOnlyCols = []sinfoCol{
 	{names: []string{"extra"}, header: "EXTRA", val: func(*sinfoRec, *sinfoPrinter) string { return "(null)" }},
 	{names: []string{"gresused"}, header: "GRES_USED", match: func(m *sinfoMatch) { m.gresUsed = true },
 		val: firstVal(sinfoGRESUsed)},
-	{names: []string{"nodehost"}, header: "HOSTNAMES", match: func(m *sinfoMatch) { m.hostnames = true },
+	{names: []string{"nodehost"}, header: "HOSTNAMES", hdrNoCut: true, nodeWide: true, match: func(m *sinfoMatch) { m.hostnames = true },
 		val: func(r *sinfoRec, _ *sinfoPrinter) string {
 			return hostField(r, func(n *api.Node) string { return n.Hostname })
 		}},

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
@@ -91,7 +90,7 @@ func (p *sinfoParams) filterOut(n *api.Node) bool {
 func (p *sinfoParams) insert(recs []*sinfoRec, m sinfoMatch, part *api.Partition, idx int, n *api.Node) []*sinfoRec {
 	s := nodeStateNum(n)
 	for _, r := range recs {
-		if !p.reasons && r.part != part && (m.partition || r.part == nil) {
+		if !p.reasons && !m.samePartition(r.part, part) {
 			continue
 		}
 		if len(r.nodes) > 0 && (p.nodeFlag || !p.sameLine(m, r, n, s)) {
@@ -106,6 +105,25 @@ func (p *sinfoParams) insert(recs []*sinfoRec, m sinfoMatch, part *api.Partition
 		return recs
 	}
 	return append(recs, &sinfoRec{part: part, partIdx: idx, nodes: []*api.Node{n}, state: s, first: n})
+}
+
+// samePartition tells whether nodes of partition b may join a line of
+// partition a: the same partition, or one whose every printed partition
+// value is equal (sinfo -o %l puts partitions of one time limit on one
+// line).
+func (m sinfoMatch) samePartition(a, b *api.Partition) bool {
+	switch {
+	case a == b:
+		return true
+	case a == nil || b == nil || m.partition:
+		return false
+	}
+	eq := func(on bool, x, y any) bool { return !on || x == y }
+	return eq(m.avail, orDefault(a.State, "UP"), orDefault(b.State, "UP")) &&
+		eq(m.jobSize, jobSize(a), jobSize(b)) && eq(m.defTime, a.DefaultTime, b.DefaultTime) &&
+		eq(m.maxTime, a.MaxTime, b.MaxTime) && eq(m.oversub, a.OverSubscribe, b.OverSubscribe) &&
+		eq(m.preempt, a.PreemptMode, b.PreemptMode) && eq(m.prioTier, a.PriorityTier, b.PriorityTier) &&
+		eq(m.prioJob, a.PriorityJobFactor, b.PriorityJobFactor)
 }
 
 func (p *sinfoParams) sameLine(m sinfoMatch, r *sinfoRec, n *api.Node, s int) bool {
@@ -127,80 +145,9 @@ func (p *sinfoParams) sameLine(m sinfoMatch, r *sinfoRec, n *api.Node, s int) bo
 		(!m.version || f.Version == n.Version) && (!m.port || f.Port == n.Port)
 }
 
-// sortRecs orders lines as sinfo does: by default partition order, then
-// state descending ("#P,-t"); with -N by node name ("N"). Each key is a
-// stable sort, applied from the last key to the first.
-func (p *sinfoParams) sortRecs(recs []*sinfoRec) {
-	spec := p.sort
-	if spec == "" {
-		spec = "#P,-t"
-		if p.nodeFlag {
-			spec = "N"
-		}
-	}
-	for i := len(spec) - 1; i >= 0; i-- {
-		c := spec[i]
-		if c == ',' || c == '#' || c == '+' || c == '-' {
-			continue
-		}
-		rev := i > 0 && spec[i-1] == '-'
-		partOrder := i > 0 && spec[i-1] == '#'
-		f := sinfoSortKey(c, partOrder)
-		if f == nil {
-			continue
-		}
-		slices.SortStableFunc(recs, func(a, b *sinfoRec) int {
-			if rev {
-				return -f(a, b)
-			}
-			return f(a, b)
-		})
-	}
-}
-
-func sinfoSortKey(c byte, partOrder bool) func(a, b *sinfoRec) int {
-	switch c {
-	case 'P', 'R':
-		if partOrder {
-			return func(a, b *sinfoRec) int { return cmp.Compare(a.partIdx, b.partIdx) }
-		}
-		return func(a, b *sinfoRec) int { return strings.Compare(partName(a), partName(b)) }
-	case 't', 'T':
-		return func(a, b *sinfoRec) int { return cmp.Compare(a.state, b.state) }
-	case 'N':
-		return func(a, b *sinfoRec) int {
-			return hostlist.Compare(firstNode(a), firstNode(b))
-		}
-	case 'D':
-		return func(a, b *sinfoRec) int { return cmp.Compare(len(a.nodes), len(b.nodes)) }
-	case 'p':
-		return func(a, b *sinfoRec) int { return cmp.Compare(partTier(a), partTier(b)) }
-	}
-	return nil
-}
-
 func partName(r *sinfoRec) string {
 	if r.part == nil {
 		return ""
 	}
 	return r.part.Name
-}
-
-func partTier(r *sinfoRec) int {
-	if r.part == nil {
-		return 0
-	}
-	return r.part.PriorityTier
-}
-
-func firstNode(r *sinfoRec) string {
-	if len(r.nodes) == 0 {
-		return ""
-	}
-	names := make([]string, len(r.nodes))
-	for i, n := range r.nodes {
-		names[i] = n.Name
-	}
-	hostlist.Sort(names)
-	return names[0]
 }

@@ -124,6 +124,41 @@ var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"RESERVED":   func(_ *api.Node, s int) bool { return s&flagRes != 0 },
 	"UNK":        func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
 	"UNKNOWN":    func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
+	// States Loam's nodes are never in (planned, powered down, maint,
+	// rebooting, cloud, ...): sinfo accepts them and they select nothing.
+	"NONE": func(*api.Node, int) bool { return false },
+}
+
+// sinfoStateNames are the names -t takes, in the order Slurm's
+// _node_state_id tries them, each with its sinfoStates key. A name
+// matches every one it begins (any case): "-t d" is DOWN, "-t dr"
+// DRAIN, "-t m" MIXED and "-t ma" MAINT, as in Slurm.
+var sinfoStateNames = []struct {
+	names []string
+	key   string
+}{
+	{[]string{"UNK", "UNKNOWN"}, "UNKNOWN"}, {[]string{"DOWN"}, "DOWN"}, {[]string{"IDLE"}, "IDLE"},
+	{[]string{"ALLOC", "ALLOCATED"}, "ALLOC"}, {[]string{"?"}, "NONE"}, {[]string{"MIX", "MIXED"}, "MIX"},
+	{[]string{"FUTR", "FUTURE"}, "FUTURE"}, {[]string{"PLANNED", "PLND"}, "NONE"}, {[]string{"DRAIN"}, "DRAIN"},
+	{[]string{"DRAINED"}, "DRAINED"}, {[]string{"RESV", "RESERVED"}, "RESV"}, {[]string{"PERFCTRS", "NPC"}, "NONE"},
+	{[]string{"DRAINING", "DRNG"}, "DRAINING"}, {[]string{"COMP", "COMPLETING"}, "COMP"},
+	{[]string{"NO_RESPOND"}, "NO_RESPOND"},
+	{[]string{"POW_DN", "POWERING_DOWN", "POWERED_DOWN", "POWER_DOWN", "POW_UP", "POWERING_UP"}, "NONE"},
+	{[]string{"FAIL"}, "FAIL"}, {[]string{"MAINT"}, "NONE"}, {[]string{"BOOT^", "REBOOT^", "REBOOT", "BOOT~", "REBOOT~"}, "NONE"},
+	{[]string{"CLOUD"}, "NONE"},
+}
+
+// sinfoStateKey finds the sinfoStates key of a -t name.
+func sinfoStateKey(s string) (string, bool) {
+	u := strings.ToUpper(s)
+	for _, st := range sinfoStateNames {
+		for _, n := range st.names {
+			if strings.HasPrefix(n, u) {
+				return st.key, true
+			}
+		}
+	}
+	return "", false
 }
 
 // sinfoValidStates is Slurm 22.05's list after "valid states:", printed

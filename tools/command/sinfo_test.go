@@ -9,10 +9,18 @@ import (
 
 // TestSinfoPeer runs the recorded sinfo cases against the nodes and
 // partitions the peer reported in the same second.
-func TestSinfoPeer(t *testing.T) {
-	for _, tc := range loadCases(t, "testdata/peer/sinfo") {
+func TestSinfoPeer(t *testing.T) { sinfoPeerCases(t, "testdata/peer/sinfo") }
+
+// TestSinfoSweepPeer runs the cases of the sweep against the peer
+// (capture-sinfo-sweep.sh): partition values that split lines, cut
+// names and NULL strings, -o %all and -O all, bad letters, -S keys and
+// -n host lists Slurm's hostlist_create reads or refuses.
+func TestSinfoSweepPeer(t *testing.T) { sinfoPeerCases(t, "testdata/peer/sinfo-sweep") }
+
+func sinfoPeerCases(t *testing.T, dir string) {
+	for _, tc := range loadCases(t, dir) {
 		t.Run(tc.name, func(t *testing.T) {
-			base := "testdata/peer/sinfo/" + tc.name
+			base := dir + "/" + tc.name
 			f := &fakeController{now: tc.now, nodes: peerNodes(t, base+".nodes"),
 				partitions: peerPartitionsFrom(t, base+".parts")}
 			te := newTestEnv(f, tc.now)
@@ -38,6 +46,8 @@ func TestSinfoReservationsAndUsage(t *testing.T) {
 		wantOut string
 	}{
 		"-T": {args: []string{"-T"}, wantOut: "No reservations in the system\n"},
+		// Slurm's sinfo ignores operands (the peer prints its usual lines).
+		"an operand is ignored": {args: []string{"-h", "-o", "%P", "extra"}, wantOut: ""},
 		"--usage": {args: []string{"--usage"},
 			wantOut: "Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n" +
 				"             [-S fields] [-o format] [-O Format] [--federation] [--local]\n"},

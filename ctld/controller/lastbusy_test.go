@@ -1,0 +1,41 @@
+package controller
+
+import (
+	"testing"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// TestNodeLastBusy: a node that registers idle, or is resumed, was last
+// busy then, as Slurm's LastBusyTime (never Unknown once it answered).
+func TestNodeLastBusy(t *testing.T) {
+	h := newHarness(t)
+	registered := h.clock.Now().Unix()
+	h.node("n01")
+	lastBusy := func() int64 {
+		var nodes api.NodesResponse
+		if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes); err != nil {
+			t.Fatal(err)
+		}
+		return nodes.Nodes[0].LastBusy
+	}
+	if got := lastBusy(); got != registered {
+		t.Errorf("after registering: LastBusy = %d, want %d", got, registered)
+	}
+	h.clock.Advance(time.Minute)
+	var out api.NodeUpdateResponse
+	if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: "drain", Reason: "x"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastBusy(); got != registered {
+		t.Errorf("after draining: LastBusy = %d, want %d", got, registered)
+	}
+	h.clock.Advance(time.Minute)
+	if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: "resume"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := lastBusy(), h.clock.Now().Unix(); got != want {
+		t.Errorf("after resuming: LastBusy = %d, want %d", got, want)
+	}
+}

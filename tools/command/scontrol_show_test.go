@@ -1,0 +1,90 @@
+package command
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// TestScontrolShowNodeList: each name of a node list prints in the list's
+// order, a missing one as "Node X not found" with exit 1, and a list
+// hostlist_create refuses is an error naming it; the texts are the
+// peer's (testdata/peer/scontrol-sweep).
+func TestScontrolShowNodeList(t *testing.T) {
+	list := readPeer(t, "scontrol-sweep/show-node-list.txt")
+	tests := map[string]struct {
+		args             []string
+		wantOut, wantErr string
+		wantExit         int
+	}{
+		"names in list order, one missing": {args: []string{"show", "node", "cpu008,nosuch,gpu[031-032]"},
+			wantOut: list, wantExit: 1},
+		"every name missing": {args: []string{"show", "nodes", "nosuch,other"},
+			wantOut: "Node nosuch not found\nNode other not found\n", wantExit: 1},
+		"quiet hides the missing": {args: []string{"-Q", "show", "node", "nosuch"}, wantExit: 1},
+		"unclosed bracket is a name": {args: []string{"show", "node", "cpu["},
+			wantOut: "Node cpu[ not found\n", wantExit: 1},
+		"bad range": {args: []string{"show", "node", "cpu[3-1]"},
+			wantErr:  "scontrol: error: _parse_single_range: Invalid range: `3-1'\nunable to parse node list cpu[3-1]\n",
+			wantExit: 1},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := &fakeController{now: 1795950000, nodes: nodesFromText(t, list)}
+			te := newTestEnv(f, 1795950000)
+			code := Scontrol(context.Background(), te.Env, tc.args)
+			if diff := cmp.Diff(tc.wantOut, te.stdout.String()); diff != "" {
+				t.Errorf("stdout (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantErr, te.stderr.String()); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+			if code != tc.wantExit {
+				t.Errorf("exit = %d, want %d", code, tc.wantExit)
+			}
+		})
+	}
+}
+
+// TestScontrolShowPartitionMemory: a partition shows its own DefMemPerCPU
+// and MaxMemPerNode, not the cluster's it inherits (the peer has
+// DefMemPerCPU=1024 in slurm.conf and prints DefMemPerNode=UNLIMITED).
+func TestScontrolShowPartitionMemory(t *testing.T) {
+	peer := readPeer(t, "scontrol-sweep/show-partition-normal.txt")
+	tests := map[string]struct {
+		defMem, maxMem int64
+		want           string
+	}{
+		"inherited from the cluster": {defMem: 1024, maxMem: 0, want: peer},
+		"set by the partition": {defMem: 4000, maxMem: 200000, want: replaceOnce(t, peer,
+			"DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED", "DefMemPerCPU=4000 MaxMemPerNode=200000")},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			parts := peerPartitionsFrom(t, "testdata/peer/scontrol-sweep/show-partition-normal.txt")
+			parts[0].DefMemPerCPU, parts[0].MaxMemPerNode = tc.defMem, tc.maxMem
+			f := &fakeController{now: 1795950000, partitions: parts, nodes: peerNodes(t, "testdata/peer/nodes.txt"),
+				config: api.ConfigResponse{Entries: []api.KeyValue{{Key: "DefMemPerCPU", Value: "1024"},
+					{Key: "MaxMemPerNode", Value: "UNLIMITED"}}}}
+			te := newTestEnv(f, 1795950000)
+			if code := Scontrol(context.Background(), te.Env, []string{"show", "partition", "normal"}); code != 0 {
+				t.Fatalf("exit %d: %s", code, te.stderr)
+			}
+			if diff := cmp.Diff(tc.want, te.stdout.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func replaceOnce(t *testing.T, s, old, new string) string {
+	t.Helper()
+	if !strings.Contains(s, old) {
+		t.Fatalf("%q not in %q", old, s)
+	}
+	return strings.Replace(s, old, new, 1)
+}
