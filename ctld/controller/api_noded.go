@@ -31,7 +31,12 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	n.registered, n.notResponding = true, false
 	c.checkHardware(&b, n, &in)
 	if n.admin.DownByController && c.confNow().conf.ReturnToService > 0 {
-		n.admin = nodeAdmin{}
+		// Back in service: only the controller's DOWN goes; an admin's
+		// drain stays, with its reason (Slurm's drain is a flag of its own).
+		n.admin.Down, n.admin.DownByController = false, false
+		if !n.admin.Drain {
+			n.admin.Reason, n.admin.ReasonUser, n.admin.ReasonTime = "", "", 0
+		}
 		b.persist(c.persistNode(n))
 	}
 	kill := c.reconcile(&b, n, &in)

@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,6 +151,36 @@ func TestNodeTimeout(t *testing.T) {
 	h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes)
 	if nodes.Nodes[0].State == api.NodeDown {
 		t.Errorf("node still down after registering again (ReturnToService): %+v", nodes.Nodes[0])
+	}
+}
+
+// TestDrainOutlivesNotResponding: a drained node that stops answering
+// (a controller or daemon restart) is down with its drain reason kept, and
+// when it registers again (ReturnToService) it is drained, not idle.
+func TestDrainOutlivesNotResponding(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	var out api.NodeUpdateResponse
+	if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: "drain", Reason: "disk swap"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	n.Stop()
+	h.tick(2 * time.Minute)
+	var nodes api.NodesResponse
+	h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes)
+	if got := nodes.Nodes[0]; got.State != api.NodeDown || got.Reason != "disk swap" {
+		t.Errorf("silent drained node: %s %q, want DOWN with the drain's reason", got.State, got.Reason)
+	}
+	h.node("n01") // the daemon comes back
+	h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes)
+	got := nodes.Nodes[0]
+	if got.State == api.NodeDown || got.Reason != "disk swap" || !slices.Contains(got.StateFlags, api.FlagDrain) {
+		t.Errorf("registered again: %s %v %q, want drained with its reason", got.State, got.StateFlags, got.Reason)
+	}
+	id := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	if j := h.job(fmt.Sprint(id)); j.JobState != job.Pending {
+		t.Errorf("a job started on the drained node after it came back")
 	}
 }
 

@@ -156,7 +156,11 @@ func (c *Controller) nodeNotResponding(b *batch, n *nodeRec, now time.Time) {
 	n.notResponding = true
 	if !n.admin.Down {
 		n.admin.Down, n.admin.DownByController = true, true
-		n.admin.Reason, n.admin.ReasonUser, n.admin.ReasonTime = "Not responding", "slurm", unix(now)
+		// An admin's drain keeps its reason, as Slurm keeps a node's
+		// reason when it marks it down for not responding.
+		if !n.admin.Drain {
+			n.admin.Reason, n.admin.ReasonUser, n.admin.ReasonTime = "Not responding", "slurm", unix(now)
+		}
 		b.persist(c.persistNode(n))
 	}
 	c.log.WithField("node", n.name).Warn("node not responding: down")
