@@ -82,6 +82,9 @@ func (c *Controller) updatePriority(r *jobRecord, st *jobStatus, u *api.JobUpdat
 			return api.Errorf(api.CodeAccessDenied, "only operators may set a priority")
 		}
 		if *u.Priority != 0 {
+			if st.Hold == HeldUser || st.Hold == HeldAdmin {
+				return api.NewError(api.CodeJobHeld) // Slurm's answer before anything else
+			}
 			return api.Errorf(api.CodeNotSupported, "setting a priority other than 0 (hold); change nice instead")
 		}
 		if !r.pending() {
@@ -104,14 +107,21 @@ func (c *Controller) updatePriority(r *jobRecord, st *jobStatus, u *api.JobUpdat
 // updatePendingOnly applies the changes Slurm allows only before a job
 // starts.
 func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
-	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil || u.MinNodes != nil ||
+	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
 		u.NumTasks != nil || u.CPUsPerTask != nil || u.Features != nil || u.RequiredNodes != nil ||
-		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil || u.ArrayMaxTasks != nil
-	if !touched {
+		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil || u.ArrayMaxTasks != nil ||
+		u.MemPerCPU != nil || u.MemPerNode != nil
+	if !r.pending() {
+		if touched {
+			return api.NewError(api.CodeJobNotPending)
+		}
+		return runningNodeCount(r, u)
+	}
+	if !touched && u.MinNodes == nil {
 		return nil
 	}
-	if !r.pending() {
-		return api.NewError(api.CodeJobNotPending)
+	if err := updateShape(q, u); err != nil {
+		return err
 	}
 	setStr := func(dst *string, v *string) {
 		if v != nil {
@@ -127,15 +137,6 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 	if u.Features != nil {
 		q.Features = job.SimpleFeatures(q.Constraint)
 	}
-	if u.MinNodes != nil {
-		q.MinNodes, q.NodesSet = *u.MinNodes, true
-	}
-	if u.NumTasks != nil {
-		q.NTasks = *u.NumTasks
-	}
-	if u.CPUsPerTask != nil {
-		q.CPUsPerTask = *u.CPUsPerTask
-	}
 	if u.GRES != nil {
 		g, err := resource.ParseGRES(*u.GRES)
 		if err != nil {
@@ -143,9 +144,9 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		}
 		q.GRES = g
 	}
-	if u.ArrayMaxTasks != nil {
-		if st.ArrayJobID == 0 || *u.ArrayMaxTasks < 0 {
-			return api.Errorf(api.CodeBadRequest, "ArrayTaskThrottle applies to array jobs only")
+	if u.ArrayMaxTasks != nil && st.ArrayJobID != 0 { // Slurm ignores it on other jobs
+		if *u.ArrayMaxTasks < 0 {
+			return api.Errorf(api.CodeBadRequest, "ArrayTaskThrottle %d", *u.ArrayMaxTasks)
 		}
 		st.Throttle = *u.ArrayMaxTasks
 	}
@@ -166,6 +167,7 @@ func (c *Controller) readmit(r *jobRecord, q *job.Request, st *jobStatus, u *api
 		func() *api.Error { return admitPartitions(cs, a) },
 		func() *api.Error { return admitAccount(cs, a) },
 		func() *api.Error { return admitShape(cs, a) },
+		func() *api.Error { return checkCapacity(cs, a) },
 	} {
 		if err := step(); err != nil {
 			return err

@@ -97,6 +97,7 @@ type JobUpdate struct {
 	Dependency *string `json:"dependency,omitempty"` // "" removes every dependency
 	// NumNodes, NumTasks, MinCPUs... apply to pending jobs only.
 	MinNodes      *int    `json:"min_nodes,omitempty"`
+	MaxNodes      *int    `json:"max_nodes,omitempty"` // NumNodes=min-max; 0 clears the maximum
 	NumTasks      *int    `json:"tasks,omitempty"`
 	CPUsPerTask   *int    `json:"cpus_per_task,omitempty"`
 	Features      *string `json:"features,omitempty"`
@@ -110,6 +111,11 @@ type JobUpdate struct {
 	MailType      *string `json:"mail_type,omitempty"`
 	// ArrayMaxTasks changes the %N throttle of an array job.
 	ArrayMaxTasks *int `json:"array_max_tasks,omitempty"`
+	// MemPerCPU and MemPerNode (MB) are MinMemoryCPU and MinMemoryNode;
+	// setting one clears the other, as --mem-per-cpu and --mem exclude
+	// each other.
+	MemPerCPU  *int64 `json:"memory_per_cpu,omitempty"`
+	MemPerNode *int64 `json:"memory_per_node,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

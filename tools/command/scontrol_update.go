@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -64,6 +65,9 @@ func (s *scontrol) hold(argv []string) {
 				s.fail("slurm_suspend error: %s\n", api.CodeInvalidJobID.Text())
 				continue
 			}
+			if len(ids) == 0 {
+				continue // Slurm says nothing when no job has the name
+			}
 		}
 		var res *api.JobResults
 		var err error
@@ -75,6 +79,9 @@ func (s *scontrol) hold(argv []string) {
 			res, err = c.Hold(s.ctx, &api.HoldRequest{JobIDs: ids, User: user})
 		}
 		if err != nil {
+			if ae := (*api.Error)(nil); errors.As(err, &ae) && ae.Code == api.CodeInvalidJobID {
+				s.fail("%s for job %s\n", errText(err), arg) // "1_2_3", as the peer words it
+			}
 			s.fail("slurm_suspend error: %s\n", errText(err))
 			continue
 		}
@@ -85,7 +92,8 @@ func (s *scontrol) hold(argv []string) {
 }
 
 // jobsNamed resolves "Name=x" / "JobName=x" to the ids of the caller's
-// pending jobs with that name.
+// pending jobs with that name, none when no job has it; ok is false when
+// arg is no name or the jobs cannot be read.
 func (s *scontrol) jobsNamed(c Controller, arg string) ([]string, bool) {
 	name, ok := cutPrefixFold(arg, "name=")
 	if !ok {
@@ -94,7 +102,7 @@ func (s *scontrol) jobsNamed(c Controller, arg string) ([]string, bool) {
 		}
 	}
 	resp, err := c.Jobs(s.ctx, &api.JobQuery{Names: []string{name}, States: []string{string(job.Pending)}})
-	if err != nil || len(resp.Jobs) == 0 {
+	if err != nil {
 		return nil, false
 	}
 	var ids []string
@@ -221,9 +229,10 @@ func (s *scontrol) updateJob(args []string) {
 			}
 			continue
 		}
-		if msg := s.setJobField(&u, a, ids); msg != "" {
-			s.fail("%s", msg)
-			return
+		if msg, how := s.setJobField(&u, a, ids); how != fieldSet {
+			if !s.fieldMessage(msg, how) {
+				return
+			}
 		}
 	}
 	if u.Empty() {
@@ -244,98 +253,6 @@ func (s *scontrol) updateJob(args []string) {
 		return
 	}
 	s.reportResults(res)
-}
-
-// setJobField applies one KEY=VALUE; it returns scontrol's message for a
-// bad one.
-func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) string {
-	t, v := a.tag, a.val
-	switch {
-	case abbrev(t, "TimeLimit", 5):
-		return s.setLimit(&u.TimeLimit, v, ids, "TimeLimit")
-	case abbrev(t, "TimeMin", 5):
-		return s.setLimit(&u.TimeMinimum, v, nil, "TimeMin")
-	case abbrev(t, "Priority", 2):
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return "scontrol: error: Invalid Priority value: " + v + "\n"
-		}
-		u.Priority = &n
-	case abbrev(t, "Nice", 2):
-		n, err := strconv.Atoi(v)
-		if err != nil || n > 2147483645 || n < -2147483645 {
-			return "scontrol: error: Nice value out of range (+/- 2147483645). Value ignored\n"
-		}
-		u.Nice = &n
-	case abbrev(t, "Name", 2), abbrev(t, "JobName", 4):
-		u.Name = &v
-	case abbrev(t, "Comment", 3):
-		u.Comment = &v
-	case abbrev(t, "Partition", 2):
-		u.Partition = &v
-	case abbrev(t, "QOS", 2):
-		u.QOS = &v
-	case abbrev(t, "Account", 1):
-		u.Account = &v
-	case abbrev(t, "Dependency", 1):
-		u.Dependency = &v
-	case abbrev(t, "Features", 1):
-		u.Features = &v
-	case abbrev(t, "ExcNodeList", 3):
-		u.ExcludedNodes = &v
-	case abbrev(t, "NodeList", 8), abbrev(t, "ReqNodeList", 8):
-		u.RequiredNodes = &v
-	case abbrev(t, "Gres", 2), abbrev(t, "TresPerNode", 8):
-		v = strings.TrimPrefix(v, "gres:")
-		u.GRES = &v
-	case abbrev(t, "StdOut", 6):
-		u.StdOut = &v
-	case abbrev(t, "MailUser", 5):
-		u.MailUser = &v
-	case abbrev(t, "MailType", 5):
-		if _, err := job.ParseMailType(v); err != nil {
-			return "Invalid MailType: " + v + "\n"
-		}
-		u.MailType = &v
-	case abbrev(t, "Requeue", 4):
-		r := v != "0"
-		u.Requeue = &r
-	case abbrev(t, "ArrayTaskThrottle", 10):
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return "scontrol: error: Invalid ArrayTaskThrottle value\n"
-		}
-		u.ArrayMaxTasks = &n
-	case abbrev(t, "NumNodes", 8), abbrev(t, "ReqNodes", 8):
-		n, _ := strtol(v)
-		if n <= 0 {
-			return "scontrol: error: Invalid node count " + v + "\n"
-		}
-		u.MinNodes = &n
-	case abbrev(t, "NumTasks", 8), abbrev(t, "ReqProcs", 8):
-		n, _ := strtol(v)
-		u.NumTasks = &n
-	case abbrev(t, "CPUsPerTask", 9):
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return "scontrol: error: Invalid CPUsPerTask value: " + v + "\n"
-		}
-		u.CPUsPerTask = &n
-	case abbrev(t, "StartTime", 2), abbrev(t, "EligibleTime", 2), abbrev(t, "Deadline", 3):
-		tm, err := slurmtime.ParseTime(v, s.env.Now())
-		if err != nil {
-			return "scontrol: error: Invalid time specification " + v + "\n"
-		}
-		sec := tm.Unix()
-		if abbrev(t, "Deadline", 3) {
-			u.Deadline = &sec
-		} else {
-			u.BeginTime = &sec
-		}
-	default:
-		return "Update of this parameter is not supported: " + a.raw + "\nRequest aborted\n"
-	}
-	return ""
 }
 
 // setLimit parses a time limit; "+N"/"-N" change the job's current limit.

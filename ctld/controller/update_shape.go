@@ -1,0 +1,54 @@
+package controller
+
+import (
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// updateShape applies a pending job's new size: NumNodes (min and max),
+// NumTasks, CPUsPerTask and memory, refusing with Slurm's words what
+// Slurm refuses (no nodes, a maximum under the minimum, no tasks).
+func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
+	if u.MinNodes != nil {
+		mx := 0
+		if u.MaxNodes != nil {
+			mx = *u.MaxNodes
+		}
+		if *u.MinNodes <= 0 || (mx != 0 && mx < *u.MinNodes) {
+			return api.Errorf(api.CodeInvalidNodeCount, "NumNodes=%d-%d", *u.MinNodes, mx)
+		}
+		q.MinNodes, q.MaxNodes, q.NodesSet = *u.MinNodes, mx, true
+	}
+	if u.NumTasks != nil {
+		if *u.NumTasks <= 0 {
+			return api.Errorf(api.CodeBadTaskCount, "NumTasks=%d", *u.NumTasks)
+		}
+		q.NTasks = *u.NumTasks
+	}
+	if u.CPUsPerTask != nil {
+		q.CPUsPerTask = *u.CPUsPerTask
+	}
+	if u.MemPerCPU != nil {
+		m := *u.MemPerCPU
+		q.MemPerCPU, q.MemPerNode, q.MemPerGPU = &m, nil, nil
+	}
+	if u.MemPerNode != nil {
+		m := *u.MemPerNode
+		q.MemPerNode, q.MemPerCPU, q.MemPerGPU = &m, nil, nil
+	}
+	return nil
+}
+
+// runningNodeCount answers NumNodes on a job that has started: its own
+// node count changes nothing, as in Slurm; Loam does not grow or shrink
+// a running job, so any other count is not supported.
+func runningNodeCount(r *jobRecord, u *api.JobUpdate) *api.Error {
+	if u.MinNodes == nil {
+		return nil
+	}
+	n := len(r.St.Alloc)
+	if *u.MinNodes == n && (u.MaxNodes == nil || *u.MaxNodes == 0 || *u.MaxNodes == n) {
+		return nil
+	}
+	return api.Errorf(api.CodeNotSupported, "job %d has started on %d nodes: Loam does not resize running jobs", r.ID, n)
+}

@@ -1,0 +1,80 @@
+package controller
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// TestUpdateJobShape: update job's size changes answer as Slurm 22.05's
+// controller does (NumNodes=0 and a maximum under the minimum: "Node
+// count specification invalid"; NumTasks=0: "Task count specification
+// invalid"; a priority for a held job: "Job is in held state, pending
+// scheduler release"; ArrayTaskThrottle on a plain job: ignored), and
+// the accepted ones show in the job's record.
+func TestUpdateJobShape(t *testing.T) {
+	h := newHarness(t)
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true })))
+	upd := func(u api.JobUpdate) api.Code {
+		return firstErr(results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+	}
+	cases := []struct {
+		name string
+		u    api.JobUpdate
+		want api.Code
+	}{
+		{"no nodes", api.JobUpdate{MinNodes: ptr(0), MaxNodes: ptr(0)}, api.CodeInvalidNodeCount},
+		{"a maximum under the minimum", api.JobUpdate{MinNodes: ptr(3), MaxNodes: ptr(2)}, api.CodeInvalidNodeCount},
+		{"more nodes than the partition has", api.JobUpdate{MinNodes: ptr(1000), MaxNodes: ptr(0)}, api.CodeInvalidNodeCount},
+		{"no tasks", api.JobUpdate{NumTasks: ptr(0)}, api.CodeBadTaskCount},
+		{"a priority while held", api.JobUpdate{Priority: ptr(int64(100))}, api.CodeJobHeld},
+		{"a throttle on a plain job", api.JobUpdate{ArrayMaxTasks: ptr(2)}, ""},
+		{"a node range", api.JobUpdate{MinNodes: ptr(1), MaxNodes: ptr(2)}, ""},
+		{"two tasks", api.JobUpdate{NumTasks: ptr(2)}, ""},
+		{"memory per CPU", api.JobUpdate{MemPerCPU: ptr(int64(3000))}, ""},
+	}
+	for _, tc := range cases {
+		if got := upd(tc.u); got != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	j := h.job(id)
+	if j.NodeCount != 1 || j.MaxNodes != 2 || j.Tasks != 2 || j.MemoryPerCPU != 3000 {
+		t.Errorf("after the updates: nodes %d-%d tasks %d mem/cpu %d, want 1-2, 2, 3000",
+			j.NodeCount, j.MaxNodes, j.Tasks, j.MemoryPerCPU)
+	}
+	if got := upd(api.JobUpdate{MemPerNode: ptr(int64(1000))}); got != "" {
+		t.Fatalf("memory per node: %q", got)
+	}
+	if j := h.job(id); j.MemoryPerCPU != 0 || j.MemoryPerNode != 1000 {
+		t.Errorf("memory per node replaces per CPU: per CPU %d per node %d", j.MemoryPerCPU, j.MemoryPerNode)
+	}
+}
+
+// TestUpdateRunningNodeCount: a running job's own node count is
+// accepted and changes nothing; another count is not supported.
+func TestUpdateRunningNodeCount(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	raw := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, raw, 5*time.Second)
+	id := fmt.Sprint(raw)
+	upd := func(n int) api.Code {
+		u := api.JobUpdate{MinNodes: ptr(n), MaxNodes: ptr(0)}
+		return firstErr(results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+	}
+	if got := upd(1); got != "" {
+		t.Errorf("its own node count: %q", got)
+	}
+	if got := upd(2); got != api.CodeNotSupported {
+		t.Errorf("two nodes: %q, want %q", got, api.CodeNotSupported)
+	}
+	rs := results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: api.JobUpdate{NumTasks: ptr(2)}})
+	if got := firstErr(rs); got != api.CodeJobNotPending {
+		t.Errorf("tasks of a running job: %q, want %q", got, api.CodeJobNotPending)
+	}
+}

@@ -1,0 +1,219 @@
+package command
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+// fieldOutcome says what update job does after reading one KEY=VALUE.
+type fieldOutcome int
+
+const (
+	fieldSet        fieldOutcome = iota // the change is recorded
+	fieldAbort                          // message, exit 1, nothing sent
+	fieldAbortClean                     // message, exit 0, nothing sent (Slurm's range parser)
+	fieldSkipped                        // message, the key is ignored, the rest goes on
+)
+
+// fieldMessage prints msg as how asks and reports whether the update
+// goes on.
+func (s *scontrol) fieldMessage(msg string, how fieldOutcome) bool {
+	switch how {
+	case fieldAbort:
+		s.fail("%s", msg)
+		return false
+	case fieldAbortClean:
+		if !s.quiet {
+			s.w.raw(msg)
+		}
+		return false
+	}
+	if !s.quiet {
+		s.w.raw(msg)
+	}
+	return true
+}
+
+// setJobField applies one KEY=VALUE; for a bad one it returns scontrol's
+// message and what becomes of the update.
+func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (string, fieldOutcome) {
+	t, v := a.tag, a.val
+	switch {
+	case abbrev(t, "TimeLimit", 5):
+		return aborted(s.setLimit(&u.TimeLimit, v, ids, "TimeLimit"))
+	case abbrev(t, "TimeMin", 5):
+		return aborted(s.setLimit(&u.TimeMinimum, v, nil, "TimeMin"))
+	case abbrev(t, "Priority", 2):
+		n, ok := parseUint(v, 32)
+		if !ok {
+			return "scontrol: error: Invalid Priority value: " + v + "\n", fieldAbort
+		}
+		u.Priority = &n
+	case abbrev(t, "Nice", 2):
+		n, err := strconv.Atoi(v)
+		if err != nil || n > 2147483645 || n < -2147483645 {
+			return "scontrol: error: Nice value out of range (+/- 2147483645). Value ignored\n", fieldAbort
+		}
+		u.Nice = &n
+	case abbrev(t, "NumNodes", 8), abbrev(t, "ReqNodes", 8):
+		return setNodeCount(u, v)
+	case abbrev(t, "NumTasks", 8), abbrev(t, "ReqProcs", 8):
+		n, ok := parseUint(v, 32)
+		if !ok {
+			return "scontrol: error: Invalid NumTasks value: " + v + "\n", fieldAbort
+		}
+		tasks := int(n)
+		u.NumTasks = &tasks
+	case abbrev(t, "MinMemoryNode", 10), abbrev(t, "MinMemoryCPU", 10):
+		return setMemory(u, t, v)
+	case abbrev(t, "ArrayTaskThrottle", 10):
+		// Slurm reads a leading number (none: 0, no throttle).
+		n, _ := strtol(v)
+		if n < 0 {
+			return "scontrol: error: Invalid ArrayTaskThrottle value\n", fieldAbort
+		}
+		u.ArrayMaxTasks = &n
+	case abbrev(t, "StartTime", 2), abbrev(t, "EligibleTime", 2), abbrev(t, "Deadline", 3):
+		return s.setTime(u, t, v)
+	default:
+		return setJobText(u, a)
+	}
+	return "", fieldSet
+}
+
+func aborted(msg string) (string, fieldOutcome) {
+	if msg != "" {
+		return msg, fieldAbort
+	}
+	return "", fieldSet
+}
+
+// setJobText applies the keys whose value is taken as given.
+func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
+	t, v := a.tag, a.val
+	switch {
+	case abbrev(t, "Name", 2), abbrev(t, "JobName", 4):
+		u.Name = &v
+	case abbrev(t, "Comment", 3):
+		u.Comment = &v
+	case abbrev(t, "Partition", 2):
+		u.Partition = &v
+	case abbrev(t, "QOS", 2):
+		u.QOS = &v
+	case abbrev(t, "Account", 1):
+		u.Account = &v
+	case abbrev(t, "Dependency", 1):
+		u.Dependency = &v
+	case abbrev(t, "Features", 1):
+		u.Features = &v
+	case abbrev(t, "ExcNodeList", 3):
+		u.ExcludedNodes = &v
+	case abbrev(t, "NodeList", 8), abbrev(t, "ReqNodeList", 8):
+		u.RequiredNodes = &v
+	case abbrev(t, "Gres", 2), abbrev(t, "TresPerNode", 8):
+		v = strings.TrimPrefix(v, "gres:")
+		u.GRES = &v
+	case abbrev(t, "StdOut", 6):
+		u.StdOut = &v
+	case abbrev(t, "MailUser", 5):
+		u.MailUser = &v
+	case abbrev(t, "MailType", 5):
+		if _, err := job.ParseMailType(v); err != nil {
+			return "Invalid MailType: " + v + "\n", fieldAbort
+		}
+		u.MailType = &v
+	case abbrev(t, "Requeue", 4):
+		n, ok := parseUint(v, 16)
+		if !ok {
+			return "scontrol: error: Invalid Requeue value: " + v + "\n", fieldAbort
+		}
+		r := n != 0
+		u.Requeue = &r
+	case abbrev(t, "CPUsPerTask", 9):
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return "scontrol: error: Invalid CPUsPerTask value: " + v + "\n", fieldAbort
+		}
+		u.CPUsPerTask = &n
+	default:
+		return "Update of this parameter is not supported: " + a.raw + "\nRequest aborted\n", fieldAbort
+	}
+	return "", fieldSet
+}
+
+// parseUint reads a whole unsigned decimal that fits in bits, as Slurm's
+// parse_uint32/parse_uint16 (no sign, no suffix, nothing after it).
+func parseUint(v string, bits int) (int64, bool) {
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, bits)
+	if err != nil {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// setNodeCount reads NumNodes=N or N-M. Slurm's range parser reports a
+// bad value and scontrol then sends nothing, yet exits 0; 0 and a
+// maximum below the minimum go to the controller, which refuses them.
+func setNodeCount(u *api.JobUpdate, v string) (string, fieldOutcome) {
+	bad := "scontrol: error: Invalid numeric value \"" + v + "\" for requested node count.\n"
+	lo, hi, ranged := strings.Cut(v, "-")
+	minN, ok := parseUint(lo, 31)
+	if !ok {
+		return bad, fieldAbortClean
+	}
+	maxN := int64(0)
+	if ranged {
+		if maxN, ok = parseUint(hi, 31); !ok {
+			return bad, fieldAbortClean
+		}
+	}
+	mn, mx := int(minN), int(maxN)
+	u.MinNodes, u.MaxNodes = &mn, &mx
+	return "", fieldSet
+}
+
+// setMemory reads MinMemoryNode= and MinMemoryCPU=: megabytes as a plain
+// number (Slurm refuses "2G" here).
+func setMemory(u *api.JobUpdate, tag, v string) (string, fieldOutcome) {
+	perCPU := abbrev(tag, "MinMemoryCPU", 10)
+	n, ok := parseUint(v, 63)
+	if !ok {
+		name := "MinMemoryNode"
+		if perCPU {
+			name = "MinMemoryCPU"
+		}
+		return "scontrol: error: Invalid " + name + " value: " + v + "\n", fieldAbort
+	}
+	if perCPU {
+		u.MemPerCPU = &n
+	} else {
+		u.MemPerNode = &n
+	}
+	return "", fieldSet
+}
+
+// setTime reads StartTime=/EligibleTime= and Deadline=. A value Slurm's
+// time parser cannot read is reported and ignored, the rest of the update
+// goes on; a start time already past becomes now.
+func (s *scontrol) setTime(u *api.JobUpdate, tag, v string) (string, fieldOutcome) {
+	now := s.env.Now()
+	tm, err := slurmtime.ParseTime(v, now)
+	if err != nil {
+		return timeSpecError(v), fieldSkipped
+	}
+	sec := tm.Unix()
+	if abbrev(tag, "Deadline", 3) {
+		u.Deadline = &sec
+		return "", fieldSet
+	}
+	sec = max(sec, now.Unix())
+	u.BeginTime = &sec
+	return "", fieldSet
+}

@@ -1,0 +1,93 @@
+package command
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// TestScontrolUpdateJobParse checks the values update job reads from
+// each KEY=VALUE and the messages, exit codes and sends of Slurm 22.05's
+// scontrol for values it cannot read (texts captured from the peer).
+func TestScontrolUpdateJobParse(t *testing.T) {
+	const now = 1795950000
+	cases := map[string]struct {
+		args     []string
+		want     *api.JobUpdate // nil: nothing is sent
+		wantErr  string
+		wantCode int
+	}{
+		"a node range": {args: []string{"NumNodes=2-3"}, want: &api.JobUpdate{MinNodes: pint(2), MaxNodes: pint(3)}},
+		"one node count clears the maximum": {args: []string{"NumNodes=2"},
+			want: &api.JobUpdate{MinNodes: pint(2), MaxNodes: pint(0)}},
+		"no nodes goes to the controller": {args: []string{"NumNodes=0"},
+			want: &api.JobUpdate{MinNodes: pint(0), MaxNodes: pint(0)}},
+		"a node count that is no number": {args: []string{"NumNodes=abc"},
+			wantErr: "scontrol: error: Invalid numeric value \"abc\" for requested node count.\n"},
+		"a node range without its end": {args: []string{"NumNodes=2-"},
+			wantErr: "scontrol: error: Invalid numeric value \"2-\" for requested node count.\n"},
+		"tasks":            {args: []string{"NumTasks=4"}, want: &api.JobUpdate{NumTasks: pint(4)}},
+		"no tasks is sent": {args: []string{"NumTasks=0"}, want: &api.JobUpdate{NumTasks: pint(0)}},
+		"a task count that is no number": {args: []string{"NumTasks=abc"},
+			wantErr: "scontrol: error: Invalid NumTasks value: abc\n", wantCode: 1},
+		"a negative task count": {args: []string{"NumTasks=-1"},
+			wantErr: "scontrol: error: Invalid NumTasks value: -1\n", wantCode: 1},
+		"memory per CPU":  {args: []string{"MinMemoryCPU=3000"}, want: &api.JobUpdate{MemPerCPU: i64(3000)}},
+		"memory per node": {args: []string{"MinMemoryNode=0"}, want: &api.JobUpdate{MemPerNode: i64(0)}},
+		"memory with a unit": {args: []string{"MinMemoryCPU=2G"},
+			wantErr: "scontrol: error: Invalid MinMemoryCPU value: 2G\n", wantCode: 1},
+		"node memory that is no number": {args: []string{"MinMemoryNode=abc"},
+			wantErr: "scontrol: error: Invalid MinMemoryNode value: abc\n", wantCode: 1},
+		"a throttle that is no number is none": {args: []string{"ArrayTaskThrottle=abc"},
+			want: &api.JobUpdate{ArrayMaxTasks: pint(0)}},
+		"a negative throttle": {args: []string{"ArrayTaskThrottle=-1"},
+			wantErr: "scontrol: error: Invalid ArrayTaskThrottle value\n", wantCode: 1},
+		"an unreadable start time alone": {args: []string{"StartTime=garbage"},
+			wantErr: "Invalid time specification (pos=0): garbage\nNo changes specified\n", wantCode: 1},
+		"an unreadable start time among others": {args: []string{"StartTime=now+abc", "Comment=x"},
+			want: &api.JobUpdate{Comment: pstr("x")}, wantErr: "Invalid time specification (pos=3): now+abc\n"},
+		"a bad month": {args: []string{"StartTime=2026-13-01"},
+			wantErr: "Invalid time specification (pos=5): 2026-13-01\nNo changes specified\n", wantCode: 1},
+		"a start time already past is now": {args: []string{"StartTime=2020-01-01"},
+			want: &api.JobUpdate{BeginTime: i64(now)}},
+		"a priority that is no number": {args: []string{"Priority=abc"},
+			wantErr: "scontrol: error: Invalid Priority value: abc\n", wantCode: 1},
+		"requeue off": {args: []string{"Requeue=0"}, want: &api.JobUpdate{Requeue: new(bool)}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := &fakeController{jobs: []api.Job{{JobID: 12, JobState: job.Pending}}}
+			te := newTestEnv(f, now)
+			code := Scontrol(context.Background(), te.Env, append([]string{"update", "JobId=12"}, tc.args...))
+			if diff := cmp.Diff(tc.wantErr, te.stderr.String()); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+			if code != tc.wantCode {
+				t.Errorf("exit = %d, want %d", code, tc.wantCode)
+			}
+			var want []api.UpdateRequest
+			if tc.want != nil {
+				want = []api.UpdateRequest{{JobIDs: []string{"12"}, Update: *tc.want}}
+			}
+			if diff := cmp.Diff(want, f.updates); diff != "" {
+				t.Errorf("sent (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestScontrolHoldNoSuchName: hold or release of a name no job has says
+// nothing and exits 0, as the peer.
+func TestScontrolHoldNoSuchName(t *testing.T) {
+	for _, op := range []string{"hold", "uhold", "release"} {
+		f := &fakeController{jobs: []api.Job{{JobID: 12, Name: "x", JobState: job.Pending}}}
+		te := newTestEnv(f, 1795950000)
+		code := Scontrol(context.Background(), te.Env, []string{op, "Name=nosuch"})
+		if code != 0 || te.stderr.Len() != 0 || len(f.holds)+len(f.releases) != 0 {
+			t.Errorf("%s: exit %d, stderr %q, holds %v releases %v; want silence", op, code, te.stderr, f.holds, f.releases)
+		}
+	}
+}
