@@ -154,6 +154,26 @@ func TestNodeTimeout(t *testing.T) {
 	}
 }
 
+// TestDependentJobEligibleWhenMet: a job waiting on a dependency is not
+// eligible (EligibleTime and AccrueTime Unknown, as the peer shows them)
+// until the dependency is met.
+func TestDependentJobEligibleWhenMet(t *testing.T) {
+	h := newHarness(t)
+	first := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
+	dep := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Dependency = fmt.Sprintf("afterany:%d", first) }))
+	if j := h.job(fmt.Sprint(dep)); j.EligibleTime != 0 || j.AccrueTime != 0 {
+		t.Errorf("waiting on a dependency: eligible %d, accrue %d; want both unknown", j.EligibleTime, j.AccrueTime)
+	}
+	h.tick(time.Minute)
+	if rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(first)}}}); firstErr(rs) != "" {
+		t.Fatalf("cancel: %+v", rs)
+	}
+	h.cycle()
+	if j := h.job(fmt.Sprint(dep)); j.EligibleTime <= j.SubmitTime {
+		t.Errorf("dependency met a minute after submission: eligible %d, submitted %d", j.EligibleTime, j.SubmitTime)
+	}
+}
+
 // TestDrainOutlivesNotResponding: a drained node that stops answering
 // (a controller or daemon restart) is down with its drain reason kept, and
 // when it registers again (ReturnToService) it is drained, not idle.

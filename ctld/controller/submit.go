@@ -78,6 +78,11 @@ func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Er
 	}
 	rec := c.newRecord(c.eng.NextID(), a)
 	c.evalDependency(rec)
+	if rec.St.Hold != NotHeld {
+		// Waiting on a dependency: eligible once it is met (setDepHold),
+		// as Slurm shows EligibleTime and AccrueTime Unknown until then.
+		rec.St.Eligible = 0
+	}
 	if !rec.finished() {
 		if err := c.eng.Submit(c.engineJob(rec)); err != nil {
 			return nil, nil, api.Errorf(api.CodeNodeConfigUnavailable, "%v", err)
