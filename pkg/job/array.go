@@ -64,17 +64,17 @@ func ParseArray(spec string, maxArraySize int) (*Array, error) {
 // _parse_array_tok reads it.
 func (a *Array) addToken(tok string, max int64) error {
 	tok = strings.TrimPrefix(tok, "[")
-	first, n := strtol(tok)
+	first, n := Strtol(tok)
 	rest := strings.TrimPrefix(tok[n:], "]")
 	if first < 0 {
 		return fmt.Errorf("negative index in %q", tok)
 	}
 	last, step := first, int64(1)
 	if strings.HasPrefix(rest, "-") {
-		last, n = strtol(rest[1:])
+		last, n = Strtol(rest[1:])
 		rest = strings.TrimPrefix(rest[1+n:], "]")
 		if strings.HasPrefix(rest, ":") {
-			step, n = strtol(rest[1:])
+			step, n = Strtol(rest[1:])
 			rest = strings.TrimPrefix(rest[1+n:], "]")
 			if step <= 0 || step >= max {
 				return fmt.Errorf("step %d out of range in %q", step, tok)

@@ -125,9 +125,9 @@ func TestStrtol(t *testing.T) {
 		"saturates low":    {"-99999999999999999999", -1 << 63, 21},
 	}
 	for name, tc := range tests {
-		v, n := strtol(tc.in)
+		v, n := Strtol(tc.in)
 		if v != tc.wantV || n != tc.wantN {
-			t.Errorf("%s: strtol(%q) = %d, %d; want %d, %d", name, tc.in, v, n, tc.wantV, tc.wantN)
+			t.Errorf("%s: Strtol(%q) = %d, %d; want %d, %d", name, tc.in, v, n, tc.wantV, tc.wantN)
 		}
 	}
 }

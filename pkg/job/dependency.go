@@ -200,7 +200,7 @@ func (p *depParser) jobList(typ DepType) error {
 			return fmt.Errorf("unexpected %q after job id", p.s)
 		}
 		if strings.HasPrefix(p.s, "+") {
-			m, n := strtol(p.s[1:])
+			m, n := Strtol(p.s[1:])
 			if m <= 0 || int64(int32(m)) != m {
 				return fmt.Errorf("invalid delay %q", p.s)
 			}
@@ -222,7 +222,7 @@ func (p *depParser) jobList(typ DepType) error {
 // jobRef reads "id", "id_task" or "id_*". Like slurmctld it converts the
 // number to 32 bits, so "-5" names job 4294967291; 0 is refused.
 func (p *depParser) jobRef(typ DepType) (Dep, error) {
-	v, n := strtol(p.s)
+	v, n := Strtol(p.s)
 	id := uint32(v)
 	if id == 0 {
 		return Dep{}, fmt.Errorf("invalid job id in %q", p.s)
@@ -233,7 +233,7 @@ func (p *depParser) jobRef(typ DepType) (Dep, error) {
 		d.Task = AllTasks
 		p.s = p.s[2:]
 	} else if strings.HasPrefix(p.s, "_") {
-		t, n := strtol(p.s[1:])
+		t, n := Strtol(p.s[1:])
 		d.Task = taskIndex(uint32(t))
 		p.s = p.s[1+n:]
 	}

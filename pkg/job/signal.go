@@ -54,7 +54,7 @@ func ParseSignal(spec string) (Signal, error) {
 	}
 	sg.Seconds = DefaultSignalSeconds
 	if hasSecs {
-		v, n := strtol(secs)
+		v, n := Strtol(secs)
 		if v < 0 || v > 0xffff || n != len(secs) {
 			return Signal{}, fmt.Errorf("invalid signal time %q in %q", secs, spec)
 		}
@@ -65,7 +65,7 @@ func ParseSignal(spec string) (Signal, error) {
 
 // signalNumber is Slurm's sig_name2num: 0 for an unknown name.
 func signalNumber(name string) int64 {
-	if v, n := strtol(name); n > 0 {
+	if v, n := Strtol(name); n > 0 {
 		if strings.TrimLeft(name[n:], " \t\n\v\f\r") == "" {
 			return v
 		}

@@ -2,12 +2,12 @@ package job
 
 import "math"
 
-// strtol reads a base-10 integer from the front of s as C's strtol does,
+// Strtol reads a base-10 integer from the front of s as C's strtol does,
 // because Slurm's controller parses array and dependency specs with it and
 // Loam must accept and refuse the same strings: leading white space and one
 // sign are skipped, the value saturates at the int64 limits, and n is the
 // number of bytes used (0 when s holds no digits, like endptr == nptr).
-func strtol(s string) (v int64, n int) {
+func Strtol(s string) (v int64, n int) {
 	i := 0
 	for i < len(s) && isCSpace(s[i]) {
 		i++
@@ -47,7 +47,7 @@ func strtol(s string) (v int64, n int) {
 // atoi is C's atoi: strtol that ignores where the number ends, 0 without
 // digits. The result is truncated to 32 bits as an int would be.
 func atoi(s string) int {
-	v, _ := strtol(s)
+	v, _ := Strtol(s)
 	return int(int32(v))
 }
 

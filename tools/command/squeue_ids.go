@@ -2,8 +2,9 @@ package command
 
 import (
 	"errors"
-	"math"
 	"strings"
+
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // cInt reads a leading integer as Slurm's squeue does for job and step
@@ -11,39 +12,11 @@ import (
 // and 4294967294 become negative and 4294967296 zero. It returns the value
 // with the rest of s; without digits the value is 0 and the rest is s.
 func cInt(s string) (int32, string) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var n uint64
-	over := false
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if n > (math.MaxInt64-d)/10 {
-			over = true
-			continue
-		}
-		n = n*10 + d
-	}
-	if i == start {
+	v, n := job.Strtol(s)
+	if n == 0 {
 		return 0, s
 	}
-	v := int64(n)
-	switch {
-	case over && neg:
-		v = math.MinInt64
-	case over:
-		v = math.MaxInt64
-	case neg:
-		v = -v
-	}
-	return int32(v), s[i:]
+	return int32(v), s[n:]
 }
 
 // checkStepList checks a -s list as Slurm's squeue does before asking
