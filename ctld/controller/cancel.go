@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -18,15 +19,21 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if in.Signal < 0 || in.Signal > 64 {
+	// Slurm takes any 16-bit signal number; one no process can receive
+	// changes nothing (signalJob).
+	if in.Signal < 0 || in.Signal > 0xffff {
 		return nil, api.Errorf(api.CodeBadRequest, "signal %d out of range", in.Signal)
 	}
 	f := in.Filter
 	spec := filterSpec{JobIDs: f.JobIDs, Users: f.Users, Accounts: f.Accounts, Partitions: f.Partitions,
 		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes, Reservations: f.Reservations}
 	return c.runOp(id, spec, func(b *batch, r *jobRecord, tasks []int) *api.Error {
-		if in.Signal != 0 && in.Signal != int(syscall.SIGKILL) {
-			return c.signalJob(b, r, api.SignalRequest{Signal: in.Signal, BatchOnly: in.BatchOnly, Full: in.Full})
+		kill := in.Signal == 0 || in.Signal == int(syscall.SIGKILL)
+		if !kill || (in.BatchOnly && r.running()) {
+			// scancel -b alone kills the batch shell only: the job then
+			// ends as its script does, not CANCELLED.
+			sig := cmp.Or(in.Signal, int(syscall.SIGKILL))
+			return c.signalJob(b, r, api.SignalRequest{Signal: sig, BatchOnly: in.BatchOnly, Full: in.Full})
 		}
 		if !r.finished() && r.St.EndState == "" {
 			uid := id.UID
@@ -198,7 +205,9 @@ func (c *Controller) signalJob(b *batch, r *jobRecord, req api.SignalRequest) *a
 	case r.finished():
 		return api.NewError(api.CodeAlreadyDone)
 	case r.pending():
-		return api.NewError(api.CodeJobPending)
+		return api.NewError(api.CodeTransitionState) // Slurm's answer for a pending job
+	case req.Signal > 64:
+		return nil // no such signal: Slurm's node daemons ignore it
 	}
 	req.JobID = r.ID
 	for _, target := range c.nodeTargets(r) {

@@ -201,7 +201,7 @@ func TestSignalRunningJob(t *testing.T) {
 	h.cycle()
 	n.Launch(t, id, 5*time.Second)
 	rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(id), fmt.Sprint(pend)}}, Signal: 10, BatchOnly: true})
-	if rs[0].Error != nil || rs[1].Error == nil || rs[1].Error.Code != api.CodeJobPending {
+	if rs[0].Error != nil || rs[1].Error == nil || rs[1].Error.Code != api.CodeTransitionState {
 		t.Fatalf("signal results %+v", rs)
 	}
 	h.c.inflight.Wait()

@@ -11,14 +11,16 @@ const scancelHelp = `Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]
   -A, --account=account           act only on jobs charging this account
   -b, --batch                     signal batch shell for specified job
   -f, --full                      signal batch shell and all steps for specified job
-  -H, --hurry                     accepted (Loam stages out nothing)
+  -H, --hurry                     avoid burst buffer stage out
   -i, --interactive               require response from user for each job
+  -M, --clusters                  clusters to issue commands to.
+                                  NOTE: SlurmDBD must be up.
   -n, --name=job_name             act only on jobs with this name
-      --me                        act only on my jobs
   -p, --partition=partition       act only on jobs in this partition
   -Q, --quiet                     disable warnings
   -q, --qos=qos                   act only on jobs with this quality of service
   -R, --reservation=reservation   act only on jobs with this reservation
+      --sibling=cluster_name      remove an active sibling job from a federated job
   -s, --signal=name | integer     signal to send to job, default is SIGKILL
   -t, --state=states              act only on jobs in this state.  Valid job
                                   states are PENDING, RUNNING and SUSPENDED
@@ -26,11 +28,10 @@ const scancelHelp = `Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]
   -V, --version                   output version information and exit
   -v, --verbose                   verbosity level
   -w, --nodelist                  act only on jobs on these nodes
+      --wckey=wckey               act only on jobs with this workload
+                                  charactization key
 
 Help options:
   --help                          show this help message
   --usage                         display brief usage message
-
-Jobs selected by -A, -n, -p, -q, -t, -u and -w are cancelled by one request
-to the controller.
 `
