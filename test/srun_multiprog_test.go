@@ -71,6 +71,8 @@ srun: error: Line 1 of configuration file mp.conf invalid
 rc=1
 show=0
 missing=1
+srun: forcing job termination
+srun: Job step aborted: Waiting up to 4 seconds for job step to finish.
 `
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("job output (-want +got):\n%s", diff)

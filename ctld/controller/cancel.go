@@ -28,6 +28,9 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 	spec := filterSpec{JobIDs: f.JobIDs, Users: f.Users, Accounts: f.Accounts, Partitions: f.Partitions,
 		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes, Reservations: f.Reservations}
 	return c.runOp(id, spec, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+		if in.Step != nil {
+			return c.signalStep(b, r, *in.Step, in.Signal) // step_signal.go
+		}
 		kill := in.Signal == 0 || in.Signal == int(syscall.SIGKILL)
 		if !kill || (in.BatchOnly && r.running()) {
 			// scancel -b alone kills the batch shell only: the job then

@@ -105,12 +105,12 @@ func (c *Controller) allocation(id uint32) (*api.Allocation, *api.Error) {
 	if len(st.Alloc) > 0 {
 		a.Nodes, a.NodeList, a.TasksPerNode = st.Alloc, allocNodes(st.Alloc), tasksPerNode(q, st.Alloc)
 	}
+	// Only what was asked for: the peer's salloc sets SLURM_MEM_PER_CPU
+	// for --mem-per-cpu but not from DefMemPerCPU.
 	if q.MemPerNode != nil {
 		a.MemPerNode = *q.MemPerNode
 	} else if q.MemPerCPU != nil {
 		a.MemPerCPU = *q.MemPerCPU
-	} else if q.MemPerGPU == nil {
-		a.MemPerCPU = c.confNow().conf.DefMemPerCPU
 	}
 	return a, nil
 }

@@ -188,14 +188,18 @@ func rebalance(counts, capacity []int) {
 }
 
 // stepGPUs picks the step's GPUs on one node: the first ones the job has
-// there, as many as the GPU options ask, or all of them.
+// there, as many as the GPU options ask, or all of them. As slurmctld
+// counts a step's GRES, --gpus-per-node wins over --gpus-per-task, which
+// wins over --gpus: the peer's step with --gpus-per-node=1
+// --gpus-per-task=1 -n2 gets one GPU, and srun -n1 --gpus-per-task=1 in a
+// --gpus-per-node=2 job (srun reads SLURM_GPUS_PER_NODE) gets two.
 func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest) ([]int, *api.Error) {
 	want := len(a.GPUs)
 	switch {
-	case req.GPUsPerTask > 0:
-		want = tasks * req.GPUsPerTask
 	case req.GPUsPerNode > 0:
 		want = req.GPUsPerNode
+	case req.GPUsPerTask > 0:
+		want = tasks * req.GPUsPerTask
 	case req.GPUs > 0:
 		want = (req.GPUs + nodes - 1) / nodes
 	}

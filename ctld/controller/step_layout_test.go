@@ -38,6 +38,12 @@ func TestPlanStep(t *testing.T) {
 			want: api.StepLayout{NodeList: "n02", Tasks: 1, Nodes: []api.StepNode{node("n02", 2, []int{2, 3}, 0)}}},
 		"--gpus-per-task takes the first GPUs": {alloc: two, req: api.StepCreateRequest{NTasks: 3, GPUsPerTask: 1},
 			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1), node("n02", 2, []int{2}, 2)}}},
+		// The peer: srun -n2 --gpus-per-node=1 --gpus-per-task=1 gets one
+		// GPU a node; srun -n1 --gpus=2 --gpus-per-task=1 gets one.
+		"--gpus-per-node wins over --gpus-per-task": {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerNode: 1, GPUsPerTask: 1},
+			want: api.StepLayout{NodeList: "n01", Tasks: 2, Nodes: []api.StepNode{node("n01", 2, []int{0}, 0, 1)}}},
+		"--gpus-per-task wins over --gpus": {alloc: two, req: api.StepCreateRequest{NTasks: 1, GPUs: 2, GPUsPerTask: 1},
+			want: api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{node("n01", 2, []int{0}, 0)}}},
 		"--ntasks-per-node": {alloc: two, req: api.StepCreateRequest{NTasksPerNode: 2},
 			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 4, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1), node("n02", 2, []int{2, 3}, 2, 3)}}},
 		"64 tasks on 8 nodes of 8 CPUs": {alloc: eight, req: api.StepCreateRequest{Nodes: 8, NTasks: 64},

@@ -251,7 +251,8 @@ func TestAllocations(t *testing.T) {
 	if err := h.call(alice, api.PathAllocationWait, api.AllocationWaitRequest{JobID: id, Timeout: 5}, &a); err != nil || !a.Ready {
 		t.Fatalf("after a cycle: %+v, %v", a, err)
 	}
-	if a.NodeList != "n01" || len(a.Nodes) != 1 || a.Name != "interactive" || a.ClusterName != "unit" || a.MemPerCPU != 100 {
+	// No memory asked: no SLURM_MEM_PER_CPU from DefMemPerCPU, as the peer's salloc.
+	if a.NodeList != "n01" || len(a.Nodes) != 1 || a.Name != "interactive" || a.ClusterName != "unit" || a.MemPerCPU != 0 {
 		t.Errorf("allocation %+v", a)
 	}
 	if l := n.Launch(t, id, 5*time.Second); l.Batch || l.Script != "" {

@@ -12,7 +12,9 @@ import (
 // So the tasks follow the CPUs: the peer's -N2 -n4 holds 3,1 CPUs and runs
 // 3,1 tasks, -N2 -n4 -c2 holds 6,2 and runs 3,1, and an exclusive
 // -N2 -n4 (32 CPUs each) runs 2(x2). Tasks that no CPU holds (an
-// overcommitted job) are dealt round-robin.
+// overcommitted job) are dealt round-robin. Without -n the job runs as
+// many tasks as its CPUs hold (all CPUs / --cpus-per-task), as the peer's
+// --exclusive job on a 32-CPU node shows SLURM_TASKS_PER_NODE=32.
 func tasksPerNode(q *job.Request, alloc []api.NodeAllocation) []int {
 	n := len(alloc)
 	out := make([]int, n)
@@ -26,7 +28,14 @@ func tasksPerNode(q *job.Request, alloc []api.NodeAllocation) []int {
 		return out
 	}
 	cpt := max(q.CPUsPerTask, 1)
-	left := max(q.NTasks, n)
+	left := q.NTasks
+	if left == 0 {
+		for _, a := range alloc {
+			left += a.CPUs
+		}
+		left /= cpt
+	}
+	left = max(left, n)
 	for placed := true; left > 0 && placed; {
 		placed = false
 		for i := range out {

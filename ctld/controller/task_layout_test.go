@@ -40,8 +40,15 @@ func TestTasksPerNodeFollowsCPUs(t *testing.T) {
 		"-N3 -n70 --ntasks-per-node=30": {job.Request{NTasks: 70, NTasksPerNode: 30}, cpusAlloc(30, 30, 30), []int{30, 30, 30}},
 		"whole nodes spread the tasks":  {job.Request{NTasks: 4}, cpusAlloc(32, 32), []int{2, 2}},
 		"-N2 alone runs a task a node":  {job.Request{}, cpusAlloc(1, 1), []int{1, 1}},
-		"--ntasks-per-node":             {job.Request{NTasks: 4, NTasksPerNode: 2}, cpusAlloc(2, 2), []int{2, 2}},
-		"overcommit deals the rest":     {job.Request{NTasks: 5}, cpusAlloc(1, 1), []int{3, 2}},
+		// Without -n the CPUs set the task count: the peer's --exclusive
+		// 32, --gpus=2 --cpus-per-gpu=4 8, -N2 --gpus-per-node=2
+		// --cpus-per-gpu=3 6(x2), -N2 -c3 1(x2).
+		"--exclusive without -n":      {job.Request{}, cpusAlloc(32), []int{32}},
+		"--cpus-per-gpu without -n":   {job.Request{}, cpusAlloc(8), []int{8}},
+		"-N2 cpus-per-gpu without -n": {job.Request{}, cpusAlloc(6, 6), []int{6, 6}},
+		"-N2 -c3 without -n":          {job.Request{CPUsPerTask: 3}, cpusAlloc(3, 3), []int{1, 1}},
+		"--ntasks-per-node":           {job.Request{NTasks: 4, NTasksPerNode: 2}, cpusAlloc(2, 2), []int{2, 2}},
+		"overcommit deals the rest":   {job.Request{NTasks: 5}, cpusAlloc(1, 1), []int{3, 2}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

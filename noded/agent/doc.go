@@ -2,8 +2,9 @@
 //
 //   - registers with loam-ctld (hardware, GPUs, features, mounted file
 //     systems, health, the jobs it still runs) and heartbeats;
-//   - serves the controller on its TCP port: launch, signal, terminate and
-//     time-limit requests, each signed with the cluster key (pkg/auth);
+//   - serves the controller on its TCP port: launch, signal (a job's, or
+//     one step's: step_signal.go), terminate and time-limit requests,
+//     each signed with the cluster key (pkg/auth);
 //   - serves local users on its Unix socket: short-lived credentials minted
 //     from the caller's SO_PEERCRED;
 //   - starts one supervisor process per job (package supervisor) and

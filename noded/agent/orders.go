@@ -34,6 +34,9 @@ func (a *Agent) signal(ctx context.Context, req *api.SignalRequest) (*api.NodedR
 	if e == nil {
 		return &api.NodedResponse{Unknown: true}, nil
 	}
+	if req.Step != nil {
+		return a.signalStep(e, req) // step_signal.go: one step only
+	}
 	ctx, cancel := context.WithTimeout(ctx, orderTimeout)
 	defer cancel()
 	resp, err := e.client.Signal(ctx, *req)

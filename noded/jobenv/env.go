@@ -64,11 +64,8 @@ func job(e *List, in Input) {
 	setIf(e, "SLURM_JOB_QOS", l.QOS)
 	e.Set("SLURM_CLUSTER_NAME", l.ClusterName)
 	setIf(e, "SLURM_CONF", in.ConfPath)
-	if l.ControllerAddr != "" {
-		host, port, err := net.SplitHostPort(l.ControllerAddr)
-		if err == nil {
-			e.Set("SLURM_WORKING_CLUSTER", strings.Join([]string{l.ClusterName, host, port, protocolTail}, ":"))
-		}
+	if wc := WorkingCluster(l); wc != "" {
+		e.Set("SLURM_WORKING_CLUSTER", wc)
 	}
 	setIf(e, "SLURM_SUBMIT_DIR", l.SubmitDir)
 	setIf(e, "SLURM_SUBMIT_HOST", l.SubmitHost)
@@ -78,6 +75,16 @@ func job(e *List, in Input) {
 	if l.Restarts > 0 {
 		e.Set("SLURM_RESTART_COUNT", strconv.Itoa(l.Restarts))
 	}
+}
+
+// WorkingCluster is SLURM_WORKING_CLUSTER ("cluster:host:port:9728:109"),
+// "" when the launch names no controller address.
+func WorkingCluster(l *api.LaunchRequest) string {
+	host, port, err := net.SplitHostPort(l.ControllerAddr)
+	if l.ControllerAddr == "" || err != nil {
+		return ""
+	}
+	return strings.Join([]string{l.ClusterName, host, port, protocolTail}, ":")
 }
 
 // allocation sets the nodes, CPUs, tasks and memory of the job.
@@ -115,8 +122,10 @@ func allocation(e *List, l *api.LaunchRequest) {
 		e.Set("SLURM_NTASKS", strconv.Itoa(l.NTasks))
 		e.Set("SLURM_NPROCS", strconv.Itoa(l.NTasks))
 	}
-	if l.CPUsPerTask > 0 {
-		e.Set("SLURM_CPUS_PER_TASK", strconv.Itoa(l.CPUsPerTask))
+	if _, inherited := e.Get("SLURM_CPUS_PER_TASK"); l.CPUsPerTask > 0 || inherited {
+		// An inherited value (sbatch run inside a -c3 job) is replaced by
+		// the job's own: the peer's script then sees 1.
+		e.Set("SLURM_CPUS_PER_TASK", strconv.Itoa(max(l.CPUsPerTask, 1)))
 	}
 	if l.NTasksPerNode > 0 {
 		e.Set("SLURM_NTASKS_PER_NODE", strconv.Itoa(l.NTasksPerNode))

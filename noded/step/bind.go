@@ -27,6 +27,18 @@ func splitVerbose(spec string) (verbose bool, bind string) {
 	return verbose, strings.Join(rest, ",")
 }
 
+// NodeTaskGPUs is TaskGPUs for task local of node n, except that a node
+// running one task of the step binds nothing: the peer's lone task sees
+// every GPU the step has there (srun -n1 --gpus-per-task=1 or
+// --gpu-bind=map_gpu:1 in a --gres=gpu:2 job gives CUDA_VISIBLE_DEVICES=0,1
+// and no SLURMD_TRES_BIND).
+func NodeTaskGPUs(s *api.StepCreateRequest, n *api.StepNode, local int) ([]int, error) {
+	if len(n.TaskIDs) <= 1 {
+		return nil, nil
+	}
+	return TaskGPUs(s, n.GPUs, local)
+}
+
 // TaskGPUs returns the GPUs task local of a node is bound to, nil for
 // every GPU the step has there: --gpu-bind as given (none, closest,
 // single:N, per_task:N, map_gpu:LIST, mask_gpu:LIST), else one block of

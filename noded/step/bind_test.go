@@ -47,6 +47,35 @@ func TestTaskGPUs(t *testing.T) {
 	}
 }
 
+// TestNodeTaskGPUsLoneTask checks the peer's lone task on a node: all the
+// step's GPUs there, whatever --gpus-per-task or --gpu-bind say; two tasks
+// are bound.
+func TestNodeTaskGPUsLoneTask(t *testing.T) {
+	tests := map[string]struct {
+		step  api.StepCreateRequest
+		tasks []int
+		local int
+		want  []int
+	}{
+		"-n1 --gpus-per-task=1":     {step: api.StepCreateRequest{GPUsPerTask: 1}, tasks: []int{0}, want: nil},
+		"-n1 --gpu-bind=map_gpu:1":  {step: api.StepCreateRequest{GPUBind: "map_gpu:1"}, tasks: []int{0}, want: nil},
+		"-n1 --gpu-bind=per_task:1": {step: api.StepCreateRequest{GPUBind: "per_task:1"}, tasks: []int{0}, want: nil},
+		"-n2 --gpus-per-task=1":     {step: api.StepCreateRequest{GPUsPerTask: 1}, tasks: []int{0, 1}, local: 1, want: []int{1}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			n := &api.StepNode{Node: "gpu001", TaskIDs: tc.tasks, CPUs: 4, GPUs: []int{0, 1}}
+			got, err := NodeTaskGPUs(&tc.step, n, tc.local)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("GPUs (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestTaskCPUs(t *testing.T) {
 	job := []int{4, 5, 6, 7}
 	tests := map[string]struct {

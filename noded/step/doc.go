@@ -24,7 +24,9 @@
 //  4. forwards the tasks' output to srun (or into the --output/--error
 //     files, opened as the user) and srun's input to them, and carries
 //     out srun's signals and terminate orders (SIGCONT, SIGTERM, KillWait,
-//     SIGKILL, announced by "*** STEP J.S ON N CANCELLED AT T ***"); with
+//     SIGKILL, announced by "*** STEP J.S ON N CANCELLED AT T ***"), and
+//     the node daemon's cancel for scancel JOB.STEP (CancelSignal: the
+//     same line, then SIGKILL at once; Cancel finds the process); with
 //     srun --pty task 0 runs on a new pseudo-terminal owned by the user,
 //     its controlling terminal, sized and resized as srun's window, and
 //     the other tasks read and write /dev/null;

@@ -18,6 +18,10 @@ type EnvInput struct {
 	// to (nil: every GPU of the step on the node).
 	Local int
 	GPUs  []int
+	// Job is the job's launch on this node (nil: unknown): its user and
+	// controller, which the step's tasks see even where srun's
+	// environment lacks them (salloc, or srun's own allocation).
+	Job *api.LaunchRequest
 }
 
 // Env returns a task's environment as Slurm 22.05's srun and slurmstepd
@@ -28,10 +32,34 @@ func Env(in EnvInput) []string {
 	r := in.Req
 	var e jobenv.List
 	e.Merge(r.Step.Environment...)
+	jobVars(&e, in.Job)
 	stepVars(&e, r)
 	nodeVars(&e, r, in.JobCPUs)
 	taskVars(&e, in)
 	return e.Entries()
+}
+
+// jobVars are the job's own that slurmstepd and srun add to every step:
+// the peer's srun inside salloc shows SLURM_JOB_UID, SLURM_JOB_GID,
+// SLURM_JOB_USER, SLURM_PRIO_PROCESS and SLURM_WORKING_CLUSTER, which
+// salloc's shell does not have.
+func jobVars(e *jobenv.List, l *api.LaunchRequest) {
+	if l == nil {
+		return
+	}
+	e.Set("SLURM_JOB_UID", strconv.FormatUint(uint64(l.UserID), 10))
+	e.Set("SLURM_JOB_GID", strconv.FormatUint(uint64(l.GroupID), 10))
+	if l.UserName != "" {
+		e.Set("SLURM_JOB_USER", l.UserName)
+	}
+	if _, ok := e.Get("SLURM_PRIO_PROCESS"); !ok {
+		e.Set("SLURM_PRIO_PROCESS", "0")
+	}
+	if _, ok := e.Get("SLURM_WORKING_CLUSTER"); !ok {
+		if wc := jobenv.WorkingCluster(l); wc != "" {
+			e.Set("SLURM_WORKING_CLUSTER", wc)
+		}
+	}
 }
 
 // stepVars describe the whole step: ids, nodes, task counts and where
@@ -51,7 +79,11 @@ func stepVars(e *jobenv.List, r *api.StepLaunchRequest) {
 	e.Set("SLURM_NTASKS", tasks)
 	e.Set("SLURM_NPROCS", tasks)
 	e.Set("SLURM_TASKS_PER_NODE", perNode)
-	e.Set("SLURM_DISTRIBUTION", distribution(r))
+	dist, planeSize, plane := strings.Cut(distribution(r), "=")
+	e.Set("SLURM_DISTRIBUTION", dist)
+	if plane {
+		e.Set("SLURM_DIST_PLANESIZE", planeSize)
+	}
 	if v, ok := e.Get("SLURM_JOB_CPUS_PER_NODE"); ok {
 		e.Set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v)
 	}
@@ -72,12 +104,27 @@ func nodeVars(e *jobenv.List, r *api.StepLaunchRequest, jobCPUs int) {
 	e.Set("SLURMD_NODENAME", n.Node)
 	e.Set("SLURM_NODEID", strconv.Itoa(r.NodeIndex))
 	e.Set("SLURM_GTIDS", joinInts(n.TaskIDs))
-	e.Set("SLURM_CPUS_ON_NODE", strconv.Itoa(jobCPUs))
+	e.Set("SLURM_CPUS_ON_NODE", strconv.Itoa(stepCPUs(r, jobCPUs)))
 	e.Set("SLURM_TOPOLOGY_ADDR", n.Node)
 	e.Set("SLURM_TOPOLOGY_ADDR_PATTERN", "node")
 	if len(n.GPUs) > 0 {
 		e.Set("SLURM_GPUS_ON_NODE", strconv.Itoa(len(n.GPUs)))
 	}
+}
+
+// stepCPUs is the step's CPU count on this node: all the job's there, or
+// for an exact step (--exact, -c or --exclusive on srun) what its tasks
+// need: the peer's srun -n2 --exact and srun -n2 -c1 in a job of 4 CPUs
+// show SLURM_CPUS_ON_NODE=2.
+func stepCPUs(r *api.StepLaunchRequest, jobCPUs int) int {
+	if !r.Step.Exact {
+		return jobCPUs
+	}
+	n := len(r.Layout.Nodes[r.NodeIndex].TaskIDs) * max(r.Step.CPUsPerTask, 1)
+	if jobCPUs > 0 && !r.Step.Overcommit {
+		n = min(n, jobCPUs)
+	}
+	return n
 }
 
 // taskVars are the task's own: its ranks and its GPUs.
@@ -102,12 +149,14 @@ func taskVars(e *jobenv.List, in EnvInput) {
 	}
 }
 
-// distribution is SLURM_DISTRIBUTION: -m as given, else srun's default:
-// cyclic when there are no more tasks than nodes, block otherwise.
+// distribution is SLURM_DISTRIBUTION: -m in lower case (the peer's
+// -m Cyclic shows cyclic; plane=2 becomes "plane" with
+// SLURM_DIST_PLANESIZE=2), else srun's default: cyclic when there are no
+// more tasks than nodes, block otherwise.
 func distribution(r *api.StepLaunchRequest) string {
 	switch {
 	case r.Step.Distribution != "":
-		return r.Step.Distribution
+		return strings.ToLower(r.Step.Distribution)
 	case r.Layout.Tasks <= len(r.Layout.Nodes):
 		return "cyclic"
 	}

@@ -64,7 +64,7 @@ func TestEnvMatchesPeer(t *testing.T) {
 				return l
 			}()},
 		"map-gpu": {step: api.StepCreateRequest{NTasks: 2, GPUBind: "map_gpu:1,0"}, layout: peerLayout([]int{0, 1}), nodeOf: []int{0, 0}},
-		"cpus-per-task": {step: api.StepCreateRequest{NTasks: 2, CPUsPerTask: 2, CPUBind: "map_cpu:0,1"}, nodeOf: []int{0, 1},
+		"cpus-per-task": {step: api.StepCreateRequest{NTasks: 2, CPUsPerTask: 2, CPUBind: "map_cpu:0,1", Exact: true}, nodeOf: []int{0, 1},
 			layout:  peerLayout([]int{0}, []int{1}),
 			srunEnv: []string{"SLURM_CPU_BIND_VERBOSE=quiet", "SLURM_CPU_BIND_TYPE=map_cpu:", "SLURM_CPU_BIND_LIST=0,1", "SLURM_CPU_BIND=quiet,map_cpu:0,1"}},
 	}
@@ -81,7 +81,7 @@ func TestEnvMatchesPeer(t *testing.T) {
 				tc.step.IO.Addr = "127.0.0.1:38115"
 				req := &api.StepLaunchRequest{StepID: stepIDs[name], Step: tc.step, Layout: tc.layout, NodeIndex: node}
 				local := indexOf(tc.layout.Nodes[node].TaskIDs, task)
-				gpus, err := TaskGPUs(&req.Step, tc.layout.Nodes[node].GPUs, local)
+				gpus, err := NodeTaskGPUs(&req.Step, &tc.layout.Nodes[node], local)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,6 +94,54 @@ func TestEnvMatchesPeer(t *testing.T) {
 					t.Errorf("environment (-want +got):\n%s", diff)
 				}
 			})
+		}
+	}
+}
+
+// TestStepCPUsOnNode checks SLURM_CPUS_ON_NODE against the peer's steps in
+// a job holding 4 CPUs on the node (and 6,2 for the -N2 case): an exact
+// step gets what its tasks need, any other step all the job's CPUs.
+func TestStepCPUsOnNode(t *testing.T) {
+	tests := map[string]struct {
+		step    api.StepCreateRequest
+		tasks   []int
+		jobCPUs int
+		want    string
+	}{
+		"srun -n2 gets the job's CPUs":            {step: api.StepCreateRequest{NTasks: 2}, tasks: []int{0, 1}, jobCPUs: 4, want: "4"},
+		"srun -n2 --exact":                        {step: api.StepCreateRequest{NTasks: 2, Exact: true}, tasks: []int{0, 1}, jobCPUs: 4, want: "2"},
+		"srun -n2 -c1 (implies --exact)":          {step: api.StepCreateRequest{NTasks: 2, CPUsPerTask: 1, Exact: true}, tasks: []int{0, 1}, jobCPUs: 4, want: "2"},
+		"SRUN_CPUS_PER_TASK=1 srun -n1":           {step: api.StepCreateRequest{NTasks: 1, CPUsPerTask: 1, Exact: true}, tasks: []int{0}, jobCPUs: 4, want: "1"},
+		"srun -n2 -c2 on the 6-CPU node of 6,2":   {step: api.StepCreateRequest{NTasks: 2, CPUsPerTask: 2, Exact: true}, tasks: []int{0}, jobCPUs: 6, want: "2"},
+		"srun -n1 --gpus-per-task=1 is not exact": {step: api.StepCreateRequest{NTasks: 1, GPUsPerTask: 1}, tasks: []int{0}, jobCPUs: 4, want: "4"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			req := &api.StepLaunchRequest{Step: tc.step, Layout: api.StepLayout{NodeList: "gpu001", Tasks: len(tc.tasks),
+				Nodes: []api.StepNode{{Node: "gpu001", TaskIDs: tc.tasks, CPUs: tc.jobCPUs}}}}
+			got := peerView(Env(EnvInput{Req: req, JobCPUs: tc.jobCPUs}))["SLURM_CPUS_ON_NODE"]
+			if got != tc.want {
+				t.Errorf("SLURM_CPUS_ON_NODE = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEnvJobVarsInsideSalloc checks what the peer's srun -n1 inside
+// "salloc -n2" gave its task beyond salloc's own variables: the job's user,
+// SLURM_PRIO_PROCESS and SLURM_WORKING_CLUSTER.
+func TestEnvJobVarsInsideSalloc(t *testing.T) {
+	salloc := []string{"SLURM_JOB_ID=13056", "SLURM_JOB_CPUS_PER_NODE=2", "SLURM_CLUSTER_NAME=peer"}
+	job := &api.LaunchRequest{JobID: 13056, UserID: 0, GroupID: 0, UserName: "root", ClusterName: "peer",
+		ControllerAddr: "127.0.0.1:16817"}
+	req := &api.StepLaunchRequest{Step: api.StepCreateRequest{NTasks: 1, Environment: salloc},
+		Layout: api.StepLayout{NodeList: "cpu001", Tasks: 1, Nodes: []api.StepNode{{Node: "cpu001", TaskIDs: []int{0}, CPUs: 2}}}}
+	got := peerView(Env(EnvInput{Req: req, JobCPUs: 2, Job: job}))
+	want := map[string]string{"SLURM_JOB_UID": "0", "SLURM_JOB_GID": "0", "SLURM_JOB_USER": "root",
+		"SLURM_PRIO_PROCESS": "0", "SLURM_WORKING_CLUSTER": "peer:127.0.0.1:16817:9728:109"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
 		}
 	}
 }
@@ -133,3 +181,35 @@ func indexOf(list []int, x int) int {
 }
 
 func itoa(n int) string { return joinInts([]int{n}) }
+
+// TestStepDistribution checks SLURM_DISTRIBUTION as the peer's srun -m
+// gave it to the tasks.
+func TestStepDistribution(t *testing.T) {
+	tests := map[string]struct {
+		dist  string
+		tasks int
+		want  map[string]string
+	}{
+		"-m plane=2":      {dist: "plane=2", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "plane", "SLURM_DIST_PLANESIZE": "2"}},
+		"-m block:cyclic": {dist: "block:cyclic", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "block:cyclic", "SLURM_DIST_PLANESIZE": ""}},
+		"-m Cyclic":       {dist: "Cyclic", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_DIST_PLANESIZE": ""}},
+		"no -m, -n1":      {tasks: 1, want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_DIST_PLANESIZE": ""}},
+		"no -m, -n2":      {tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "block", "SLURM_DIST_PLANESIZE": ""}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ids := make([]int, tc.tasks)
+			for i := range ids {
+				ids[i] = i
+			}
+			req := &api.StepLaunchRequest{Step: api.StepCreateRequest{Distribution: tc.dist},
+				Layout: api.StepLayout{NodeList: "cpu001", Tasks: tc.tasks, Nodes: []api.StepNode{{Node: "cpu001", TaskIDs: ids, CPUs: 2}}}}
+			env := peerView(Env(EnvInput{Req: req, JobCPUs: 2}))
+			for k, v := range tc.want {
+				if env[k] != v {
+					t.Errorf("%s = %q, want %q", k, env[k], v)
+				}
+			}
+		})
+	}
+}

@@ -64,6 +64,8 @@ type taskFiles struct {
 	// end of the task's input pipe.
 	outR, errR *os.File
 	inW        *os.File
+	// labels copy the task's output to its files with srun -l's labels.
+	labels []labelCopy
 }
 
 func (f *taskFiles) closeChild() {
@@ -78,6 +80,9 @@ func (f *taskFiles) closeParent() {
 		if c != nil {
 			c.Close()
 		}
+	}
+	for _, l := range f.labels {
+		l.r.Close()
 	}
 }
 
@@ -153,6 +158,9 @@ func (p *proc) outputsOf(t *task, f *taskFiles) error {
 		f.childOwned = append(f.childOwned, w)
 	} else {
 		file, err := p.output(t, s.StdOut, "stdout")
+		if err == nil {
+			file, err = p.labelFile(f, file)
+		}
 		if err != nil {
 			return err
 		}
@@ -164,9 +172,15 @@ func (p *proc) outputsOf(t *task, f *taskFiles) error {
 		if err != nil {
 			return err
 		}
-		f.err, t.errFile = file, file
+		t.errFile = file
+		if f.err, err = p.labelFile(f, file); err != nil {
+			return err
+		}
 	case s.StdOut != "":
 		f.err, t.errFile = f.out, f.out
+		if len(f.labels) > 0 {
+			t.errFile = f.labels[0].file
+		}
 	default:
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -230,6 +244,14 @@ func (p *proc) pump(t *task, f taskFiles) {
 					return
 				}
 			}
+		}()
+	}
+	for _, l := range f.labels {
+		t.pumps.Add(1)
+		go func() {
+			defer t.pumps.Done()
+			defer l.r.Close()
+			_ = copyLabelled(l.file, l.r, t.global, p.labelWidth())
 		}()
 	}
 	go func() { t.pumps.Wait(); close(t.outDone) }()

@@ -128,10 +128,16 @@ func (p *proc) deniedGPUs() []string {
 func (p *proc) run() {
 	p.files = newFileSet(p.cred(), p.req.Step.OpenMode == "append")
 	defer p.files.close()
+	cancelled := catchCancel() // cancel.go: scancel JOB.STEP
 	for i := range p.node.TaskIDs {
 		p.tasks = append(p.tasks, p.start(i))
 	}
+	defer p.handleCancel(cancelled)()
 	go p.serve()
+	if limit := p.req.Step.TimeLimit; limit > 0 {
+		t := time.AfterFunc(time.Duration(limit)*time.Second, p.timeUp)
+		defer t.Stop()
+	}
 	p.collectExits()
 	// Whatever the tasks left behind goes with the step.
 	if err := p.group.Kill(); err != nil {
@@ -212,7 +218,7 @@ func (p *proc) serve() {
 	for {
 		f, err := api.ReadIOFrame(r)
 		if err != nil {
-			p.terminate(false)
+			p.terminate(false, false)
 			p.closeStdin(api.AllTasks)
 			return
 		}
@@ -224,7 +230,7 @@ func (p *proc) serve() {
 		case api.IOSignal:
 			p.signal(syscall.Signal(f.Task))
 		case api.IOTerminate:
-			p.terminate(true)
+			p.terminate(true, syscall.Signal(f.Task) == syscall.SIGKILL)
 		case api.IOWinsize:
 			p.winsize(f.Data)
 		}
@@ -243,13 +249,17 @@ func (p *proc) signal(sig syscall.Signal) {
 
 // terminate ends the step as slurmstepd does: the "*** STEP ... CANCELLED
 // ***" line (when srun asked), SIGCONT and SIGTERM, then SIGKILL after
-// KillWait.
-func (p *proc) terminate(announce bool) {
+// KillWait; SIGKILL at once when srun aborts the step (now).
+func (p *proc) terminate(announce, now bool) {
 	if !p.terminating.CompareAndSwap(false, true) {
 		return
 	}
 	if announce {
-		p.announce(time.Now())
+		p.announce(time.Now(), "")
+	}
+	if now {
+		p.signal(syscall.SIGKILL)
+		return
 	}
 	p.signal(syscall.SIGCONT)
 	p.signal(syscall.SIGTERM)
@@ -259,11 +269,21 @@ func (p *proc) terminate(announce bool) {
 	p.mu.Unlock()
 }
 
-// announce writes slurmstepd's cancel line into the standard error of
-// this node's first task still running.
-func (p *proc) announce(at time.Time) {
-	line := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s ***\n",
-		p.node.Node, p.req.JobID, p.req.StepID, p.node.Node, at.Format("2006-01-02T15:04:05"))
+// timeUp ends the step at its time limit (srun -t), as slurmstepd: its
+// cancel line says why, then SIGTERM, KillWait, SIGKILL.
+func (p *proc) timeUp() {
+	if p.terminating.Load() {
+		return
+	}
+	p.announce(time.Now(), " DUE TO TIME LIMIT")
+	p.terminate(false, false)
+}
+
+// announce writes slurmstepd's cancel line (why: " DUE TO ..." or "")
+// into the standard error of this node's first task still running.
+func (p *proc) announce(at time.Time, why string) {
+	line := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s%s ***\n",
+		p.node.Node, p.req.JobID, p.req.StepID, p.node.Node, at.Format("2006-01-02T15:04:05"), why)
 	for _, t := range p.tasks {
 		if !t.ended.Load() {
 			t.writeErr(p.out, line)

@@ -239,6 +239,15 @@ func TestStepTasks(t *testing.T) {
 			wantFiles:  map[string]string{"out-1.0-0-0-host1": "o0\ne\n", "out-1.0-1-0-host1": "o1\ne\n"},
 			checkFiles: true,
 		},
+		"-l labels the lines in -o and -e files": {
+			step: api.StepCreateRequest{Argv: []string{"sh", "-c", "echo o$SLURM_PROCID; printf e >&2"}, StdOut: "lo-%t", StdErr: "le-%t",
+				StdIn: "none", Environment: []string{"SLURM_LABELIO=1"}},
+			tasks: []int{0, 1},
+			want: stepOutcome{Hello: true, Done: true, Stdout: map[uint32]string{}, Stderr: map[uint32]string{},
+				Exits: map[int]job.ExitCode{0: {}, 1: {}}},
+			wantFiles:  map[string]string{"lo-0": "0: o0\n", "lo-1": "1: o1\n", "le-0": "0: e\n", "le-1": "1: e\n"},
+			checkFiles: true,
+		},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -271,10 +280,19 @@ func TestStepTasks(t *testing.T) {
 }
 
 // TestStepTerminate: srun's terminate order ends running tasks with
-// slurmstepd's line and SIGTERM; losing srun ends them too.
+// slurmstepd's line and SIGTERM (SIGKILL at once when srun aborts the
+// step); losing srun ends them too.
 func TestStepTerminate(t *testing.T) {
 	iso := isolator(t)
-	for name, byOrder := range map[string]bool{"terminate order": true, "srun goes away": false} {
+	for name, tc := range map[string]struct {
+		byOrder bool
+		sig     syscall.Signal // sent with the order; the tasks' death
+	}{
+		"terminate order":     {byOrder: true, sig: syscall.SIGTERM},
+		"abort: kill at once": {byOrder: true, sig: syscall.SIGKILL},
+		"srun goes away":      {},
+	} {
+		byOrder := tc.byOrder
 		t.Run(name, func(t *testing.T) {
 			srun := newFakeSrun(t)
 			go srun.serve()
@@ -286,14 +304,18 @@ func TestStepTerminate(t *testing.T) {
 					return
 				}
 				if byOrder {
-					srun.send(api.IOTerminate, 0, nil)
+					order := uint32(0)
+					if tc.sig == syscall.SIGKILL {
+						order = uint32(syscall.SIGKILL)
+					}
+					srun.send(api.IOTerminate, order, nil)
 				} else {
 					srun.conn.(*net.TCPConn).CloseWrite()
 				}
 			})
 			if byOrder {
-				if got.Exits[0] != (job.ExitCode{Signal: int(syscall.SIGTERM)}) {
-					t.Errorf("exits %+v, want task 0 killed by SIGTERM", got.Exits)
+				if got.Exits[0] != (job.ExitCode{Signal: int(tc.sig)}) {
+					t.Errorf("exits %+v, want task 0 killed by %v", got.Exits, tc.sig)
 				}
 				if !strings.Contains(got.Stderr[0], "slurmstepd-n1: error: *** STEP 1.0 ON n1 CANCELLED AT ") {
 					t.Errorf("stderr %q lacks the cancel line", got.Stderr[0])
@@ -318,4 +340,23 @@ func TestGroupExits(t *testing.T) {
 	if diff := cmp.Diff(want, groupExits(batch)); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
+}
+
+// TestStepTimeLimit: a step with srun -t ends at its limit as the peer's
+// slurmstepd ends it: the cancel line says why, its tasks get SIGTERM.
+func TestStepTimeLimit(t *testing.T) {
+	iso := isolator(t)
+	srun := newFakeSrun(t)
+	go srun.serve()
+	dir := stepFixture(t, srun, &api.StepCreateRequest{Argv: []string{"sleep", "30"}, StdIn: "none", TimeLimit: 1}, []int{0})
+	done := runFixture(t, iso, dir)
+	got := srun.collect(func(api.StepIOFrame) {})
+	if got.Exits[0] != (job.ExitCode{Signal: int(syscall.SIGTERM)}) {
+		t.Errorf("exits %+v, want task 0 killed by SIGTERM", got.Exits)
+	}
+	if !strings.Contains(got.Stderr[0], "slurmstepd-n1: error: *** STEP 1.0 ON n1 CANCELLED AT ") ||
+		!strings.HasSuffix(got.Stderr[0], " DUE TO TIME LIMIT ***\n") {
+		t.Errorf("stderr %q lacks the time limit's cancel line", got.Stderr[0])
+	}
+	<-done
 }

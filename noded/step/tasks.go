@@ -76,11 +76,11 @@ func (p *proc) start(i int) *task {
 
 // taskSetup computes the task's environment and CPUs.
 func (p *proc) taskSetup(t *task) ([]string, []int, error) {
-	gpus, err := TaskGPUs(&p.req.Step, p.node.GPUs, t.local)
+	gpus, err := NodeTaskGPUs(&p.req.Step, p.node, t.local)
 	if err != nil {
 		return nil, nil, err
 	}
-	env := Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus})
+	env := Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus, Job: &p.job.Request})
 	jobCPUs, err := isolation.ParseCPUList(p.job.CPUs)
 	if err != nil {
 		return nil, nil, err

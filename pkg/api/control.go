@@ -36,6 +36,11 @@ type CancelRequest struct {
 	BatchOnly bool `json:"batch_only,omitempty"`
 	// Full (-f) signals every step including the batch shell.
 	Full bool `json:"full,omitempty"`
+	// Step, when set, acts on that step of each selected running job
+	// (scancel JOB.STEP): Signal 0 or SIGKILL cancels the step, another
+	// signal goes to the step's tasks only. A job without that step
+	// running answers CodeInvalidJobID.
+	Step *uint32 `json:"step,omitempty"`
 }
 
 // JobResult is the outcome of an operation on one job: Error nil on

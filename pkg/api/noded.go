@@ -218,6 +218,11 @@ type SignalRequest struct {
 	// the signal reaches the job's steps but not the batch shell.
 	BatchOnly bool `json:"batch_only,omitempty"`
 	Full      bool `json:"full,omitempty"`
+	// Step, when set, limits the signal to that step's processes on the
+	// node (scancel JOB.STEP); SIGKILL then cancels the step: its node
+	// announces the cancel and kills its tasks at once, as slurmstepd
+	// does. Absent, the signal is for the job as above.
+	Step *uint32 `json:"step,omitempty"`
 }
 
 // TerminateReason says why the controller ends a job.

@@ -45,6 +45,10 @@ type StepCreateRequest struct {
 	GPUs        int `json:"gpus,omitempty"`
 	// Overcommit (-O) allows more tasks than CPUs.
 	Overcommit bool `json:"overcommit,omitempty"`
+	// Exact (--exact, implied by srun's -c and --exclusive as in Slurm
+	// 22.05) gives the step only the CPUs its tasks need on each node
+	// (SLURM_CPUS_ON_NODE) instead of all the job's CPUs there.
+	Exact bool `json:"exact,omitempty"`
 	// CPUBind and GPUBind are --cpu-bind and --gpu-bind as given;
 	// Distribution is -m (block or cyclic; "" block, or cyclic when there
 	// are no more tasks than nodes, as srun decides).
@@ -77,6 +81,10 @@ type StepCreateRequest struct {
 	// Pty (srun --pty) runs task 0 on a pseudo-terminal of its node; nil
 	// without one.
 	Pty *StepPty `json:"pty,omitempty"`
+	// TimeLimit is srun -t in seconds: the nodes end the step that long
+	// after it started, as slurmstepd ("*** STEP ... CANCELLED AT ... DUE
+	// TO TIME LIMIT ***"); 0 none but the job's.
+	TimeLimit int64 `json:"time_limit,omitempty"`
 }
 
 // StepIOAddr is srun's listening address for the step's streams and the

@@ -22,7 +22,8 @@ import (
 //	               bytes), IOExit (StepIOExit JSON), IODone
 //	srun -> node   IOStdin (bytes for Task, or AllTasks), IOStdinEOF,
 //	               IOSignal (Task is the signal number), IOTerminate
-//	               (end the step: SIGTERM, KillWait, SIGKILL), IOWinsize
+//	               (end the step: SIGTERM, KillWait, SIGKILL; with Task
+//	               SIGKILL at once, as srun's abort), IOWinsize
 //	               (srun --pty's new terminal size, StepPty as 4 bytes)
 //
 // A frame is a 9-byte header (kind, task as a big-endian uint32, payload

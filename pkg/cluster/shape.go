@@ -14,11 +14,13 @@ import (
 // partition part (nil: the cluster's defaults), following Slurm 22.05 as
 // the peer cluster shows it (scontrol show job of running jobs):
 //
-//   - nodes: -N's minimum (-w raises it to the host count in the client);
+//   - nodes: -N's minimum (-w raises it to the host count in the client),
+//     and its maximum (capped at -n by the client) to try first;
 //     with --ntasks-per-node and -n, ceil(n / per-node); --ntasks-per-node
 //     or --gpus-per-node alone mean one node; otherwise 0 (the scheduler
 //     takes the fewest nodes that hold the job: -n70 lands on 3 nodes);
-//   - CPUs: tasks x CPUs per task, per node with --ntasks-per-node, one
+//   - CPUs: at least --mincpus a node; with -O one task's CPUs a node;
+//     else tasks x CPUs per task, per node with --ntasks-per-node, one
 //     task per node with -N alone (-N3 holds 3 CPUs); with -n and more
 //     than one CPU per task, CPUsPerNode is one task's CPUs as well (the
 //     least share of a node: -N2 -n4 -c2 gets 6,2); --gpus-per-task with
@@ -46,11 +48,15 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		gpn = gpuCount(gresGPUs(req.GRES))
 	}
 	s.Nodes = nodeCount(req, gpn)
+	if req.MaxNodes > s.Nodes && req.NTasksPerNode == 0 && !req.Overcommit {
+		s.MaxNodes = req.MaxNodes // -N1-2 -n2: two nodes when free
+	}
 	shapeCPUs(&s, req, cpt)
 	shapeGPUs(&s, req, gpn, gpt)
 	if req.NTasks > 0 && req.NTasksPerNode == 0 && cpt > 1 && s.CPUsPerNode == 0 && s.CPUs == req.NTasks*cpt {
 		s.CPUsPerNode = cpt // the least share of a node: one task
 	}
+	minCPUs(&s, req)
 	s.GPUType = gpuType(req)
 	shapeMemory(&s, req, cfg, part)
 	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")
@@ -82,6 +88,8 @@ func nodeCount(req *job.Request, gpn int) int {
 
 func shapeCPUs(s *sched.Shape, req *job.Request, cpt int) {
 	switch {
+	case req.Overcommit:
+		s.CPUsPerNode = cpt // tasks share: -O -n2 holds 1 CPU, -O -N2 -n8 one a node
 	case req.NTasksPerNode > 0:
 		s.CPUsPerNode = req.NTasksPerNode * cpt
 	case req.NTasks > 0:
@@ -91,6 +99,20 @@ func shapeCPUs(s *sched.Shape, req *job.Request, cpt int) {
 	default:
 		s.CPUs = cpt
 	}
+}
+
+// minCPUs raises the CPUs to --mincpus on every node (the peer:
+// --mincpus=4 -n1 holds 4 CPUs, --mincpus=4 -N2 holds 4 on each node,
+// --mincpus=3 -n2 -c2 keeps its 4).
+func minCPUs(s *sched.Shape, req *job.Request) {
+	if req.MinCPUs <= 0 {
+		return
+	}
+	if s.CPUs == 0 {
+		s.CPUsPerNode = max(s.CPUsPerNode, req.MinCPUs)
+		return
+	}
+	s.CPUs = max(s.CPUs, req.MinCPUs*max(s.Nodes, 1))
 }
 
 func shapeGPUs(s *sched.Shape, req *job.Request, gpn, gpt int) {

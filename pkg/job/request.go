@@ -45,6 +45,8 @@ type Request struct {
 	NTasksPerNode int  `json:"tasks_per_node,omitempty"`
 	CPUsPerTask   int  `json:"cpus_per_task,omitempty"`
 	MinCPUs       int  `json:"min_cpus,omitempty"` // --mincpus: CPUs each node must have
+	// Overcommit (-O) lets tasks share CPUs: each node gets one task's CPUs.
+	Overcommit bool `json:"overcommit,omitempty"`
 
 	// Memory in megabytes; at most one of the three is set.
 	MemPerNode *int64 `json:"memory_per_node,omitempty"` // --mem; 0 means all of each node's memory

@@ -31,17 +31,27 @@ type builder struct {
 	unnamed bool
 	// gpuSpecs are the --gpus* values as given, for SLURM_GPUS*.
 	gpuSpecs map[string]string
-	warnings []string
+	// tasksPerGPU is --ntasks-per-gpu: without -n it sets the task count.
+	tasksPerGPU int
+	warnings    []string
 	// arbitrary is -m arbitrary, which needs -w.
 	arbitrary bool
+	// passed are the options Loam does not act on, by long name, as last
+	// given: sbatch still exports them as SLURM_* (passedVariables).
+	passed map[string]value
 }
 
 func newBuilder(p *Parser) *builder {
-	return &builder{p: p, memSrc: map[string]source{}, gpuSpecs: map[string]string{}}
+	return &builder{p: p, memSrc: map[string]source{}, gpuSpecs: map[string]string{}, passed: map[string]value{}}
 }
 
 // apply runs one occurrence of o.
 func (b *builder) apply(o *Option, v value) error {
+	if v.reset {
+		delete(b.passed, o.Long)
+	} else {
+		b.passed[o.Long] = v
+	}
 	if o.set == nil {
 		if v.src != fromEnv {
 			b.warn(fmt.Sprintf("Loam ignores %s", v.name))

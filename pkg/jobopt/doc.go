@@ -48,7 +48,7 @@
 //   - --data=PATH[,PATH...] is Loam's (requirement R1); a later occurrence
 //     replaces an earlier one, like every other option.
 //   - Options Slurm has and Loam does not implement (--acctg-freq, --bb,
-//     --licenses, --ntasks-per-gpu, ...) are accepted, so that existing
+//     --licenses, ...) are accepted, so that existing
 //     scripts parse, and ignored with "sbatch: warning: Loam ignores --X".
 //     Their values are not checked.
 //   - GRES names are not checked against a local slurm.conf (the client has

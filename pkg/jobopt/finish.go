@@ -81,6 +81,7 @@ func (b *builder) requestVariables(env *envList) {
 	if r.NTasksPerNode > 0 {
 		env.set("SLURM_NTASKS_PER_NODE", strconv.Itoa(r.NTasksPerNode))
 	}
+	b.passedVariables(env)
 }
 
 // validate runs the request checks sbatch itself makes before sending.

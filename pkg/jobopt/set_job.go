@@ -306,6 +306,19 @@ func setMinCPUs(b *builder, v value) error {
 	return err
 }
 
+func setNTasksPerGPU(b *builder, v value) error {
+	n, err := b.parseInt("--ntasks-per-gpu", v.str, true)
+	b.tasksPerGPU = n
+	return err
+}
+
+// setOvercommit is -O: tasks share CPUs, so the job holds one task's CPUs
+// a node (the peer: -O -n2 runs on 1 CPU).
+func setOvercommit(b *builder, v value) error {
+	b.req.Overcommit = !v.reset
+	return nil
+}
+
 func setNTasks(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks", v.str, true)
 	b.req.NTasks = n

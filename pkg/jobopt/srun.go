@@ -29,6 +29,8 @@ type StepOptions struct {
 	CPUBind, GPUBind string
 	// Overcommit (-O) allows more tasks than CPUs.
 	Overcommit bool
+	// Exact is --exact as given (-c and --exclusive imply it too).
+	Exact bool
 	// Input is -i (all, none, a task id or a file pattern; "" all);
 	// Output and Error are -o and -e file patterns ("" to srun).
 	Input, Output, Error string
@@ -48,6 +50,9 @@ type StepOptions struct {
 	// Pty (--pty): task 0 runs on a pseudo-terminal, its input and output
 	// srun's terminal.
 	Pty bool
+	// Wait is -W, --wait: seconds srun lets the other tasks run after the
+	// first one ended before it ends the step (0: as long as they run).
+	Wait int
 }
 
 // StepResult is a parsed srun or salloc command line.
@@ -172,6 +177,7 @@ func (b *builder) verifyStep(st *srunState) error {
 func (st *srunState) setLabel(b *builder, v value) error      { st.Label = !v.reset; return nil }
 func (st *srunState) setUnbuffered(b *builder, v value) error { st.Unbuffered = !v.reset; return nil }
 func (st *srunState) setOvercommit(b *builder, v value) error { st.Overcommit = !v.reset; return nil }
+func (st *srunState) setExact(b *builder, v value) error      { st.Exact = !v.reset; return nil }
 func (st *srunState) setQuiet(b *builder, v value) error      { st.Quiet = !v.reset; return nil }
 func (st *srunState) setJobName(b *builder, v value) error    { st.Name = v.str; return nil }
 func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str; return nil }
@@ -185,6 +191,11 @@ func (st *srunState) setDisableStatus(b *builder, v value) error {
 }
 
 func (st *srunState) setDistribution(b *builder, v value) error {
+	if size, ok := b.p.getenv("SLURM_DIST_PLANESIZE"); ok && v.src == fromEnv && strings.EqualFold(v.str, "plane") {
+		// sbatch -m plane=N exports SLURM_DISTRIBUTION=plane and the size
+		// apart; the peer's srun in that job runs with both.
+		v.str += "=" + size
+	}
 	kind, err := b.parseDistribution(v.str)
 	if err != nil {
 		return err
@@ -207,14 +218,20 @@ func (st *srunState) setJobID(b *builder, v value) error {
 }
 
 // setKillOnBadExit takes -K[0|1]: without a value, on.
+func (st *srunState) setWait(b *builder, v value) error {
+	n, err := b.parseInt("--wait", v.str, false)
+	st.Wait = n
+	return err
+}
+
 func (st *srunState) setKillOnBadExit(b *builder, v value) error {
 	n := 1
 	if v.has {
-		x, used := cStrtol(v.str)
-		if used != len(v.str) {
-			return b.clientError("Invalid --kill-on-bad-exit specification")
+		x, err := b.parseInt("--kill-on-bad-exit", v.str, false)
+		if err != nil {
+			return err
 		}
-		n = int(x)
+		n = x
 	}
 	st.KillOnBadExit = &n
 	return nil

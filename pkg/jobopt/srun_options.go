@@ -46,7 +46,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "distribution", Short: 'm', Arg: RequiredArg, Env: env("SLURM_DISTRIBUTION"), set: st.setDistribution},
 		{Long: "epilog", Arg: RequiredArg, Env: env("SLURM_EPILOG")},
 		{Long: "error", Short: 'e', Arg: RequiredArg, Env: env("SLURM_STDERRMODE"), set: st.setError},
-		{Long: "exact", Arg: NoArg, Env: env("SLURM_EXACT")},
+		{Long: "exact", Arg: NoArg, Env: env("SLURM_EXACT"), set: st.setExact},
 		{Long: "exclude", Short: 'x', Arg: RequiredArg, set: setExclude},
 		{Long: "exclusive", Arg: OptionalArg, Env: env("SLURM_EXCLUSIVE"), set: setExclusive},
 		{Long: "export", Arg: RequiredArg, Env: env("SLURM_EXPORT_ENV"), set: st.setExport},
@@ -135,7 +135,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "use-min-nodes", Arg: NoArg},
 		{Long: "verbose", Short: 'v', Arg: NoArg, set: setVerbose},
 		{Long: "version", Short: 'V', Arg: NoArg, Early: true, set: setVersion},
-		{Long: "wait", Short: 'W', Arg: RequiredArg, Env: env("SLURM_WAIT")},
+		{Long: "wait", Short: 'W', Arg: RequiredArg, Env: env("SLURM_WAIT"), set: st.setWait},
 		{Long: "wckey", Arg: RequiredArg},
 		{Long: "x11", Arg: OptionalArg},
 	}

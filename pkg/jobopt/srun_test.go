@@ -24,6 +24,7 @@ type stepShape struct {
 	Label         bool
 	KillOnBadExit *int
 	CPUBind       string
+	Exact         bool
 	Input, Output string
 	Warnings      []string
 }
@@ -32,7 +33,7 @@ func shapeOf(r *StepResult) stepShape {
 	return stepShape{JobID: r.Step.JobID, Nodes: r.Request.MinNodes, Tasks: r.Request.NTasks,
 		TasksPerNode: r.Request.NTasksPerNode, CPUsPerTask: r.Request.CPUsPerTask, Name: r.Request.Name,
 		Command: r.Step.Command, Label: r.Step.Label, KillOnBadExit: r.Step.KillOnBadExit,
-		CPUBind: r.Step.CPUBind, Input: r.Step.Input, Output: r.Step.Output, Warnings: r.Warnings}
+		CPUBind: r.Step.CPUBind, Exact: r.Step.Exact, Input: r.Step.Input, Output: r.Step.Output, Warnings: r.Warnings}
 }
 
 // TestSrunParse checks srun's option handling against what the peer's
@@ -61,6 +62,10 @@ func TestSrunParse(t *testing.T) {
 				KillOnBadExit: &one, CPUBind: "cores"}},
 		"outside a job: SLURM_JOB_NAME names it, -o and -i kept": {env: []string{"SLURM_JOB_NAME=nm"}, args: []string{"-N8", "-n64", "-o", "out-%t", "-i", "0", "true"},
 			want: stepShape{Nodes: 8, Tasks: 64, Name: "nm", Command: []string{"true"}, Output: "out-%t", Input: "0"}},
+		"sbatch -m plane=2 passes its plane on": {env: append([]string{"SLURM_DISTRIBUTION=plane", "SLURM_DIST_PLANESIZE=2"}, insideJob...), args: []string{"true"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 4, TasksPerNode: 2, Name: "true", Command: []string{"true"}}},
+		"--exact is kept for the step": {env: insideJob, args: []string{"-n2", "--exact", "true"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 2, TasksPerNode: 2, Name: "true", Command: []string{"true"}, Exact: true}},
 		"--jobid attaches to a job": {args: []string{"--jobid=7", "-c2", "true"},
 			want: stepShape{JobID: 7, CPUsPerTask: 2, Name: "true", Command: []string{"true"}}},
 	}
@@ -91,6 +96,10 @@ func TestSrunErrors(t *testing.T) {
 		"bad --cpu-bind": {args: []string{"--cpu-bind=bogus", "true"}, wantCode: 1, wantLines: []string{`srun: error: unrecognized --cpu-bind argument "bogus"`, "srun: fatal: Failed to parse --cpu-bind= values."}},
 		"bad --gpu-bind": {args: []string{"--gpu-bind=bogus", "true"}, wantCode: 255, wantLines: []string{"srun: error: Invalid --gpu-bind argument: gpu:bogus"}},
 		"bad -n":         {args: []string{"-n", "abc", "true"}, wantCode: 1, wantLines: []string{`srun: error: Invalid numeric value "abc" for --ntasks.`}},
+		"bad -W":         {args: []string{"-W", "1x", "true"}, wantCode: 1, wantLines: []string{`srun: error: Invalid numeric value "1x" for --wait.`}},
+		"negative -W":    {args: []string{"--wait=-1", "true"}, wantCode: 1, wantLines: []string{`srun: error: Invalid numeric value "-1" for --wait.`}},
+		"bad -K":         {args: []string{"--kill-on-bad-exit=1x", "true"}, wantCode: 1, wantLines: []string{`srun: error: Invalid numeric value "1x" for --kill-on-bad-exit.`}},
+		"negative -K":    {args: []string{"--kill-on-bad-exit=-1", "true"}, wantCode: 1, wantLines: []string{`srun: error: Invalid numeric value "-1" for --kill-on-bad-exit.`}},
 		"bad -N":         {args: []string{"-N", "0-x", "true"}, wantCode: 255, wantLines: []string{`srun: error: "x" is not a valid node count`}},
 		"bad -m":         {args: []string{"-m", "foo", "true"}, wantCode: 255, wantLines: []string{"srun: error: Invalid --distribution specification"}},
 		"-m plane":       {args: []string{"-m", "plane", "true"}, wantCode: 255, wantLines: []string{"srun: error: Invalid plane size or size not specified", "srun: error: Invalid --distribution specification"}},
@@ -114,6 +123,31 @@ func TestSrunErrors(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantLines, e.Lines); diff != "" {
 				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSrunWaitOption: -W and SLURM_WAIT give the seconds srun waits
+// after the first task ended.
+func TestSrunWaitOption(t *testing.T) {
+	for name, tc := range map[string]struct {
+		env  []string
+		args []string
+		want int
+	}{
+		"not given":  {args: []string{"true"}},
+		"-W 3":       {args: []string{"-W", "3", "true"}, want: 3},
+		"--wait=10":  {args: []string{"--wait=10", "true"}, want: 10},
+		"SLURM_WAIT": {env: []string{"SLURM_WAIT=2"}, args: []string{"true"}, want: 2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := (&Parser{Cwd: "/work", Env: tc.env}).Srun(tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Step.Wait != tc.want {
+				t.Errorf("Wait = %d, want %d", r.Step.Wait, tc.want)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // verify applies sbatch's checks and client-side defaults in its order
@@ -125,9 +126,18 @@ func (b *builder) nodeListHosts() ([]string, error) {
 }
 
 // deriveTasks sets the task count from --ntasks-per-node when the node
-// count is fixed, as sbatch does (-N 3 --ntasks-per-node=4 is 12 tasks).
+// count is fixed, as sbatch does (-N 3 --ntasks-per-node=4 is 12 tasks),
+// and from --ntasks-per-gpu and the GPUs (the peer: --ntasks-per-gpu=2
+// --gpus=3 is 6 tasks, --ntasks-per-gpu=1 --gpus-per-node=2 -N2 is 4).
 func (b *builder) deriveTasks() {
 	r := &b.req
+	if b.tasksPerGPU > 0 && r.NTasks == 0 {
+		if g := gresTotal(r.GPUs); g > 0 {
+			r.NTasks = b.tasksPerGPU * g
+		} else if g := gresTotal(r.GPUsPerNode); g > 0 {
+			r.NTasks = b.tasksPerGPU * g * max(r.MinNodes, 1)
+		}
+	}
 	if r.NTasksPerNode > 0 && r.NTasks == 0 && (r.MaxNodes == 0 || r.MinNodes == r.MaxNodes) {
 		r.NTasks = max(r.MinNodes, 1) * r.NTasksPerNode
 	}
@@ -166,4 +176,13 @@ func (b *builder) fitNodesToTasks(hosts []string) {
 			r.NodeList = hostlist.Compress(hosts[:r.MinNodes])
 		}
 	}
+}
+
+// gresTotal is the sum of a GRES list's counts.
+func gresTotal(list []resource.GRES) int {
+	n := 0
+	for _, g := range list {
+		n += int(g.Count)
+	}
+	return n
 }

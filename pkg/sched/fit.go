@@ -83,8 +83,13 @@ func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
 		if best != nil && best.class <= 1 {
 			return c.pickGPUs(p, []int32{best.node}, d, end, own)
 		}
-		if ni, ok := c.drainFit(p, d, end); ok {
+		if ni, ok := c.drainFit(p, d, end, d.g == 0); ok {
 			return c.pickGPUs(p, []int32{ni}, d, end, own)
+		}
+		if d.g == 0 {
+			if ni, ok := c.drainFit(p, d, end, false); ok {
+				return c.pickGPUs(p, []int32{ni}, d, end, own)
+			}
 		}
 		if best != nil {
 			return c.pickGPUs(p, []int32{best.node}, d, end, own)
@@ -167,15 +172,25 @@ func (c *cycle) heldCands(p int32, d *demand, end tick, own int32) []cand {
 // with the fewest free GPUs wins (best fit, so whole nodes stay whole),
 // then node preference. The walk looks at no more than maxDrainScan
 // nodes: on huge clusters the best of those is taken.
-func (c *cycle) drainFit(p int32, d *demand, end tick) (int32, bool) {
+//
+// With cpuOnly only nodes without GPUs count, so that a CPU-only job that
+// a CPU node can hold leaves GPU nodes' CPUs to GPU work.
+func (c *cycle) drainFit(p int32, d *demand, end tick, cpuOnly bool) (int32, bool) {
 	quantum := max((end-c.now)/8, int64(time.Minute))
 	type score struct{ delay, slack tick }
 	better := func(a, b score) bool { return a.delay < b.delay || (a.delay == b.delay && a.slack < b.slack) }
 	best, bestS := int32(-1), score{}
 	seen := 0
-	for k := d.g; k < c.idx.buckets && seen < maxDrainScan; k++ {
+	buckets := c.idx.buckets
+	if cpuOnly {
+		buckets = min(buckets, 1) // a node without GPUs has none free
+	}
+	for k := d.g; k < buckets && seen < maxDrainScan; k++ {
 		c.idx.scan(p, k, func(rank int) bool {
 			ni := c.byRank[rank]
+			if cpuOnly && c.nodes[ni].gpus > 0 {
+				return true
+			}
 			seen++
 			drain := max(c.drainAt(ni), c.now)
 			s := score{delay: max(end-drain, 0) / quantum, slack: max(drain-end, 0) / quantum}

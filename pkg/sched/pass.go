@@ -149,7 +149,10 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 			// A gang at the head of its queue (see heads).
 			c.headPos, c.headPart, c.headWaited = j.pos, part, j.waited
 		}
-		picks := c.place(part, d, end, own)
+		picks := c.placeWide(j, part, d, end, own)
+		if picks == nil {
+			picks = c.place(part, d, end, own)
+		}
 		c.lender, c.headPos = false, -1
 		if picks != nil {
 			c.commitStart(j, part, picks, owned)
@@ -164,6 +167,18 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 		j.reason, j.noEst, j.poolWait = limit, never && j.starts == 0, pool
 	}
 	return false
+}
+
+// placeWide places d's wider shape (-N's maximum) when the job's limits
+// allow it and its nodes are free now; nil otherwise.
+func (c *cycle) placeWide(j *jobInfo, part int32, d *demand, end tick, own int32) []pick {
+	if d.wide == nil {
+		return nil
+	}
+	if _, r, _ := c.admit(j.as, c.want(part, d.wide)); r != "" {
+		return nil
+	}
+	return c.place(part, d.wide, end, own)
 }
 
 // want is the TRES a request counts against limits. An exclusive job is

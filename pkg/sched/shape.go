@@ -29,6 +29,9 @@ type demand struct {
 	totalC     int
 	key        string // non-empty for requests with node constraints
 	unknownReq bool   // -w names a node that does not exist
+	// wide is the same request on Shape.MaxNodes nodes, tried first when
+	// it starts now; nil when there is no wider shape.
+	wide *demand
 }
 
 // constrained reports whether the request restricts nodes beyond counts.
@@ -60,7 +63,25 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo) (demand, Reason) {
 		return d, ReasonPartitionNodeLimit
 	}
 	c.resolveConstraints(&d, sh)
+	c.resolveWide(&d, sh, p)
 	return d, ""
+}
+
+// resolveWide sets d.wide for a request without GPUs or -w whose -N range
+// allows more nodes than d takes, capped by the partition's size.
+func (c *cycle) resolveWide(d *demand, sh *Shape, p *partInfo) {
+	most := min(sh.MaxNodes, len(p.nodes))
+	if p.cfg.MaxNodes > 0 {
+		most = min(most, p.cfg.MaxNodes)
+	}
+	if most <= d.n || d.totalG > 0 || len(sh.NodeList) > 0 {
+		return
+	}
+	w := *sh
+	w.Nodes, w.MaxNodes = most, 0
+	if wd, r := c.resolveDemand(&w, p); r == "" && wd.n == most {
+		d.wide = &wd
+	}
 }
 
 func (d *demand) splitGPUs(sh *Shape, p *partInfo) {

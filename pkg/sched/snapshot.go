@@ -97,7 +97,11 @@ const (
 type Shape struct {
 	// Nodes is the exact node count; 0 lets the scheduler choose the fewest
 	// nodes that hold the request.
-	Nodes       int
+	Nodes int
+	// MaxNodes, when above Nodes, is -N's maximum: a job without GPUs
+	// starts on that many nodes when they are free now, else on Nodes (as
+	// Slurm: -N1-2 -n2 on an idle cluster runs on 2 nodes).
+	MaxNodes    int
 	GPUs        int // total GPUs when GPUsPerNode is 0
 	GPUsPerNode int
 	GPUType     string

@@ -58,22 +58,35 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		}
 		argv = []string{shell}
 	}
-	rc := h.runLocal(argv, append(append([]string(nil), env.Environ...), allocationEnv(env, al)...), env.Cwd, sigs)
+	ec := h.runLocal(argv, append(append([]string(nil), env.Environ...), allocationEnv(env, al)...), env.Cwd, sigs)
 	w.raw("salloc: Relinquishing job allocation " + u32s(al.JobID) + "\n")
-	a.release(ctx, job.ExitCode{Status: rc & 0xff})
-	return rc
+	a.release(ctx, ec)
+	return sallocStatus(ec)
+}
+
+// sallocStatus is salloc's exit status for how its command ended: the
+// command's own status; for a command killed by a signal 0 when the
+// signal is one a user sends (SIGHUP, SIGINT, SIGQUIT, SIGKILL), else 1.
+func sallocStatus(ec job.ExitCode) int {
+	switch syscall.Signal(ec.Signal) {
+	case 0:
+		return ec.Status
+	case syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGKILL:
+		return 0
+	}
+	return 1
 }
 
 // runLocal runs salloc's command in the foreground with salloc's
-// standard streams. salloc itself ignores SIGINT (the terminal sends it
-// to the command too) and passes other signals on.
-func runLocal(argv, env []string, dir string, sigs <-chan os.Signal) int {
+// standard streams and returns how it ended. salloc itself ignores SIGINT
+// (the terminal sends it to the command too) and passes other signals on.
+func runLocal(argv, env []string, dir string, sigs <-chan os.Signal) job.ExitCode {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		os.Stderr.WriteString("salloc: error: Unable to exec command \"" + argv[0] + "\"\n")
-		return 1
+		return job.ExitCode{Status: 1}
 	}
 	done := make(chan struct{})
 	go func() {
@@ -94,12 +107,12 @@ func runLocal(argv, env []string, dir string, sigs <-chan os.Signal) int {
 	if errors.As(err, &ee) {
 		ws := ee.Sys().(syscall.WaitStatus)
 		if ws.Signaled() {
-			return 128 + int(ws.Signal())
+			return job.ExitCode{Signal: int(ws.Signal())}
 		}
-		return ws.ExitStatus()
+		return job.ExitCode{Status: ws.ExitStatus()}
 	}
 	if err != nil {
-		return 1
+		return job.ExitCode{Status: 1}
 	}
-	return 0
+	return job.ExitCode{}
 }

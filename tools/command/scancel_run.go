@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -273,10 +274,10 @@ func (r *scancelRun) jobOutcome(id string, e *api.Error) {
 	r.rc = max(r.rc, slurmErrno(e.Code))
 }
 
-// cancelStep ends or signals step of running job j. Loam's node daemons
-// cannot signal a single step, so a step that exists is refused; one that
-// does not exist is reported as Slurm reports it (a signal to it goes to
-// the node daemons, which ignore it, unless --ctld).
+// cancelStep ends or signals step of running job j: the controller sends
+// the order to the step's nodes. A step that does not run is reported as
+// Slurm reports it; a signal other than a cancel to it goes, in Slurm, to
+// the node daemons, which ignore it, so it is silent unless --ctld.
 func (r *scancelRun) cancelStep(ctx context.Context, j *api.Job, step int) {
 	jid := strconv.FormatUint(uint64(j.JobID), 10)
 	if r.p.verbose > 0 {
@@ -286,31 +287,34 @@ func (r *scancelRun) cancelStep(ctx context.Context, j *api.Job, step int) {
 			r.w.raw("scancel: Signal " + strconv.Itoa(r.p.signal) + " to step " + jid + "." + strconv.Itoa(step) + "\n")
 		}
 	}
-	code := api.CodeInvalidJobID
-	if r.stepExists(ctx, j.JobID, step) {
-		code = api.CodeNotSupported
-	} else if r.p.signal != 0 && !r.p.ctld {
+	e := r.sendStep(ctx, jid, step)
+	switch {
+	case e == nil:
 		return
+	case e.Code == api.CodeInvalidJobID && r.p.signal != 0 && !r.p.ctld:
+		return
+	case e.Code == api.CodeInvalidJobID:
+		e = api.NewError(api.CodeInvalidJobID) // Slurm's text, whatever the detail
 	}
-	r.w.errf("Kill job error on job step id %s: %s", jid, code.Text())
-	r.rc = max(r.rc, slurmErrno(code))
+	r.w.errf("Kill job error on job step id %s: %s", jid, e.Message)
+	r.rc = max(r.rc, slurmErrno(e.Code))
 }
 
-func (r *scancelRun) stepExists(ctx context.Context, id uint32, step int) bool {
-	sl, ok := r.c.(stepLister)
-	if !ok {
-		return false
+// sendStep asks the controller to act on step step of job jid.
+func (r *scancelRun) sendStep(ctx context.Context, jid string, step int) *api.Error {
+	if step < 0 || step > math.MaxUint32 {
+		return api.NewError(api.CodeInvalidJobID)
 	}
-	resp, err := sl.Steps(ctx, &api.StepQuery{JobIDs: []uint32{id}})
-	if err != nil {
-		return false
+	id := uint32(step)
+	req := &api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{jid}}, Signal: r.p.signal, Step: &id}
+	res, err := r.c.Cancel(ctx, req)
+	switch {
+	case err != nil:
+		return transportError(err)
+	case len(res.Results) == 0:
+		return api.NewError(api.CodeInvalidJobID)
 	}
-	for _, s := range resp.Steps {
-		if s.JobID == id && s.StepID == strconv.Itoa(step) {
-			return true
-		}
-	}
-	return false
+	return res.Results[0].Error
 }
 
 // confirm asks about one record (-i) until the answer starts with y or n;

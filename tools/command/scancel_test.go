@@ -206,18 +206,18 @@ func TestScancel(t *testing.T) {
 			args: []string{"10.0"},
 		},
 		"a step that is not there": {
-			args: []string{"-v", "11.5"},
+			args: []string{"-v", "11.5"}, results: invalid,
 			wantErr: "scancel: Terminating step 11.5\n" +
 				"scancel: error: Kill job error on job step id 11: Invalid job id specified\n",
-			wantCode: 225,
+			wantCode: 225, wantSent: [][]string{{"11"}},
 		},
 		"a signal to a step that is not there goes to the nodes": {
-			args: []string{"-s", "USR2", "11.5"},
+			args: []string{"-s", "USR2", "11.5"}, results: invalid, wantSent: [][]string{{"11"}},
 		},
 		"--ctld sends it to the controller": {
-			args:     []string{"--ctld", "-s", "USR2", "11.5"},
+			args: []string{"--ctld", "-s", "USR2", "11.5"}, results: invalid,
 			wantErr:  "scancel: error: Kill job error on job step id 11: Invalid job id specified\n",
-			wantCode: 225,
+			wantCode: 225, wantSent: [][]string{{"11"}},
 		},
 		"the environment selects jobs": {
 			args: []string{"-v"}, env: []string{"SCANCEL_NAME=nomatchx"},
@@ -238,10 +238,18 @@ func TestScancel(t *testing.T) {
 			wantErr:  "Unrecognized SCANCEL_STATE value: foo\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
 			wantCode: 1,
 		},
-		"a running step cannot be cancelled alone": {
-			args: []string{"11.0"}, steps: []api.Step{{JobID: 11, StepID: "0"}},
-			wantErr:  "scancel: error: Kill job error on job step id 11: Requested operation not supported on this system\n",
-			wantCode: 244,
+		"a running step is cancelled alone": {
+			args:    []string{"11.0"},
+			wantReq: &api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{"11"}}, Step: new(uint32(0))},
+		},
+		"a signal to one running step": {
+			args: []string{"-v", "-s", "USR1", "11.3"}, wantErr: "scancel: Signal 10 to step 11.3\n",
+			wantReq: &api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{"11"}}, Signal: 10, Step: new(uint32(3))},
+		},
+		"a step the controller refuses": {
+			args: []string{"11.0"}, results: failAll(api.CodeAccessDenied),
+			wantErr:  "scancel: error: Kill job error on job step id 11: Access/permission denied\n",
+			wantCode: 210, wantSent: [][]string{{"11"}},
 		},
 	}
 	for name, tc := range cases {

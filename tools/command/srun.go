@@ -13,6 +13,7 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/jobopt"
 	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
 // Srun runs srun with args: a job step inside the allocation SLURM_JOB_ID
@@ -97,6 +98,10 @@ func (r *srunRun) run(ctx context.Context) int {
 		r.w.errf("Only allocated %d nodes asked for %d", r.jobNodes, n)
 		return 1
 	}
+	if msg := r.stdioError(); msg != "" {
+		r.w.errf("%s", msg)
+		return 1
+	}
 	s, err := newIOSession(r.env, r.h.ioHost())
 	if err != nil {
 		r.w.errf("unable to open a port for the step's I/O: %v", err)
@@ -133,7 +138,11 @@ func (r *srunRun) allocation(ctx context.Context) int {
 		if code != 0 {
 			return code
 		}
-		r.jobID, r.jobEnv, r.jobNodes = al.JobID, allocationEnv(r.env, al), len(al.Nodes)
+		// srun's own allocation passes no memory request on: the peer's
+		// srun --mem=1G task has no SLURM_MEM_PER_NODE (salloc's shell has).
+		mem := *al
+		mem.MemPerNode, mem.MemPerCPU = 0, 0
+		r.jobID, r.jobEnv, r.jobNodes = al.JobID, allocationEnv(r.env, &mem), len(al.Nodes)
 		return 0
 	}
 	if v, ok := r.env.Getenv("SLURM_JOB_ID"); ok && v == u32s(r.jobID) {
@@ -198,11 +207,14 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
 		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: gpuCount(q.GPUsPerNode), GPUs: gpuCount(q.GPUs),
-		Overcommit: st.Overcommit, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
+		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: st.Output, StdErr: st.Error, StdIn: st.Input, OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
+	}
+	if q.TimeLimit != nil && *q.TimeLimit != slurmtime.Unlimited {
+		req.TimeLimit = int64(q.TimeLimit.Seconds())
 	}
 	if req.StdIn == "" && r.pty == nil && r.h.stdinIsNull() {
 		req.StdIn = "none" // nothing to forward: the tasks read /dev/null

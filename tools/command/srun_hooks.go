@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/client"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // stepHooks are what srun and salloc take from their process beyond Env;
@@ -19,17 +21,30 @@ type stepHooks struct {
 	// stdinIsNull reports that standard input is /dev/null (nothing to
 	// forward to the tasks).
 	stdinIsNull func() bool
-	// runLocal runs salloc's command and returns its exit status.
-	runLocal func(argv, env []string, dir string, sigs <-chan os.Signal) int
+	// runLocal runs salloc's command and returns how it ended.
+	runLocal func(argv, env []string, dir string, sigs <-chan os.Signal) job.ExitCode
 	// terminal is srun's standard input as a terminal (--pty); nil or an
 	// error: it is not one.
 	terminal func() (ptyTerminal, error)
+	// afterFunc is time.After for srun --wait (nil: time.After).
+	afterFunc func(d time.Duration) <-chan time.Time
+}
+
+// after is a channel that fires after d.
+func (h stepHooks) after(d time.Duration) <-chan time.Time {
+	if h.afterFunc != nil {
+		return h.afterFunc(d)
+	}
+	return time.After(d)
 }
 
 // Signals srun handles.
 var (
 	sigINT  os.Signal = syscall.SIGINT
 	sigTERM os.Signal = syscall.SIGTERM
+	sigHUP  os.Signal = syscall.SIGHUP
+	sigQUIT os.Signal = syscall.SIGQUIT
+	sigCONT os.Signal = syscall.SIGCONT
 	// sigWINCH resizes the terminal of srun --pty's task.
 	sigWINCH os.Signal = syscall.SIGWINCH
 )

@@ -157,9 +157,7 @@ func (s *ioSession) run(resp *api.StepCreateResponse, r *srunRun) (int, job.Exit
 			case ev.err == nil && ev.f.Kind == api.IOHello && conns[i] == nil:
 				conns[i], connected = ev.c, connected+1
 				st.conns = conns
-				if st.terminated { // ended before this node connected
-					ev.c.send(api.IOTerminate, 0, nil)
-				}
+				st.joined(ev.c) // the step may have ended before it connected
 				if connected == n {
 					timeout.Stop()
 					go s.forwardStdin(conns, resp.Layout)
@@ -174,6 +172,8 @@ func (s *ioSession) run(resp *api.StepCreateResponse, r *srunRun) (int, job.Exit
 			}
 		case sig := <-r.sigs:
 			st.signal(sig)
+		case <-st.waitC:
+			st.waitOver()
 		case <-timeout.C:
 			left -= st.missing(conns, ended)
 		}

@@ -80,10 +80,10 @@ func runNoticeSalloc(t *testing.T, f *noticeSteps, waits int) (int, string) {
 	te.Dial = func(context.Context) (Controller, error) { return f, nil }
 	h := stepHooks{
 		notify: func(chan<- os.Signal) func() { return func() {} },
-		runLocal: func([]string, []string, string, <-chan os.Signal) int {
+		runLocal: func([]string, []string, string, <-chan os.Signal) job.ExitCode {
 			close(f.first) // "Granted" is out: the first notices may come
 			f.awaitCall(waits)
-			return 0
+			return job.ExitCode{}
 		},
 	}
 	code := runSalloc(context.Background(), te.Env, []string{"-N1", "sh"}, h)

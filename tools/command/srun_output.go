@@ -9,7 +9,8 @@ import (
 // taskWriter writes the tasks' output to one of srun's streams: by whole
 // lines per task (a partial line waits for its end, or the task's), each
 // line prefixed "N: " with -l (N padded to the width of the highest task
-// id), or as it comes with -u.
+// id), or as it comes with -u (with -l too, every line of a chunk
+// labelled and a chunk's partial line ended, as srun -u -l writes them).
 type taskWriter struct {
 	w          io.Writer
 	label      bool
@@ -37,8 +38,19 @@ func (t *taskWriter) prefix(b []byte, task uint32) []byte {
 // write takes a chunk of task's output.
 func (t *taskWriter) write(task uint32, data []byte) {
 	b := t.buf[:0]
+	if t.unbuffered && !t.label {
+		t.emit(append(b, data...))
+		return
+	}
 	if t.unbuffered {
-		b = append(t.prefix(b, task), data...)
+		for len(data) > 0 {
+			line := data
+			if i := slices.Index(data, '\n'); i >= 0 {
+				line = data[:i]
+			}
+			b = append(append(t.prefix(b, task), line...), '\n')
+			data = data[min(len(line)+1, len(data)):]
+		}
 		t.emit(b)
 		return
 	}

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -28,10 +29,18 @@ type stepRun struct {
 	out     *taskWriter
 	errw    *taskWriter
 	killBad bool
-	// terminated: srun ended the step (-K after a bad exit, or a second
-	// Ctrl-C: forced); sigkilled: a task died of SIGKILL.
-	terminated, forced, sigkilled bool
-	lastInt                       time.Time
+	// terminated: srun ended the step (-K after a bad exit, or an abort);
+	// aborted: srun killed the tasks (a second Ctrl-C, SIGTERM, SIGHUP or
+	// SIGQUIT, --wait running out); forced: by a second Ctrl-C, whose
+	// killed tasks srun does not report; killed: a task died of SIGKILL
+	// or SIGTERM.
+	terminated, aborted, forced, killed bool
+	// endChecked: srun asked whether the job is ending (jobEnded).
+	endChecked bool
+	lastInt    time.Time
+	// waitC fires --wait seconds after the first task ended (nil before,
+	// or without --wait).
+	waitC <-chan time.Time
 }
 
 func newStepRun(r *srunRun, resp *api.StepCreateResponse) *stepRun {
@@ -77,11 +86,13 @@ func (s *stepRun) tasksEnded(i int, e api.StepIOExit) {
 		s.out.flushTask(uint32(t))
 		s.errw.flushTask(uint32(t))
 	}
+	s.startWait()
 	if e.ExitCode == (job.ExitCode{}) {
 		return
 	}
-	if e.ExitCode.Signal == int(syscall.SIGKILL) {
-		s.sigkilled = true
+	if sig := e.ExitCode.Signal; sig == int(syscall.SIGKILL) || sig == int(syscall.SIGTERM) {
+		s.killed = true
+		s.jobEnded()
 	}
 	if !(s.forced && e.ExitCode.Signal != 0) {
 		s.errLine("%s: %s: %s", s.layout.Nodes[i].Node, taskList(e.Tasks), exitHow(e))
@@ -128,6 +139,16 @@ func (s *stepRun) missing(conns []*nodeConn, ended []bool) int {
 	return n
 }
 
+// joined tells a node that connected after srun ended the step.
+func (s *stepRun) joined(c *nodeConn) {
+	switch {
+	case s.aborted:
+		c.send(api.IOTerminate, uint32(syscall.SIGKILL), nil)
+	case s.terminated:
+		c.send(api.IOTerminate, 0, nil)
+	}
+}
+
 // terminate asks every node to end the step (SIGTERM, KillWait, SIGKILL).
 func (s *stepRun) terminate() {
 	s.terminated = true
@@ -142,21 +163,64 @@ func (s *stepRun) send(kind api.StepIOKind, task uint32) {
 	}
 }
 
-// signal handles a signal srun got. SIGINT is Slurm's: the first prints
-// the step's status; a second within a second sends SIGINT to the tasks
-// and ends the step. Other signals go to the tasks.
+// startWait starts the --wait clock at the first task's end.
+func (s *stepRun) startWait() {
+	if w := s.r.res.Step.Wait; w > 0 && s.waitC == nil && !s.aborted {
+		s.waitC = s.r.h.after(time.Duration(w) * time.Second)
+	}
+}
+
+// waitOver ends the step --wait seconds after its first task ended, as
+// srun does: the status, then the tasks killed.
+func (s *stepRun) waitOver() {
+	s.waitC = nil
+	if s.aborted {
+		return
+	}
+	s.w.raw(fmt.Sprintf("srun: First task exited %ds ago\n", s.r.res.Step.Wait))
+	s.status()
+	s.w.raw("srun: launch/slurm: _step_signal: Terminating StepId=" + s.id + "\n")
+	s.abort()
+}
+
+// abort kills the step's tasks at once (the nodes still say the step was
+// cancelled) and says srun waits for them.
+func (s *stepRun) abort() {
+	s.terminated = true
+	s.send(api.IOTerminate, uint32(syscall.SIGKILL))
+	s.send(api.IOSignal, uint32(syscall.SIGKILL)) // a step already ending
+	if !s.aborted {
+		s.aborted = true // nodes that connect later are told (joined)
+		s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
+	}
+}
+
+// signal handles a signal srun got, as Slurm's srun: SIGINT's first
+// prints the step's status, a second within a second sends SIGINT to the
+// tasks and kills them; SIGTERM, SIGHUP and SIGQUIT kill the tasks;
+// SIGCONT is only noted. Other signals go to the tasks.
 func (s *stepRun) signal(sig os.Signal) {
 	n, ok := sig.(syscall.Signal)
 	if !ok {
 		return
 	}
-	if sig == sigWINCH {
+	switch {
+	case sig == sigWINCH:
 		if s.r.pty != nil {
 			s.r.pty.resized(s)
 		}
 		return
-	}
-	if sig != sigINT || s.r.res.Step.DisableStatus {
+	case sig == sigCONT:
+		s.w.raw("srun: got SIGCONT\n")
+		return
+	case sig == sigTERM || sig == sigHUP || sig == sigQUIT:
+		s.forceEnd(sig)
+		return
+	case sig == sigINT && s.r.res.Step.DisableStatus:
+		s.w.raw("srun: sending Ctrl-C to StepId=" + s.id + "\n")
+		s.send(api.IOSignal, uint32(n))
+		return
+	case sig != sigINT:
 		s.send(api.IOSignal, uint32(n))
 		return
 	}
@@ -172,12 +236,56 @@ func (s *stepRun) signal(sig os.Signal) {
 	if !s.forced {
 		s.forced = true
 		s.w.raw("srun: forcing job termination\n")
-		s.terminate()
+		s.abort()
+	}
+}
+
+// forceEnd is srun's answer to SIGTERM, SIGHUP and SIGQUIT: it kills the
+// tasks at once. When the job itself is ending (cancelled, requeued, out
+// of time: its nodes signalled srun with its tasks) the step ends with the
+// job, as in Slurm, where the step is aborted before srun's own SIGKILL
+// comes: the tasks keep their KillWait to save their work.
+func (s *stepRun) forceEnd(sig os.Signal) {
+	ending := s.jobEnding()
+	if ending && !s.aborted {
+		s.aborted = true
+		s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
+	}
+	if sig == sigQUIT {
+		s.w.raw("srun: Quit\n")
+	}
+	s.w.raw("srun: forcing job termination\n")
+	if !ending {
+		s.abort()
+	}
+}
+
+// jobEnded is srun's look at its job when tasks were killed: the first
+// time, when srun did not end the step itself and the job is ending
+// (cancelled, out of time), the step was aborted with it, as Slurm's srun
+// says when the controller tells it the job is complete; otherwise the
+// step ends "Force Terminated".
+func (s *stepRun) jobEnded() {
+	if s.aborted || s.terminated || s.endChecked {
+		return
+	}
+	s.endChecked = true
+	if s.jobEnding() {
+		s.aborted = true
 		s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
 	}
 }
 
-// status prints which tasks run and which ended.
+// jobEnding asks the controller whether srun's job is ending.
+func (s *stepRun) jobEnding() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	al, err := s.r.c.WaitAllocation(ctx, &api.AllocationWaitRequest{JobID: s.r.jobID})
+	return err == nil && !al.Ready
+}
+
+// status prints which tasks run and which ended, in Slurm's order:
+// running, exited abnormally, exited.
 func (s *stepRun) status() {
 	var running, exited, abnormal []int
 	for t := 0; t < s.layout.Tasks; t++ {
@@ -194,38 +302,44 @@ func (s *stepRun) status() {
 	for _, g := range []struct {
 		tasks []int
 		what  string
-	}{{running, "running"}, {exited, "exited"}, {abnormal, "exited abnormally"}} {
+	}{{running, "running"}, {abnormal, "exited abnormally"}, {exited, "exited"}} {
 		if len(g.tasks) > 0 {
 			s.w.raw("srun: StepId=" + s.id + " " + taskList(g.tasks) + ": " + g.what + "\n")
 		}
 	}
 }
 
-// finish flushes what is left of the tasks' lines and says whether srun
-// forced the step's end.
+// finish flushes what is left of the tasks' lines and says whether the
+// step's tasks were killed (by SIGKILL or SIGTERM, -K's end included)
+// when srun did not abort it itself.
 func (s *stepRun) finish() {
 	s.out.flushAll()
 	s.errw.flushAll()
-	if (s.sigkilled || s.terminated) && !s.forced {
+	if s.killed && !s.aborted {
 		s.w.raw("srun: Force Terminated StepId=" + s.id + "\n")
 	}
 }
 
-// result is srun's exit status (the highest task status, 128+N for a
-// task killed by signal N), the step's exit code and its state.
+// result is srun's exit status, the step's exit code and its state. As
+// with Slurm's srun a task killed by a signal outweighs any exit status:
+// 128+N for the highest signal N, else the highest task status.
 func (s *stepRun) result() (int, job.ExitCode, job.State) {
-	rc, worst := 0, job.ExitCode{}
+	worst := job.ExitCode{}
 	for _, e := range s.exits {
-		code := e.ExitCode.Status
-		if e.ExitCode.Signal != 0 {
-			code = 128 + e.ExitCode.Signal
-		}
-		if code > rc {
-			rc, worst = code, e.ExitCode
+		c := e.ExitCode
+		switch {
+		case c.Signal != 0 && c.Signal > worst.Signal:
+			worst = c
+		case c.Signal == 0 && worst.Signal == 0 && c.Status > worst.Status:
+			worst = c
 		}
 	}
+	rc := worst.Status
+	if worst.Signal != 0 {
+		rc = 128 + worst.Signal
+	}
 	switch {
-	case s.forced:
+	case s.aborted:
 		return rc, worst, job.Cancelled
 	case rc == 0:
 		return 0, worst, job.Completed

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -64,6 +65,9 @@ type fakeSteps struct {
 	// turn.
 	createErr error
 	waits     []api.Allocation
+	// allocErr refuses Allocate; onWait sees each WaitAllocation.
+	allocErr error
+	onWait   func()
 
 	mu        sync.Mutex
 	created   []api.StepCreateRequest
@@ -111,10 +115,16 @@ func (f *fakeSteps) Allocate(_ context.Context, req *api.AllocateRequest) (*api.
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.allocs = append(f.allocs, *req)
+	if f.allocErr != nil {
+		return nil, f.allocErr
+	}
 	return &api.SubmitResponse{JobID: 7}, nil
 }
 
 func (f *fakeSteps) WaitAllocation(ctx context.Context, req *api.AllocationWaitRequest) (*api.Allocation, error) {
+	if f.onWait != nil {
+		f.onWait()
+	}
 	f.mu.Lock()
 	if len(f.waits) == 0 {
 		f.mu.Unlock()
@@ -159,8 +169,10 @@ type srunCase struct {
 	// stdin is srun's standard input; terminal its terminal (--pty).
 	stdin    string
 	terminal func() (ptyTerminal, error)
-	// onEnv sees srun's environment before it runs.
-	onEnv func(env *Env)
+	// onEnv sees srun's environment before it runs; onWait each of its
+	// WaitAllocation calls.
+	onEnv  func(env *Env)
+	onWait func()
 
 	wantCode   int
 	wantStdout string
@@ -171,7 +183,8 @@ type srunCase struct {
 
 func runSrunCase(t *testing.T, tc srunCase) (*fakeSteps, *testEnv) {
 	t.Helper()
-	f := &fakeSteps{fakeController: &fakeController{}, t: t, layout: tc.layout, script: tc.script, createErr: tc.create, waits: tc.waits}
+	f := &fakeSteps{fakeController: &fakeController{}, t: t, layout: tc.layout, script: tc.script, createErr: tc.create, waits: tc.waits,
+		onWait: tc.onWait}
 	te := newTestEnv(f.fakeController, 1_800_000_000)
 	te.Environ = append(te.Environ, tc.env...)
 	te.Dial = func(context.Context) (Controller, error) { return f, nil }
@@ -185,6 +198,12 @@ func runSrunCase(t *testing.T, tc srunCase) (*fakeSteps, *testEnv) {
 		ioHost:      func() string { return "127.0.0.1" },
 		stdinIsNull: func() bool { return tc.stdin == "" },
 		terminal:    tc.terminal,
+		// -W's time is up as soon as srun starts waiting.
+		afterFunc: func(time.Duration) <-chan time.Time {
+			c := make(chan time.Time, 1)
+			c <- time.Time{}
+			return c
+		},
 	}
 	if tc.stdin != "" {
 		te.Stdin = strings.NewReader(tc.stdin)
@@ -263,6 +282,50 @@ func TestSrunStep(t *testing.T) {
 				"srun: error: n01: task 0: Killed\nsrun: Force Terminated StepId=12.3\n",
 			wantState: job.Failed, wantExit: job.ExitCode{Signal: 9},
 		},
+		"a task killed by SIGTERM: Force Terminated, 128+15": {
+			env: insideJobEnv, args: []string{"-N1", "-n2", "x"}, layout: oneNode,
+			script: []func(n *fakeNode){func(n *fakeNode) {
+				n.exit(api.StepIOExit{Tasks: []int{0}})
+				n.exit(api.StepIOExit{Tasks: []int{1}, ExitCode: job.ExitCode{Signal: 15}})
+				n.done()
+			}},
+			wantCode:   143,
+			wantStderr: "srun: error: n01: task 1: Terminated\nsrun: Force Terminated StepId=12.3\n",
+			wantState:  job.Failed, wantExit: job.ExitCode{Signal: 15},
+		},
+		"a signal outweighs a higher exit status (peer: 137, not 200)": {
+			env: insideJobEnv, args: []string{"-N1", "-n2", "x"}, layout: oneNode,
+			script: []func(n *fakeNode){func(n *fakeNode) {
+				n.exit(api.StepIOExit{Tasks: []int{1}, ExitCode: job.ExitCode{Signal: 9}})
+				n.exit(api.StepIOExit{Tasks: []int{0}, ExitCode: job.ExitCode{Status: 200}})
+				n.done()
+			}},
+			wantCode: 137,
+			wantStderr: "srun: error: n01: task 1: Killed\nsrun: error: n01: task 0: Exited with exit code 200\n" +
+				"srun: Force Terminated StepId=12.3\n",
+			wantState: job.Failed, wantExit: job.ExitCode{Signal: 9},
+		},
+		"the highest signal, whichever came first": {
+			env: insideJobEnv, args: []string{"-N1", "-n2", "x"}, layout: oneNode,
+			script: []func(n *fakeNode){func(n *fakeNode) {
+				n.exit(api.StepIOExit{Tasks: []int{1}, ExitCode: job.ExitCode{Signal: 11}})
+				n.exit(api.StepIOExit{Tasks: []int{0}, ExitCode: job.ExitCode{Signal: 10}})
+				n.done()
+			}},
+			wantCode:   139,
+			wantStderr: "srun: error: n01: task 1: Segmentation fault\nsrun: error: n01: task 0: User defined signal 1\n",
+			wantState:  job.Failed, wantExit: job.ExitCode{Signal: 11},
+		},
+		"a task killed by SIGSEGV: no Force Terminated": {
+			env: insideJobEnv, args: []string{"-N1", "-n2", "x"}, layout: oneNode,
+			script: []func(n *fakeNode){func(n *fakeNode) {
+				n.exit(api.StepIOExit{Tasks: []int{0, 1}, ExitCode: job.ExitCode{Signal: 11}})
+				n.done()
+			}},
+			wantCode:   139,
+			wantStderr: "srun: error: n01: tasks 0-1: Segmentation fault\n",
+			wantState:  job.Failed, wantExit: job.ExitCode{Signal: 11},
+		},
 		"--kill-on-bad-exit ends the step after the first bad exit": {
 			env: insideJobEnv, args: []string{"-K", "x"}, layout: twoNodes,
 			script: []func(n *fakeNode){
@@ -283,6 +346,18 @@ func TestSrunStep(t *testing.T) {
 				"slurmstepd-n01: error: *** STEP 12.3 ON n01 CANCELLED AT 2027-01-15T08:00:00 ***\n" +
 				"srun: error: n01: tasks 0-1: Terminated\nsrun: Force Terminated StepId=12.3\n",
 			wantState: job.Failed, wantExit: job.ExitCode{Signal: 15},
+		},
+		"-K after the other tasks ended: nothing left to kill": {
+			env: insideJobEnv, args: []string{"-N1", "-n2", "-K", "x"}, layout: oneNode,
+			script: []func(n *fakeNode){func(n *fakeNode) {
+				n.exit(api.StepIOExit{Tasks: []int{0}})
+				n.exit(api.StepIOExit{Tasks: []int{1}, ExitCode: job.ExitCode{Status: 1}})
+				n.done()
+			}},
+			wantCode: 1,
+			wantStderr: "srun: error: n01: task 1: Exited with exit code 1\n" +
+				"srun: launch/slurm: _step_signal: Terminating StepId=12.3\n",
+			wantState: job.Failed, wantExit: job.ExitCode{Status: 1},
 		},
 		"the controller refuses the step": {
 			env: insideJobEnv, args: []string{"-c8", "x"}, layout: twoNodes, create: api.NewError(api.CodeTooManyCPUs),
@@ -428,7 +503,10 @@ func TestSallocRunsCommand(t *testing.T) {
 	te.Dial = func(context.Context) (Controller, error) { return f, nil }
 	var gotArgv, gotEnv []string
 	h := stepHooks{notify: func(chan<- os.Signal) func() { return func() {} },
-		runLocal: func(argv, env []string, dir string, _ <-chan os.Signal) int { gotArgv, gotEnv = argv, env; return 5 }}
+		runLocal: func(argv, env []string, dir string, _ <-chan os.Signal) job.ExitCode {
+			gotArgv, gotEnv = argv, env
+			return job.ExitCode{Status: 5}
+		}}
 	code := runSalloc(context.Background(), te.Env, []string{"-N2", "bash", "-c", "exit 5"}, h)
 	if code != 5 {
 		t.Errorf("exit status %d, want the command's 5", code)
@@ -470,6 +548,31 @@ func TestTaskWriter(t *testing.T) {
 	want := " 3: one\n11: x\n 3: two\n 3: three\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("labelled output (-want +got):\n%s", diff)
+	}
+}
+
+// TestTaskWriterUnbuffered: -u passes chunks on as they come; with -l
+// every line of a chunk is labelled and a partial one ended, as the
+// peer's srun -u -l prints printf ab, then printf 'cd\nef' ("0: ab",
+// "0: cd", "0: ef").
+func TestTaskWriterUnbuffered(t *testing.T) {
+	for name, tc := range map[string]struct {
+		label bool
+		want  string
+	}{
+		"-u":    {want: "abcd\nefxg\n"},
+		"-u -l": {label: true, want: "0: ab\n0: cd\n0: ef\n1: x\n0: g\n"},
+	} {
+		var b strings.Builder
+		w := newTaskWriter(&b, tc.label, true, 1)
+		w.write(0, []byte("ab"))
+		w.write(0, []byte("cd\nef"))
+		w.write(1, []byte("x"))
+		w.write(0, []byte("g\n"))
+		w.flushAll()
+		if diff := cmp.Diff(tc.want, b.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
 	}
 }
 

@@ -57,6 +57,9 @@ type allocator struct {
 	notices *noticeWatch
 }
 
+// allocFailed is how srun and salloc word a refused allocation.
+var allocFailed = map[string]string{"srun": "Unable to allocate resources", "salloc": "Job submit/allocate failed"}
+
 // allocate submits req and waits until it runs, printing what Slurm's
 // srun and salloc print: "job N queued and waiting for resources" when it
 // does not start at once, then "job N has been allocated resources"
@@ -66,10 +69,7 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 	req.WorkDir, req.SubmitDir, req.SubmitHost = env.Cwd, env.Cwd, env.Host
 	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
 	if err != nil {
-		if d := detailOf(err); d != "" {
-			a.w.errf("%s", d)
-		}
-		a.w.errf("Unable to allocate resources: %s", errText(err))
+		a.refused(req, err)
 		return nil, 1
 	}
 	a.id = resp.JobID
@@ -155,6 +155,26 @@ func (a *allocator) release(ctx context.Context, exit job.ExitCode) {
 	if err := a.c.ReleaseAllocation(ctx, &api.AllocationReleaseRequest{JobID: a.id, ExitCode: exit}); err != nil {
 		a.w.errf("Unable to release job allocation %d: %s", a.id, errText(err))
 	}
+}
+
+// refused reports a refused allocation: the controller's detail, then
+// "Unable to allocate resources: <text>" (salloc: "Job submit/allocate
+// failed"). A GRES refusal is its text alone, after the detail Slurm's
+// own client checks give (as sbatch prints it).
+func (a *allocator) refused(req job.Request, err error) {
+	var ae *api.Error
+	if errors.As(err, &ae) && ae.Code == api.CodeInvalidGRES {
+		var inv *job.InvalidError
+		if errors.As(req.ValidateClient(), &inv) && inv.Detail != "" {
+			a.w.errf("%s", inv.Detail)
+		}
+		a.w.errf("%s", ae.Message)
+		return
+	}
+	if d := detailOf(err); d != "" {
+		a.w.errf("%s", d)
+	}
+	a.w.errf("%s: %s", allocFailed[a.prog], errText(err))
 }
 
 func detailOf(err error) string {

@@ -21,12 +21,18 @@ declare -A opts=(
 	[export-none]='--export=NONE'
 	[export-list]='--export=FOO,BAZ=1 -N1 --ntasks-per-node=3'
 	[two-nodes-equal]='-N2 --ntasks-per-node=2 -p batch'
+	[inherited-slurm-vars]=''
+)
+# Variables a case submits with, as sbatch run inside another job would
+# (the job's own values replace some, others pass through).
+declare -A envs=(
+	[inherited-slurm-vars]='FOO=1 SLURM_CPUS_PER_TASK=3 SLURM_NTASKS=7 SLURM_MEM_PER_NODE=999 SLURM_ARRAY_TASK_ID=5 SLURM_STEP_ID=3'
 )
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=("${!opts[@]}")
 for c in "${cases[@]}"; do
 	# shellcheck disable=SC2086
-	env -i PATH=/usr/bin:/bin HOME="$HOME" FOO=bar sbatch --parsable ${opts[$c]} -o "$work/$c-%a.out" envjob.sh >/dev/null
+	env -i PATH=/usr/bin:/bin HOME="$HOME" FOO=bar ${envs[$c]:-} sbatch --parsable ${opts[$c]} -o "$work/$c-%a.out" envjob.sh >/dev/null
 done
 for _ in $(seq 60); do
 	[ -z "$(squeue -h -n envjob.sh)" ] && break

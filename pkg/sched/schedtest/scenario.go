@@ -22,7 +22,7 @@ import (
 //	nodes LIST gpus=N cpus=N mem=MB features=A,B type=T weight=N state=up|drain|down|reserved
 //	node NAME state=...
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
-//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B type=T lost=D at=-D prev=N
+//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B type=T lost=D at=-D prev=N
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D
@@ -277,6 +277,7 @@ func (s *Scenario) submit(a *args) {
 	}
 	sh := &j.Shape
 	sh.GPUs, sh.GPUsPerNode, sh.Nodes = int(a.int64("gpus", 1)), int(a.int64("gpn", 0)), int(a.int64("nodes", 0))
+	sh.MaxNodes = int(a.int64("maxnodes", 0))
 	if sh.GPUsPerNode > 0 {
 		sh.GPUs = 0
 	}
