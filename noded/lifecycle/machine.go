@@ -195,6 +195,10 @@ func (m *Machine) begin(now time.Time, reason api.TerminateReason, sig syscall.S
 // exited).
 func (m *Machine) Ending() bool { return m.end != nil && !m.exited }
 
+// InGrace reports whether the job is being ended and its SIGKILL is still
+// to come: the time its processes have to save their work.
+func (m *Machine) InGrace() bool { return m.end != nil && !m.end.killed && !m.exited }
+
 // SetTimeLimit changes the time limit (measured from the start) and
 // returns what is due now under the new limit.
 func (m *Machine) SetTimeLimit(now time.Time, limit time.Duration) []Action {

@@ -72,6 +72,9 @@ func (s *Supervisor) loop() *api.JobEvent {
 	m := lifecycle.New(s.limits())
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	done := s.job.Done()
+	var exitedAt time.Time
+	var poll <-chan time.Time // while steps outlive the batch shell
 	for {
 		timer.Stop()
 		var wake <-chan time.Time
@@ -80,8 +83,19 @@ func (s *Supervisor) loop() *api.JobEvent {
 			wake = timer.C
 		}
 		select {
-		case <-s.job.Done():
-			return s.ended(m.Exited(time.Now()))
+		case <-done:
+			exitedAt = time.Now()
+			if !s.lingers(m) {
+				return s.ended(m.Exited(exitedAt))
+			}
+			done = nil
+			ticker := time.NewTicker(lingerPoll)
+			defer ticker.Stop()
+			poll = ticker.C
+		case <-poll:
+			if !s.lingers(m) {
+				return s.ended(m.Exited(exitedAt))
+			}
 		case <-wake:
 			s.apply(m.Tick(time.Now()))
 		case req := <-s.ctl.reqs:
@@ -90,6 +104,24 @@ func (s *Supervisor) loop() *api.JobEvent {
 		}
 		s.releaseIdle(m)
 	}
+}
+
+// lingerPoll is how often the supervisor looks whether a job's steps
+// that outlived its batch shell have ended.
+const lingerPoll = 100 * time.Millisecond
+
+// lingers reports whether the job's other processes (its steps) may
+// outlive the batch shell: the job is being ended (cancel, preemption,
+// time limit), its SIGKILL is still to come, and processes are left in
+// its cgroup. As in Slurm, a step keeps the grace (KillWait) to save its
+// work when the batch shell dies at once on SIGTERM; the SIGKILL at the
+// end of the grace ends whatever is left.
+func (s *Supervisor) lingers(m *lifecycle.Machine) bool {
+	if !m.InGrace() || s.group == nil {
+		return false
+	}
+	pids, err := s.group.Pids()
+	return err == nil && len(pids) > 0
 }
 
 // releaseIdle ends an allocation being ended at once when it holds no

@@ -113,6 +113,42 @@ func TestLoopCancelJobDiesOnTerm(t *testing.T) {
 	}
 }
 
+// TestLoopStepsKeepTheGrace: a cancelled job whose batch shell dies at
+// once on SIGTERM while a step still runs (saving its work) is not killed
+// before the step ends or the grace is over, as in Slurm.
+func TestLoopStepsKeepTheGrace(t *testing.T) {
+	tests := map[string]struct {
+		stepEnds time.Duration // after the cancel; 0: never
+		want     []string
+	}{
+		"the step saves and exits": {stepEnds: 3 * time.Second,
+			want: []string{"10s announce", "10s signal continued to all", "10s signal terminated to all", "13.1s kill"}},
+		"the step ignores SIGTERM": {
+			want: []string{"10s announce", "10s signal continued to all", "10s signal terminated to all", "40s kill", "40s kill"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			fj := &fakeJob{dieOn: syscall.SIGTERM}
+			res := run(t, api.LaunchRequest{JobID: 1, TimeLimit: 3600}, fj, func(s *Supervisor) {
+				g := s.group.(*isolationtest.Group)
+				_ = g.Add(99) // the step's task
+				time.Sleep(10 * time.Second)
+				send(s, request{terminate: &api.TerminateRequest{JobID: 1, Reason: api.TerminateCancel, Grace: 30}})
+				if tc.stepEnds > 0 {
+					time.Sleep(tc.stepEnds)
+					g.Exit(99)
+				}
+			})
+			if diff := cmp.Diff(tc.want, fj.acts); diff != "" {
+				t.Errorf("actions (-want +got):\n%s", diff)
+			}
+			if res.Terminated != api.TerminateCancel || res.ExitCode != (job.ExitCode{Signal: 15}) {
+				t.Errorf("result = %+v", res)
+			}
+		})
+	}
+}
+
 func TestLoopPreemptionGrace(t *testing.T) {
 	tests := map[string]struct {
 		dieOn     syscall.Signal

@@ -112,6 +112,13 @@ func (g *Group) Kill() error {
 	return nil
 }
 
+// Exit removes pid from the group, as when that process ends.
+func (g *Group) Exit(pid int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pids = slices.DeleteFunc(g.pids, func(p int) bool { return p == pid })
+}
+
 // OOMKills implements isolation.Group.
 func (g *Group) OOMKills() (uint64, error) {
 	g.mu.Lock()
