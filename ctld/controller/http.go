@@ -52,6 +52,7 @@ func (c *Controller) routes() map[string]route {
 		api.PathAccounting:    {http.MethodPost, false, c.handleAccounting},
 		api.PathSuggestions:   {http.MethodGet, false, c.handleSuggestions},
 		api.PathWebToken:      {http.MethodPost, false, c.handleWebToken},
+		api.PathStats:         {http.MethodPost, false, c.handleStats},
 		api.PathNodeRegister:  {http.MethodPost, true, c.handleRegister},
 		api.PathNodeHeartbeat: {http.MethodPost, true, c.handleHeartbeat},
 		api.PathNodeEvents:    {http.MethodPost, true, c.handleEvents},
@@ -91,6 +92,8 @@ func (c *Controller) Handler() http.Handler {
 			writeError(w, api.NewError(api.CodeShuttingDown))
 			return
 		}
+		c.obs.m.apiInFlight.Inc()
+		defer c.obs.m.apiInFlight.Dec()
 		body, aerr := readBody(w, r)
 		if aerr != nil {
 			writeError(w, aerr)
@@ -105,6 +108,7 @@ func (c *Controller) Handler() http.Handler {
 			writeError(w, api.Errorf(api.CodeAccessDenied, "%s is for node daemons", r.URL.Path))
 			return
 		}
+		defer c.served(r.URL.Path, id, time.Now())
 		out, aerr := rt.h(r.Context(), id, body)
 		if aerr != nil {
 			writeError(w, aerr)

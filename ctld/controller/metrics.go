@@ -29,6 +29,15 @@ type metricSet struct {
 	considered   prometheus.Gauge
 	frag         prometheus.Gauge
 	ended        *prometheus.CounterVec
+
+	// What sdiag reads too (sdiag.go).
+	submitted   prometheus.Counter
+	examined    prometheus.Counter
+	apiSeconds  *prometheus.HistogramVec
+	userCalls   *prometheus.CounterVec
+	userSeconds *prometheus.CounterVec
+	apiInFlight prometheus.Gauge
+	agentCalls  prometheus.Gauge
 }
 
 func newMetricSet(reg *prometheus.Registry) *metricSet {
@@ -57,8 +66,10 @@ func newMetricSet(reg *prometheus.Registry) *metricSet {
 		ended: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "loam_jobs_ended_total",
 			Help: "Jobs that ended, by partition and end state."}, []string{"partition", "state"}),
 	}
+	m.addDiag()
 	reg.MustRegister(m.wait, m.preempts, m.preemptGPUs, m.resvCreated, m.resvDropped, m.cycleSeconds, m.cycles,
 		m.started, m.backfilled, m.deadlocks, m.considered, m.frag, m.ended,
+		m.submitted, m.examined, m.apiSeconds, m.userCalls, m.userSeconds, m.apiInFlight, m.agentCalls,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -42,6 +42,8 @@ func (o *observer) cycle(res *CycleResult) {
 	m.backfilled.Add(float64(res.Stats.Backfilled))
 	m.deadlocks.Add(float64(res.Stats.Deadlocks))
 	m.considered.Set(float64(res.Stats.Considered))
+	m.examined.Add(float64(res.Stats.Considered))
+	o.diag.cycle(res.Now, res.Stats.Reservations)
 	m.frag.Set(res.Fragmentation)
 	a.fragSum += res.Fragmentation
 	a.fragN++
@@ -125,7 +127,10 @@ func (o *observer) preempted(r *jobRecord, reason string, now time.Time) {
 }
 
 // cycleTook records a cycle's wall time (outside the lock).
-func (o *observer) cycleTook(d time.Duration) { o.m.cycleSeconds.Observe(d.Seconds()) }
+func (o *observer) cycleTook(d time.Duration) {
+	o.m.cycleSeconds.Observe(d.Seconds())
+	o.diag.took(d)
+}
 
 // jobEnded records a job that reached a final state (c.mu held); a job
 // that ran teaches the estimates how much of its limit it used.

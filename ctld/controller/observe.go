@@ -29,6 +29,8 @@ type observer struct {
 	c   *Controller
 	reg *prometheus.Registry
 	m   *metricSet
+	// diag is sdiag's period and what Prometheus does not keep (sdiag.go).
+	diag *diagStats
 
 	// acc is this minute's events; guarded by c.mu.
 	acc        minuteAcc
@@ -50,6 +52,7 @@ type observer struct {
 func newObserver(c *Controller) *observer {
 	o := &observer{c: c, reg: prometheus.NewRegistry(), acc: newMinuteAcc()}
 	o.m = newMetricSet(o.reg)
+	o.diag = newDiagStats(c.now())
 	o.reg.MustRegister(&liveCollector{c: c, m: o.m})
 	o.est = newEstimator(c, estimate.Config{})
 	o.web.Store(web.New(webSource{o}, nil))

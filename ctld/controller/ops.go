@@ -100,7 +100,8 @@ func (c *Controller) finishBatch(b *batch) *api.Error {
 	}
 	for _, send := range b.sends {
 		c.inflight.Add(1)
-		go func() { defer c.inflight.Done(); send() }()
+		c.obs.m.agentCalls.Inc()
+		go func() { defer c.inflight.Done(); defer c.obs.m.agentCalls.Dec(); send() }()
 	}
 	return nil
 }

@@ -77,6 +77,7 @@ func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Er
 		return nil, nil, aerr
 	}
 	rec := c.newRecord(c.eng.NextID(), a)
+	c.obs.m.submitted.Inc()
 	c.evalDependency(rec)
 	if rec.St.Hold != NotHeld {
 		// Waiting on a dependency: eligible once it is met (setDepHold),
