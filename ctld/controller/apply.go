@@ -27,7 +27,9 @@ func (c *Controller) applyCycle(b *batch, res *CycleResult) {
 	for _, p := range res.Pending {
 		if r := c.jobs[p.JobID]; r != nil && r.pending() {
 			r.plan = p
-			if r.St.Hold == NotHeld {
+			if r.St.Hold != HeldUser && r.St.Hold != HeldAdmin {
+				// A job waiting on a dependency has a priority, as
+				// in Slurm; only an explicit hold makes it 0.
 				r.St.Priority = p.Priority
 			}
 		}

@@ -158,7 +158,7 @@ func (c *Controller) handlePriorities(ctx context.Context, id auth.Identity, bod
 	defer c.mu.RUnlock()
 	for _, jid := range c.order {
 		r := c.jobs[jid]
-		if r == nil || !r.pending() || r.St.Hold != NotHeld || !prioMatches(&q, r) {
+		if r == nil || !prioListed(r, out.Now) || !prioMatches(&q, r) {
 			continue
 		}
 		jp := api.JobPriority{JobID: r.ID, Partition: r.St.Partition, User: r.Req.UserName, Account: r.St.Account,
@@ -169,7 +169,7 @@ func (c *Controller) handlePriorities(ctx context.Context, id auth.Identity, bod
 		if r.plan.Factors != nil {
 			jp.Factors = *r.plan.Factors
 		}
-		out.Jobs = append(out.Jobs, jp)
+		out.Jobs = append(out.Jobs, c.prioRows(&q, r, jp)...)
 	}
 	return out, nil
 }

@@ -206,7 +206,11 @@ func (f *FIFO) Cycle(now time.Time) *CycleResult {
 	for pos, id := range ids {
 		j := f.pending[id]
 		if j.Hold != NotHeld || j.Begin.After(now) {
-			res.Pending = append(res.Pending, PendingInfo{JobID: id, Reason: holdReason(j, now), Position: pos + 1})
+			pi := PendingInfo{JobID: id, Reason: holdReason(j, now), Position: pos + 1}
+			if j.Hold == HeldDependency || j.Hold == HeldDependencyNever {
+				pi.Priority = 1 // as the real engine: computed, not 0
+			}
+			res.Pending = append(res.Pending, pi)
 			continue
 		}
 		for f.pending[id] != nil {

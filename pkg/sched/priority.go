@@ -174,16 +174,21 @@ func (c *cycle) fairshare(tenant, user string) float64 {
 //
 // The aging term is not weighted: it is in priority points so an admin can
 // say "a batch job gains 100 points an hour, at most 5000". The integer
-// priority is truncated, at least 1, as in Slurm; held jobs get 0.
+// priority is truncated, at least 1, as in Slurm; jobs held by a user or
+// an admin get 0. A job waiting on a dependency has a priority, as in
+// Slurm, but no age: it is not eligible until the dependency is met.
 func (c *cycle) computePriority(j *jobInfo) {
 	pj := j.p
-	if pj.Hold != NotHeld {
+	if pj.Hold == HeldUser || pj.Hold == HeldAdmin {
 		j.prio, c.facs[j.idx] = 0, PriorityFactors{}
 		return
 	}
 	w := &c.cfg.Priority
 	var f PriorityFactors
 	waited := j.waited
+	if pj.Hold != NotHeld {
+		waited = 0
+	}
 	f.Age = w.WeightAge * math.Min(1, float64(waited)/float64(c.prio.maxAge))
 	f.Fairshare = w.WeightFairshare * c.fairshareOf(j.as)
 	f.JobSize = w.WeightJobSize * c.jobSize(j)

@@ -93,6 +93,13 @@ func TestPriorityFactors(t *testing.T) {
 			want:  500 + 1000 + 126 + 500,
 			wantF: sched.PriorityFactors{Age: 500, Fairshare: 1000, JobSize: 126.953125, Partition: 500},
 		},
+		"a job waiting on a dependency has a priority but no age: it is not eligible yet": {
+			cfg: func() sched.Config { c := base(); c.Policy = sched.PolicyEASY; return c },
+			job: schedtest.Job("j9").Tenant("b").User("x").CPUs(1).Hold(sched.HeldDependency).
+				Submitted(now.Add(-5 * time.Hour)).Build(),
+			want:  1000 + 126 + 500,
+			wantF: sched.PriorityFactors{Fairshare: 1000, JobSize: 126.953125, Partition: 500},
+		},
 		"a held job has priority 0": {
 			cfg: base, job: schedtest.Job("j8").Tenant("b").Hold(sched.HeldUser).PrevPriority(700).Build(),
 			want: 0,

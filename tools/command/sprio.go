@@ -3,8 +3,10 @@ package command
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
 )
@@ -15,6 +17,7 @@ var sprioOpts = []optSpec{
 	{long: "long", short: 'l'},
 	{long: "norm", short: 'n'},
 	{long: "format", short: 'o', arg: requiredArg},
+	{long: "sort", short: 'S', arg: requiredArg},
 	{long: "partition", short: 'p', arg: requiredArg},
 	{long: "user", short: 'u', arg: requiredArg},
 	{long: "users", short: 'u', arg: requiredArg},
@@ -26,6 +29,7 @@ var sprioOpts = []optSpec{
 	{long: "federation"},
 	{long: "local"},
 	{long: "sibling"},
+	{long: "sib"},
 	{long: "help"},
 	{long: "usage"},
 	{long: "history"},
@@ -38,8 +42,13 @@ const sprioUsage = `Usage: sprio [-j jid[s]] [-u user_name[s]] [-o format] [-p p
 // sprioParams are sprio's options.
 type sprioParams struct {
 	noHeader, long, norm, weights, history bool
-	format                                 string
-	q                                      api.PrioQuery
+	sibling, formatSet, jobFlag            bool
+	format, sort                           string
+	verbose                                int
+	// As given, for -v.
+	jobsArg, partsArg, usersArg string
+	uids                        []uint32
+	q                           api.PrioQuery
 }
 
 // Sprio runs sprio: the priority factors of pending jobs, as Slurm's
@@ -64,8 +73,7 @@ func Sprio(ctx context.Context, env *Env, args []string) int {
 		printPrioHistory(w, env, p, resp)
 		return w.exit(0)
 	}
-	printSprio(w, p, resp)
-	return w.exit(0)
+	return w.exit(printSprio(w, p, resp))
 }
 
 // parseSprio reads the command line; done says sprio already finished
@@ -77,45 +85,31 @@ func parseSprio(env *Env, w *output, args []string) (*sprioParams, int, bool) {
 		return nil, 1, true
 	}
 	p := &sprioParams{}
-	if f, ok := env.Getenv("SPRIO_FORMAT"); ok {
-		p.format = f
-	}
 	for _, o := range opts {
 		switch o.id {
 		case "h":
 			p.noHeader = true
 		case "j":
-			if !o.has && len(operands) > 0 {
-				// As Slurm's sprio: "-j 12" takes the next operand.
-				o.val, operands = operands[0], operands[1:]
-			}
-			for _, s := range splitList(o.val) {
-				n, err := strconv.ParseUint(s, 10, 32)
-				if err != nil {
-					w.errf("Invalid job id: %s", s)
-					return nil, 1, true
-				}
-				p.q.JobIDs = append(p.q.JobIDs, uint32(n))
+			p.jobFlag = true
+			if o.has && !p.addJobs(w, o.val) {
+				return nil, 1, true
 			}
 		case "l":
 			p.long = true
 		case "n":
 			p.norm = true
 		case "o":
-			p.format = o.val
+			p.format, p.formatSet = o.val, true
+		case "S":
+			p.sort = o.val
 		case "p":
-			p.q.Partitions = append(p.q.Partitions, splitList(o.val)...)
+			p.partsArg, p.q.Partitions = o.val, splitList(o.val)
 		case "u":
-			for _, u := range splitList(o.val) {
-				if _, ok := env.Users.UID(u); !ok {
-					w.errf("Invalid user: %s\n", u)
-					continue
-				}
-				p.q.Users = append(p.q.Users, u)
-			}
-			if len(p.q.Users) == 0 {
-				p.q.Users = []string{"\x00none"}
-			}
+			p.setUsers(env, w, o.val)
+		case "v":
+			p.verbose++
+		case "sibling", "sib":
+			p.sibling = true
 		case "w":
 			p.weights = true
 		case "history":
@@ -131,10 +125,27 @@ func parseSprio(env *Env, w *output, args []string) (*sprioParams, int, bool) {
 			return nil, 0, true
 		}
 	}
+	if p.long && p.formatSet {
+		w.raw("sprio: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
+		return nil, 1, true
+	}
+	if f, ok := env.Getenv("SPRIO_FORMAT"); ok && !p.long && !p.formatSet {
+		p.format, p.formatSet = f, true
+	}
+	if len(operands) > 0 && p.jobFlag {
+		// As Slurm's sprio: "-j 12" takes the next operand.
+		if !p.addJobs(w, operands[0]) {
+			return nil, 1, true
+		}
+		operands = operands[1:]
+	}
 	if len(operands) > 0 {
 		w.errf("Unrecognized option: %s", operands[0])
 		w.printf("%s", sprioUsage)
 		return nil, 1, true
+	}
+	if p.verbose > 0 {
+		sprioOptions(w, p)
 	}
 	if p.history && len(p.q.JobIDs) == 0 {
 		w.errf("--history needs the jobs to show: -j <job_id_list>")
@@ -145,8 +156,58 @@ func parseSprio(env *Env, w *output, args []string) (*sprioParams, int, bool) {
 
 func splitList(s string) []string { return strtok(s, ",") }
 
+// addJobs reads a -j list: job ids or heterogeneous components ("12+1"
+// is job 13), as Slurm's sprio (which refuses array tasks, "12_3");
+// false after a bad one, reported.
+func (p *sprioParams) addJobs(w *output, list string) bool {
+	p.jobsArg = list
+	for _, s := range splitList(list) {
+		id, ok := sprioJobID(s)
+		if !ok {
+			w.errf("Invalid job id: %s", s)
+			return false
+		}
+		p.q.JobIDs = append(p.q.JobIDs, id)
+	}
+	return true
+}
+
+func sprioJobID(s string) (uint32, bool) {
+	head, off := s, uint64(0)
+	if i := strings.IndexByte(s, '+'); i > 0 {
+		tail, err := strconv.ParseUint(s[i+1:], 10, 32)
+		if err != nil {
+			return 0, false
+		}
+		head, off = s[:i], tail
+	}
+	n, err := strconv.ParseUint(head, 10, 32)
+	if err != nil || n == 0 || n+off > math.MaxUint32 {
+		return 0, false
+	}
+	return uint32(n + off), true
+}
+
+// setUsers reads a -u list, replacing an earlier one as Slurm does; an
+// unknown user is reported and matches nothing.
+func (p *sprioParams) setUsers(env *Env, w *output, list string) {
+	p.usersArg, p.q.Users, p.uids = list, nil, nil
+	for _, u := range splitList(list) {
+		uid, ok := env.Users.UID(u)
+		if !ok {
+			w.errf("Invalid user: %s\n", u)
+			continue
+		}
+		p.q.Users, p.uids = append(p.q.Users, u), append(p.uids, uid)
+	}
+	if len(p.q.Users) == 0 {
+		p.q.Users = []string{"\x00none"}
+	}
+}
+
 // sprio's fields: Slurm's letters, and Loam's G/g (aging) and E/e
-// (compensation).
+// (compensation). Account and QOS name have no letter, as in Slurm 22.05
+// (its sprio rejects %o and %n).
 const (
 	spJobID = iota
 	spPartition
@@ -179,7 +240,7 @@ const (
 )
 
 var sprioLetters = map[byte]int{
-	'i': spJobID, 'r': spPartition, 'u': spUser, 'o': spAccount, 'n': spQOSName, 'Y': spPrio, 'y': spPrioNorm,
+	'i': spJobID, 'r': spPartition, 'u': spUser, 'Y': spPrio, 'y': spPrioNorm,
 	'S': spSite, 'A': spAge, 'a': spAgeNorm, 'B': spAssoc, 'b': spAssocNorm, 'F': spFS, 'f': spFSNorm,
 	'J': spJobSize, 'j': spJobSizeNorm, 'P': spPart, 'p': spPartNorm, 'Q': spQOS, 'q': spQOSNorm,
 	'N': spNice, 'T': spTRES, 't': spTRESNorm, 'c': spCluster, 'G': spAging, 'g': spAgingNorm,
@@ -189,11 +250,6 @@ var sprioLetters = map[byte]int{
 var sprioTitles = []string{"JOBID", "PARTITION", "USER", "ACCOUNT", "QOS_NAME", "PRIORITY", "PRIORITY", "SITE",
 	"AGE", "AGE", "ASSOC", "ASSOC", "FAIRSHARE", "FAIRSHARE", "JOBSIZE", "JOBSIZE", "PARTITION", "PARTITION",
 	"QOS", "QOS", "NICE", "TRES", "TRES", "CLUSTER", "AGING", "AGING", "COMPENSATION", "COMPENSATION"}
-
-type sprioNamer struct{}
-
-func (sprioNamer) letter(c byte) (int, bool) { k, ok := sprioLetters[c]; return k, ok }
-func (sprioNamer) long(string) (int, bool)   { return 0, false }
 
 // sprioFormat is the format sprio uses without -o: Slurm's, keeping only
 // the factors with a weight, plus Loam's aging and compensation columns
@@ -206,6 +262,9 @@ func sprioFormat(p *sprioParams, wt api.PriorityWeights) string {
 		return "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T" + loamCols(wt, false)
 	}
 	f := "%.15i %9r"
+	if p.sibling {
+		f += " %.8c"
+	}
 	if len(p.q.Users) > 0 {
 		f += " %.8u"
 	}
@@ -244,13 +303,15 @@ func loamCols(wt api.PriorityWeights, norm bool) string {
 	return f
 }
 
-// printSprio prints the jobs (or with -w the weights) in p's format.
-func printSprio(w *output, p *sprioParams, resp *api.PrioResponse) {
+// printSprio prints the jobs (or with -w the weights) in p's format and
+// returns the exit code: 1 for a bad -S, reported after the header as
+// Slurm's sprio does.
+func printSprio(w *output, p *sprioParams, resp *api.PrioResponse) int {
 	format := p.format
-	if format == "" {
+	if !p.formatSet {
 		format = sprioFormat(p, resp.Weights)
 	}
-	items, bad := parseShortFormat(format, sprioNamer{})
+	items, bad := parseSprioFormat(format)
 	for _, b := range bad {
 		w.errf("Invalid job format specification: %s", b)
 	}
@@ -258,19 +319,25 @@ func printSprio(w *output, p *sprioParams, resp *api.PrioResponse) {
 	slices.SortStableFunc(jobs, func(a, b api.JobPriority) int { return cmp.Compare(a.JobID, b.JobID) })
 	if len(p.q.JobIDs) > 0 && len(jobs) == 0 && !p.weights {
 		w.printf("Unable to find jobs matching user/id(s) specified\n")
-		return
+		return 0
 	}
 	if !p.noHeader {
 		w.buf = appendRow(w.buf, items, func(k int) string { return sprioTitles[k] })
 	}
 	if p.weights {
 		w.buf = appendRow(w.buf, items, func(k int) string { return weightField(k, resp.Weights) })
-		return
+		return 0
+	}
+	if c, ok := sortSprio(jobs, p.sort); !ok {
+		w.flush()
+		w.errf("Invalid sort specification: %c", c)
+		return 1
 	}
 	for i := range jobs {
 		j := &jobs[i]
 		w.buf = appendRow(w.buf, items, func(k int) string { return prioField(k, j, resp.Weights) })
 	}
+	return 0
 }
 
 // appendRow prints one line: each item padded as Slurm's _print_str does
@@ -311,13 +378,15 @@ func prioField(k int, j *api.JobPriority, wt api.PriorityWeights) string {
 	case spPrio:
 		return strconv.FormatUint(uint64(uint32(j.Priority)), 10)
 	case spPrioNorm:
-		return strconv.FormatFloat(float64(uint32(j.Priority))/float64(0xffffffff), 'f', 8, 64)
+		return prioNorm(j)
 	case spSite, spAssoc:
 		return "0"
 	case spNice:
 		return strconv.Itoa(j.Nice)
-	case spTRES, spTRESNorm, spCluster:
+	case spTRES, spTRESNorm:
 		return ""
+	case spCluster:
+		return "(null)" // as Slurm outside a federation
 	case spAssocNorm:
 		return "0.0000000"
 	}
@@ -378,7 +447,7 @@ func weightField(k int, wt api.PriorityWeights) string {
 		return weighted(wt.Partition)
 	case spQOS, spQOSNorm:
 		return weighted(wt.QOS)
-	case spTRES, spTRESNorm:
+	case spTRES:
 		return "(null)"
 	case spAging, spAgingNorm:
 		return weighted(wt.AgingCap)
