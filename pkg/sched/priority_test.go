@@ -118,6 +118,33 @@ func TestPriorityFactors(t *testing.T) {
 	}
 }
 
+// TestJobSizeCountsDownNodes: the job size factor divides by the whole
+// cluster, down nodes included, as Slurm's does, so a restart before the
+// nodes have registered does not inflate it.
+func TestJobSizeCountsDownNodes(t *testing.T) {
+	cfg := schedtest.Config()
+	cfg.Priority = sched.PriorityConfig{WeightJobSize: 1000, MaxAge: time.Hour}
+	cfg.Partitions = []sched.Partition{schedtest.Partition("normal", "n[1-4]").Build()}
+	job := schedtest.Job("j1").CPUs(1).Build()
+	size := func(down int) float64 {
+		snap := &sched.Snapshot{Now: schedtest.Epoch, Nodes: schedtest.Nodes("n[1-4]").Build(), Pending: []sched.PendingJob{job}}
+		for i := range snap.Nodes {
+			snap.Nodes[i].State = sched.NodeDrain
+			if i < down {
+				snap.Nodes[i].State = sched.NodeDown
+			}
+		}
+		plan := sched.New(cfg).Cycle(snap)
+		if len(plan.Priorities) != 1 {
+			t.Fatalf("got %d priority changes, want 1", len(plan.Priorities))
+		}
+		return plan.Priorities[0].Factors.JobSize
+	}
+	if all, three := size(0), size(3); all != three {
+		t.Errorf("job size %v with every node up, %v with three down: want the same", all, three)
+	}
+}
+
 // TestFairTree checks the Slurm baselines' fair-share factor: tenants rank
 // by shares over usage, their users depth first under them, and the k-th
 // user of N gets (N-k+1)/N.

@@ -222,10 +222,11 @@ func (c *cycle) buildNodes() {
 		c.maxG = max(c.maxG, n.gpus)
 		c.nodeIdx[sn.Name] = int32(len(c.nodes))
 		c.nodes = append(c.nodes, n)
-		if n.state != NodeDown {
-			c.totalC += n.cpus
-			c.totalN++
-		}
+		// The cluster's size counts every configured node, up or not, as
+		// Slurm's job size factor does: a restart, before every node has
+		// registered, must not inflate job sizes.
+		c.totalC += n.cpus
+		c.totalN++
 		if n.schedulable() {
 			c.freeGPUs += int64(n.gpus)
 		}
