@@ -18,6 +18,9 @@ import (
 // GPUs of each node. It is pure: the allocation and the request in, the
 // layout or Slurm's error out.
 func planStep(alloc []api.NodeAllocation, req *api.StepCreateRequest) (api.StepLayout, *api.Error) {
+	if aerr := stepGRES(alloc, req); aerr != nil {
+		return api.StepLayout{}, aerr
+	}
 	nodes, aerr := stepNodes(alloc, req)
 	if aerr != nil {
 		return api.StepLayout{}, aerr
@@ -31,6 +34,9 @@ func planStep(alloc []api.NodeAllocation, req *api.StepCreateRequest) (api.StepL
 	out := api.StepLayout{Nodes: make([]api.StepNode, len(nodes))}
 	names := make([]string, len(nodes))
 	for i, a := range nodes {
+		if aerr := stepMemory(a, counts[i], req); aerr != nil {
+			return api.StepLayout{}, aerr
+		}
 		n := api.StepNode{Node: a.Node, CPUs: a.CPUs, TaskIDs: ids[i]}
 		out.Tasks += len(ids[i])
 		gpus, aerr := stepGPUs(a, counts[i], len(nodes), req)
@@ -207,6 +213,36 @@ func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest
 		return nil, api.Errorf(api.CodeNodeConfigUnavailable, "%d GPUs asked on %s, the job has %d there", want, a.Node, len(a.GPUs))
 	}
 	return slices.Clone(a.GPUs[:want]), nil
+}
+
+// stepGRES refuses GPUs asked for a step of a job that has none, with
+// the line Slurm's srun prints before its refusal.
+func stepGRES(alloc []api.NodeAllocation, req *api.StepCreateRequest) *api.Error {
+	if req.GPUs == 0 && req.GPUsPerNode == 0 && req.GPUsPerTask == 0 {
+		return nil
+	}
+	for _, a := range alloc {
+		if len(a.GPUs) > 0 {
+			return nil
+		}
+	}
+	e := api.NewError(api.CodeInvalidGRES)
+	e.Detail = "Step requested GRES but job doesn't have GRES"
+	return e
+}
+
+// stepMemory refuses a step whose --mem or --mem-per-cpu (times the CPUs
+// its tasks use there) exceeds the job's memory on node a, as Slurm does.
+func stepMemory(a api.NodeAllocation, tasks int, req *api.StepCreateRequest) *api.Error {
+	need := req.MemPerNode
+	if need == 0 && req.MemPerCPU > 0 {
+		// The CPUs its tasks use there, at most the job's (-O shares them).
+		need = req.MemPerCPU * int64(min(tasks*max(req.CPUsPerTask, 1), max(a.CPUs, 1)))
+	}
+	if need > 0 && a.Memory > 0 && need > a.Memory {
+		return api.NewError(api.CodeInvalidTaskMemory)
+	}
+	return nil
 }
 
 // stepName is "JOB.STEP" as Slurm prints step ids ("StepId=12.0").

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -60,10 +61,18 @@ func TestPlanStep(t *testing.T) {
 			}()},
 		"-m cyclic deals the task ids": {alloc: two, req: api.StepCreateRequest{NTasks: 3, Distribution: "cyclic"},
 			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 2), node("n02", 2, []int{2, 3}, 1)}}},
-		"more tasks than CPUs":             {alloc: two, req: api.StepCreateRequest{Nodes: 1, NTasks: 4}, wantCode: api.CodeTooManyCPUs},
-		"-c2 with one task per CPU":        {alloc: two, req: api.StepCreateRequest{NTasks: 4, CPUsPerTask: 2}, wantCode: api.CodeTooManyCPUs},
-		"overcommit allows it":             {alloc: two, req: api.StepCreateRequest{Nodes: 1, NTasks: 3, Overcommit: true}, want: api.StepLayout{NodeList: "n01", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1, 2)}}},
-		"more nodes than allocated":        {alloc: two, req: api.StepCreateRequest{Nodes: 3}, wantCode: api.CodeNodeConfigUnavailable},
+		"more tasks than CPUs":      {alloc: two, req: api.StepCreateRequest{Nodes: 1, NTasks: 4}, wantCode: api.CodeTooManyCPUs},
+		"-c2 with one task per CPU": {alloc: two, req: api.StepCreateRequest{NTasks: 4, CPUsPerTask: 2}, wantCode: api.CodeTooManyCPUs},
+		"overcommit allows it":      {alloc: two, req: api.StepCreateRequest{Nodes: 1, NTasks: 3, Overcommit: true}, want: api.StepLayout{NodeList: "n01", Tasks: 3, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1, 2)}}},
+		"more nodes than allocated": {alloc: two, req: api.StepCreateRequest{Nodes: 3}, wantCode: api.CodeNodeConfigUnavailable},
+		// The peer, in a -n1 --mem=1G job: srun --mem=2G, --mem-per-cpu=999999
+		// "Memory required by task is not available"; srun --gpus=1 in a job
+		// without GPUs "Invalid generic resource (gres) specification".
+		"--mem beyond the job's": {alloc: withMem(two, 1024), req: api.StepCreateRequest{NTasks: 1, MemPerNode: 2048},
+			wantCode: api.CodeInvalidTaskMemory},
+		"--mem-per-cpu beyond the job's": {alloc: withMem(two, 1024), req: api.StepCreateRequest{NTasks: 2, Nodes: 1, MemPerCPU: 600},
+			wantCode: api.CodeInvalidTaskMemory},
+		"GPUs in a job without any":        {alloc: eight[:1], req: api.StepCreateRequest{GPUs: 1}, wantCode: api.CodeInvalidGRES},
 		"-w outside the allocation":        {alloc: two, req: api.StepCreateRequest{NodeList: "n07"}, wantCode: api.CodeNodeConfigUnavailable},
 		"more GPUs per task than the node": {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerTask: 2}, wantCode: api.CodeNodeConfigUnavailable},
 		"a bad host list":                  {alloc: two, req: api.StepCreateRequest{NodeList: "n[01"}, wantCode: api.CodeInvalidNodeName},
@@ -95,4 +104,13 @@ func TestRebalanceKeepsCapacity(t *testing.T) {
 	if diff := cmp.Diff([]int{1, 5}, counts); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)
 	}
+}
+
+// withMem is alloc with mb of memory on each node.
+func withMem(alloc []api.NodeAllocation, mb int64) []api.NodeAllocation {
+	out := slices.Clone(alloc)
+	for i := range out {
+		out[i].Memory = mb
+	}
+	return out
 }

@@ -51,6 +51,7 @@ const (
 	CodePartitionNotAvail     Code = "ESLURM_PARTITION_NOT_AVAIL"
 	CodeCircularDependency    Code = "ESLURM_CIRCULAR_DEPENDENCY"
 	CodeInvalidGRES           Code = "ESLURM_INVALID_GRES"
+	CodeInvalidTaskMemory     Code = "ESLURM_INVALID_TASK_MEMORY"
 	CodeJobNotPending         Code = "ESLURM_JOB_NOT_PENDING"
 	CodeInvalidArray          Code = "ESLURM_INVALID_ARRAY"
 	CodeJobStarted            Code = "ESLURM_JOB_STARTED"
@@ -130,6 +131,7 @@ var texts = map[Code]string{
 	CodePartitionNotAvail:     "Required partition not available (inactive or drain)",
 	CodeCircularDependency:    "Circular job dependency",
 	CodeInvalidGRES:           "Invalid generic resource (gres) specification",
+	CodeInvalidTaskMemory:     "Memory required by task is not available",
 	CodeJobNotPending:         "Job is no longer pending execution",
 	CodeInvalidArray:          "Invalid job array specification",
 	CodeJobStarted:            "Job has already started",

@@ -43,6 +43,11 @@ type StepCreateRequest struct {
 	GPUsPerTask int `json:"gpus_per_task,omitempty"`
 	GPUsPerNode int `json:"gpus_per_node,omitempty"`
 	GPUs        int `json:"gpus,omitempty"`
+	// MemPerNode (--mem) and MemPerCPU (--mem-per-cpu) are the step's
+	// memory in MB (0: not given); it must fit in the job's memory on
+	// each of its nodes.
+	MemPerNode int64 `json:"mem_per_node,omitempty"`
+	MemPerCPU  int64 `json:"mem_per_cpu,omitempty"`
 	// Overcommit (-O) allows more tasks than CPUs.
 	Overcommit bool `json:"overcommit,omitempty"`
 	// Exact (--exact, implied by srun's -c and --exclusive as in Slurm

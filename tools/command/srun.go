@@ -1,6 +1,7 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -192,6 +193,10 @@ func (r *srunRun) stepRefused(err error) int {
 	switch {
 	case errors.As(err, &ae) && ae.Code == api.CodeLaunchFailed && ae.Detail != "":
 		r.w.errf("%s", ae.Detail)
+	case errors.As(err, &ae) && ae.Code == api.CodeInvalidGRES && ae.Detail != "":
+		// Slurm's srun prints why, then its usual refusal.
+		r.w.errf("%s", ae.Detail)
+		r.w.errf("Unable to create step for job %d: %s", r.jobID, ae.Message)
 	case errors.As(err, &ae) && ae.Code == api.CodeInvalidJobID:
 		r.w.errf("Unable to confirm allocation for job %d: %s", r.jobID, ae.Message)
 		r.w.raw(fmt.Sprintf("srun: Check SLURM_JOB_ID environment variable. Expired or invalid job %d\n", r.jobID))
@@ -206,7 +211,8 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	q, st := &r.res.Request, &r.res.Step
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
-		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: gpuCount(q.GPUsPerNode), GPUs: gpuCount(q.GPUs),
+		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(gpuCount(q.GPUsPerNode), gresGPUs(q.GRES)), GPUs: gpuCount(q.GPUs),
+		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
 		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: st.Output, StdErr: st.Error, StdIn: st.Input, OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
@@ -233,6 +239,26 @@ func gpuCount(list []resource.GRES) int {
 		n += int(g.Count)
 	}
 	return n
+}
+
+// gresGPUs is the GPU count of a --gres list (gpu:N per node, as a step
+// reads it).
+func gresGPUs(list []resource.GRES) int {
+	n := 0
+	for _, g := range list {
+		if g.Name == "gpu" {
+			n += int(g.Count)
+		}
+	}
+	return n
+}
+
+// derefMB is a memory option's value in MB, 0 when not given.
+func derefMB(mb *int64) int64 {
+	if mb == nil {
+		return 0
+	}
+	return *mb
 }
 
 // stepEnv is the environment the tasks start from: srun's own, with the

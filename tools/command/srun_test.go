@@ -364,6 +364,13 @@ func TestSrunStep(t *testing.T) {
 			wantCode:   1,
 			wantStderr: "srun: error: Unable to create step for job 12: More processors requested than permitted\n",
 		},
+		"GPUs in a job without any": {
+			env: insideJobEnv, args: []string{"--gpus=1", "x"}, layout: twoNodes,
+			create:   &api.Error{Code: api.CodeInvalidGRES, Message: api.CodeInvalidGRES.Text(), Detail: "Step requested GRES but job doesn't have GRES"},
+			wantCode: 1,
+			wantStderr: "srun: error: Step requested GRES but job doesn't have GRES\n" +
+				"srun: error: Unable to create step for job 12: Invalid generic resource (gres) specification\n",
+		},
 		"more nodes than the job has": {
 			env: insideJobEnv, args: []string{"-N3", "x"}, layout: twoNodes,
 			wantCode:   1,
