@@ -98,6 +98,9 @@ func (s *Supervisor) loop() *api.JobEvent {
 			}
 		case <-wake:
 			s.apply(m.Tick(time.Now()))
+			if poll != nil && !s.lingers(m) {
+				return s.ended(m.Exited(exitedAt)) // the grace is over
+			}
 		case req := <-s.ctl.reqs:
 			s.apply(s.order(m, req))
 			close(req.done)

@@ -121,7 +121,8 @@ func TestLoopStepsKeepTheGrace(t *testing.T) {
 		stepEnds time.Duration // after the cancel; 0: never
 		want     []string
 	}{
-		"the step saves and exits": {stepEnds: 3 * time.Second,
+		// 3.05 s: off the 0.1 s poll, so the order is certain.
+		"the step saves and exits": {stepEnds: 3050 * time.Millisecond,
 			want: []string{"10s announce", "10s signal continued to all", "10s signal terminated to all", "13.1s kill"}},
 		"the step ignores SIGTERM": {
 			want: []string{"10s announce", "10s signal continued to all", "10s signal terminated to all", "40s kill", "40s kill"}},
