@@ -122,6 +122,9 @@ type Pending struct {
 	Position  int
 	Partition string
 	Priority  int64
+	// Factors are the priority's factors this cycle (sprio shows them
+	// whether or not the integer priority changed).
+	Factors PriorityFactors
 }
 
 // Stats describe the work of one cycle.

@@ -192,7 +192,7 @@ func (c *cycle) assemblePending() {
 			r = ReasonPriority
 		}
 		c.plan.Pending = append(c.plan.Pending, Pending{Job: j.id, Reason: r, EstStart: fromTick(j.est),
-			Position: position, Partition: part, Priority: j.prio})
+			Position: position, Partition: part, Priority: j.prio, Factors: c.facs[j.idx]})
 	}
 }
 

@@ -30,16 +30,16 @@ func (e *Engine) Cycle(now time.Time) *controller.CycleResult {
 			res.Preempts = append(res.Preempts, preempt(a))
 		}
 	}
-	factors := map[sched.JobID]*api.PriorityFactors{}
 	for _, pc := range plan.Priorities {
-		f := apiFactors(pc.Factors)
-		factors[pc.Job] = &f
-		res.Priorities = append(res.Priorities, controller.PriorityInfo{JobID: uint32(pc.Job), Old: pc.Old, New: pc.New, Factors: f})
+		res.Priorities = append(res.Priorities, controller.PriorityInfo{JobID: uint32(pc.Job), Old: pc.Old, New: pc.New, Factors: apiFactors(pc.Factors)})
 	}
 	for _, p := range plan.Pending {
 		r, desc := reason(p.Reason)
+		// This cycle's factors, for sprio, whether or not the integer
+		// priority changed.
+		f := apiFactors(p.Factors)
 		res.Pending = append(res.Pending, controller.PendingInfo{JobID: uint32(p.Job), Reason: r, Desc: desc,
-			EstStart: p.EstStart, Position: p.Position, Partition: p.Partition, Priority: p.Priority, Factors: factors[p.Job]})
+			EstStart: p.EstStart, Position: p.Position, Partition: p.Partition, Priority: p.Priority, Factors: &f})
 	}
 	res.Reservations = e.reservations()
 	summarize(res, plan)

@@ -37,3 +37,21 @@ func TestDependentJobPriority(t *testing.T) {
 		t.Errorf("held job: %+v; want JobHeldUser with priority 0", h)
 	}
 }
+
+// TestPendingFactorsEveryCycle: a pending job's factors come with every
+// cycle, not only the one where its integer priority changed, so sprio
+// never shows stale ones.
+func TestPendingFactorsEveryCycle(t *testing.T) {
+	e := newEngineFS(t, fstest.MapFS{"slurm.conf": {Data: []byte(conf +
+		"PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=1-0\n")}})
+	j := ej(e, func(j *controller.EngineJob) { j.Hold = controller.HeldDependency })
+	if err := e.Submit(j); err != nil {
+		t.Fatal(err)
+	}
+	for i, at := range []time.Time{time.Unix(1000, 0), time.Unix(1060, 0)} {
+		res := e.Cycle(at)
+		if len(res.Pending) != 1 || res.Pending[0].Factors == nil || res.Pending[0].Factors.JobSize <= 0 {
+			t.Errorf("cycle %d: pending %+v, want the job with its factors", i+1, res.Pending)
+		}
+	}
+}
