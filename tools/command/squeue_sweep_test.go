@@ -18,23 +18,10 @@ import (
 func TestSqueueSweepPeer(t *testing.T) {
 	jobs := peerJobs(t, "testdata/peer/squeue-sweep/jobs.txt")
 	nodes := peerNodes(t, "testdata/peer/nodes.txt")
-	for _, tc := range loadCases(t, "testdata/peer/squeue-sweep/cases") {
-		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeController{now: tc.now, jobs: jobs, partitions: peerPartitions(t), nodes: nodes,
-				config: api.ConfigResponse{ClusterName: "peer"}}
-			te := newTestEnv(f, tc.now)
-			code := Squeue(context.Background(), te.Env, tc.args)
-			if diff := cmp.Diff(tc.stdout, te.stdout.String()); diff != "" {
-				t.Errorf("squeue %q stdout (-want +got):\n%s", tc.args, diff)
-			}
-			if diff := cmp.Diff(tc.stderr, te.stderr.String()); diff != "" {
-				t.Errorf("squeue %q stderr (-want +got):\n%s", tc.args, diff)
-			}
-			if code != tc.exit {
-				t.Errorf("squeue %q exit = %d, want %d", tc.args, code, tc.exit)
-			}
-		})
-	}
+	parts := peerPartitions(t)
+	replaySqueue(t, "testdata/peer/squeue-sweep/cases", func(now int64) *fakeController {
+		return &fakeController{now: now, jobs: jobs, partitions: parts, nodes: nodes, config: api.ConfigResponse{ClusterName: "peer"}}
+	})
 }
 
 // TestSqueueArgErrors: command lines the peer refuses, or takes, with

@@ -14,10 +14,19 @@ import (
 func TestSqueuePeer(t *testing.T) {
 	jobs := peerJobs(t, "testdata/peer/jobs.txt")
 	nodes := peerNodes(t, "testdata/peer/nodes.txt") // -w names are checked against them
-	for _, tc := range loadCases(t, "testdata/peer/squeue") {
+	parts := peerPartitions(t)
+	replaySqueue(t, "testdata/peer/squeue", func(now int64) *fakeController {
+		return &fakeController{now: now, jobs: jobs, partitions: parts, nodes: nodes}
+	})
+}
+
+// replaySqueue runs squeue over every recorded peer case in dir against
+// the controller ctl makes for the case's time and compares stdout,
+// stderr and the exit status with the peer's.
+func replaySqueue(t *testing.T, dir string, ctl func(now int64) *fakeController) {
+	for _, tc := range loadCases(t, dir) {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeController{now: tc.now, jobs: jobs, partitions: peerPartitions(t), nodes: nodes}
-			te := newTestEnv(f, tc.now)
+			te := newTestEnv(ctl(tc.now), tc.now)
 			code := Squeue(context.Background(), te.Env, tc.args)
 			if diff := cmp.Diff(tc.stdout, te.stdout.String()); diff != "" {
 				t.Errorf("squeue %q stdout (-want +got):\n%s", tc.args, diff)
