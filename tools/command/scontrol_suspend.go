@@ -17,11 +17,7 @@ type suspendClient interface {
 // job, as Slurm 22.05's scontrol does; suspending a suspended job is no
 // error.
 func (s *scontrol) suspend(argv []string, resume bool) {
-	if len(argv) < 2 {
-		s.fail("too few arguments for keyword:%s\n", argv[0])
-		return
-	}
-	c, ok := s.controller()
+	c, ok := s.jobListController(argv)
 	if !ok {
 		return
 	}

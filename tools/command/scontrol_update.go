@@ -48,11 +48,7 @@ func (s *scontrol) reportResults(res *api.JobResults) (lastErr string) {
 // hold handles hold, holdu, uhold and release.
 func (s *scontrol) hold(argv []string) {
 	op := strings.ToLower(argv[0])
-	if len(argv) < 2 {
-		s.fail("too few arguments for keyword:%s\n", argv[0])
-		return
-	}
-	c, ok := s.controller()
+	c, ok := s.jobListController(argv)
 	if !ok {
 		return
 	}
@@ -121,11 +117,7 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 
 // requeue handles requeue and requeuehold.
 func (s *scontrol) requeue(argv []string, hold bool) {
-	if len(argv) < 2 {
-		s.fail("too few arguments for keyword:%s\n", argv[0])
-		return
-	}
-	c, ok := s.controller()
+	c, ok := s.jobListController(argv)
 	if !ok {
 		return
 	}
@@ -137,6 +129,17 @@ func (s *scontrol) requeue(argv []string, hold bool) {
 			return c.Requeue(s.ctx, &api.RequeueRequest{JobIDs: ids, Hold: hold})
 		})
 	}
+}
+
+// jobListController checks that a job-list command (hold, release,
+// requeue, suspend, resume) names jobs, as Slurm's scontrol does before
+// anything else, and returns the controller to send them to.
+func (s *scontrol) jobListController(argv []string) (Controller, bool) {
+	if len(argv) < 2 {
+		s.fail("too few arguments for keyword:%s\n", argv[0])
+		return nil, false
+	}
+	return s.controller()
 }
 
 // sendJobList sends one job list argument ("12,13_[1-3]") with send and
