@@ -75,7 +75,7 @@ func showNotices(ctx context.Context, nw noticeWaiter, w *output, prog string, j
 		case ctx.Err() != nil || errors.As(err, &ae) && ae.Code != api.CodeShuttingDown:
 			return
 		case err != nil:
-			if pause(ctx, w.env, noticeRetry) != nil {
+			if w.env.Sleep(ctx, noticeRetry) != nil {
 				return
 			}
 			continue
@@ -89,21 +89,6 @@ func showNotices(ctx context.Context, nw noticeWaiter, w *output, prog string, j
 		if resp.Ended {
 			return
 		}
-	}
-}
-
-// pause waits d or until ctx ends, with env's clock when it has one.
-func pause(ctx context.Context, env *Env, d time.Duration) error {
-	if env.Sleep != nil {
-		return env.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
