@@ -78,9 +78,9 @@ func (c *Controller) notifyTarget(id auth.Identity, jid uint32) (*nodeTarget, *a
 	case r.St.State != job.Running || r.Req.Script == "":
 		return nil, nil
 	}
-	n := c.nodes[r.St.BatchHost]
-	if n == nil || n.addr == "" || !n.registered || n.notResponding {
+	t, ok := c.target(r.St.BatchHost)
+	if !ok {
 		return nil, nil
 	}
-	return &nodeTarget{node: n.name, addr: n.addr}, nil
+	return &t, nil
 }

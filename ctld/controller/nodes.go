@@ -105,12 +105,22 @@ func (c *Controller) persistNode(n *nodeRec) *store.Pending {
 // nodeTarget is a node daemon to send to.
 type nodeTarget struct{ node, addr string }
 
+// target is node name's daemon when it can be sent to: registered,
+// answering, with an address.
+func (c *Controller) target(name string) (nodeTarget, bool) {
+	n := c.nodes[name]
+	if n == nil || n.addr == "" || !n.registered || n.notResponding {
+		return nodeTarget{}, false
+	}
+	return nodeTarget{node: n.name, addr: n.addr}, true
+}
+
 // nodeTargets are the reachable daemons of r's nodes, batch node first.
 func (c *Controller) nodeTargets(r *jobRecord) []nodeTarget {
 	var out []nodeTarget
 	for _, a := range r.St.Alloc {
-		if n := c.nodes[a.Node]; n != nil && n.addr != "" && n.registered && !n.notResponding {
-			out = append(out, nodeTarget{node: n.name, addr: n.addr})
+		if t, ok := c.target(a.Node); ok {
+			out = append(out, t)
 		}
 	}
 	return out

@@ -49,8 +49,8 @@ func (c *Controller) signalStep(b *batch, r *jobRecord, step uint32, sig int) *a
 func (c *Controller) stepSignalTargets(s *stepRecord) []nodeTarget {
 	var out []nodeTarget
 	for _, sn := range s.Layout.Nodes {
-		if n := c.nodes[sn.Node]; n != nil && n.addr != "" && n.registered && !n.notResponding {
-			out = append(out, nodeTarget{node: n.name, addr: n.addr})
+		if t, ok := c.target(sn.Node); ok {
+			out = append(out, t)
 		}
 	}
 	return out
