@@ -28,52 +28,50 @@ func (a *Agent) entry(ctx context.Context, id uint32) *jobEntry {
 	return a.jobs[id] // gone if the supervisor failed to start
 }
 
-// signal forwards scancel --signal to the job's supervisor.
-func (a *Agent) signal(ctx context.Context, req *api.SignalRequest) (*api.NodedResponse, *api.Error) {
-	e := a.entry(ctx, req.JobID)
+// forward hands one order for job jid to its supervisor with call; a job
+// the daemon does not run here answers Unknown.
+func (a *Agent) forward(ctx context.Context, jid uint32,
+	call func(context.Context, *jobEntry) (api.NodedResponse, error)) (*api.NodedResponse, *api.Error) {
+	e := a.entry(ctx, jid)
 	if e == nil {
 		return &api.NodedResponse{Unknown: true}, nil
 	}
-	if req.Step != nil {
-		return a.signalStep(e, req) // step_signal.go: one step only
-	}
 	ctx, cancel := context.WithTimeout(ctx, orderTimeout)
 	defer cancel()
-	resp, err := e.client.Signal(ctx, *req)
+	resp, err := call(ctx, e)
 	if err != nil {
-		return nil, api.Errorf(api.CodeCommunication, "job %d: %v", req.JobID, err)
+		return nil, api.Errorf(api.CodeCommunication, "job %d: %v", jid, err)
 	}
 	return &resp, nil
+}
+
+// signal forwards scancel --signal to the job's supervisor, or, for one
+// step, to that step only (step_signal.go).
+func (a *Agent) signal(ctx context.Context, req *api.SignalRequest) (*api.NodedResponse, *api.Error) {
+	if req.Step != nil {
+		e := a.entry(ctx, req.JobID)
+		if e == nil {
+			return &api.NodedResponse{Unknown: true}, nil
+		}
+		return a.signalStep(e, req)
+	}
+	return a.forward(ctx, req.JobID, func(ctx context.Context, e *jobEntry) (api.NodedResponse, error) {
+		return e.client.Signal(ctx, *req)
+	})
 }
 
 // terminate forwards a cancel, time limit, preemption or requeue order.
 func (a *Agent) terminate(ctx context.Context, req *api.TerminateRequest) (*api.NodedResponse, *api.Error) {
-	e := a.entry(ctx, req.JobID)
-	if e == nil {
-		return &api.NodedResponse{Unknown: true}, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, orderTimeout)
-	defer cancel()
-	resp, err := e.client.Terminate(ctx, *req)
-	if err != nil {
-		return nil, api.Errorf(api.CodeCommunication, "job %d: %v", req.JobID, err)
-	}
-	return &resp, nil
+	return a.forward(ctx, req.JobID, func(ctx context.Context, e *jobEntry) (api.NodedResponse, error) {
+		return e.client.Terminate(ctx, *req)
+	})
 }
 
 // timeLimit forwards scontrol update TimeLimit=.
 func (a *Agent) timeLimit(ctx context.Context, req *api.TimeLimitRequest) (*api.NodedResponse, *api.Error) {
-	e := a.entry(ctx, req.JobID)
-	if e == nil {
-		return &api.NodedResponse{Unknown: true}, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, orderTimeout)
-	defer cancel()
-	resp, err := e.client.TimeLimit(ctx, *req)
-	if err != nil {
-		return nil, api.Errorf(api.CodeCommunication, "job %d: %v", req.JobID, err)
-	}
-	return &resp, nil
+	return a.forward(ctx, req.JobID, func(ctx context.Context, e *jobEntry) (api.NodedResponse, error) {
+		return e.client.TimeLimit(ctx, *req)
+	})
 }
 
 // killJobs ends jobs the controller does not run here (from a
