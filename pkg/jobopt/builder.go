@@ -53,12 +53,18 @@ func (b *builder) apply(o *Option, v value) error {
 		b.passed[o.Long] = v
 	}
 	if o.set == nil {
-		if v.src != fromEnv {
-			b.warn(fmt.Sprintf("Loam ignores %s", v.name))
-		}
+		b.ignored(v)
 		return nil
 	}
 	return o.set(b, v)
+}
+
+// ignored says that Loam ignores the option v gave, unless v came from
+// an input variable (which scripts set for Slurm and need not hear of).
+func (b *builder) ignored(v value) {
+	if v.src != fromEnv {
+		b.warn("Loam ignores " + v.name)
+	}
 }
 
 func (b *builder) warn(msg string) {

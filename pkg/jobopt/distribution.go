@@ -69,9 +69,7 @@ func setDistribution(b *builder, v value) error {
 		return err
 	}
 	b.arbitrary = kind == distArbitrary
-	if v.src != fromEnv {
-		b.warn("Loam ignores " + v.name)
-	}
+	b.ignored(v)
 	return nil
 }
 
@@ -81,9 +79,7 @@ func setTmp(b *builder, v value) error {
 	if mb, err := resource.ParseMemory(v.str); err != nil || mb < 0 {
 		return b.clientError("Invalid --tmp specification")
 	}
-	if v.src != fromEnv {
-		b.warn("Loam ignores " + v.name)
-	}
+	b.ignored(v)
 	return nil
 }
 
