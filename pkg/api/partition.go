@@ -27,6 +27,9 @@ type Partition struct {
 	DefMemPerCPU      int64    `json:"def_mem_per_cpu,omitempty"`
 	DefMemPerGPU      int64    `json:"def_mem_per_gpu,omitempty"`
 	MaxMemPerNode     int64    `json:"max_mem_per_node"`
+	// InheritedMemory names which of the three memory keys above hold the
+	// cluster's value because the partition does not set its own.
+	InheritedMemory []string `json:"inherited_memory,omitempty"`
 
 	// Loam's queue keys (R2, R3, R9, R11).
 	QueueClass          string   `json:"queue_class"`

@@ -198,8 +198,12 @@ type Partition struct {
 	DefMemPerCPU  int64  // MB; the cluster's when unset
 	DefMemPerGPU  int64  // MB; the cluster's when unset
 	MaxMemPerNode int64  // MB; the cluster's when unset
-	Queue                // Loam's queue keys
-	Pos           Pos
+	// InheritedMemory names the memory keys of the three above that the
+	// partition line does not set, whose values are the cluster's
+	// (scontrol shows a partition's own values only).
+	InheritedMemory []string
+	Queue           // Loam's queue keys
+	Pos             Pos
 }
 
 // QueueClass is one of Loam's three queue classes (R2).

@@ -170,7 +170,7 @@ DefMemPerCPU=1000
 NodeName=b[1-2],a1
 PartitionName=DEFAULT MaxTime=1-0 GraceTime=60
 PartitionName=p1 Nodes="a1 b2,b1,a1" AllowAccounts=Research,ops DenyAccounts=x Default=YES
-PartitionName=p2 Nodes=ALL MaxTime=UNLIMITED MaxNodes=4 PreemptMode=cancel RequiredMounts=/data/,/scratch
+PartitionName=p2 Nodes=ALL MaxTime=UNLIMITED MaxNodes=4 PreemptMode=cancel RequiredMounts=/data/,/scratch DefMemPerCPU=1000
 `)
 	p1, p2 := c.Partitions[0], c.Partitions[1]
 	if diff := cmp.Diff([]string{"b1", "b2", "a1"}, p1.Nodes); diff != "" {
@@ -190,6 +190,13 @@ PartitionName=p2 Nodes=ALL MaxTime=UNLIMITED MaxNodes=4 PreemptMode=cancel Requi
 	}
 	if diff := cmp.Diff([]string{"/data", "/scratch"}, p2.RequiredMounts); diff != "" {
 		t.Errorf("RequiredMounts (-want +got):\n%s", diff)
+	}
+	// p2 sets the cluster's very DefMemPerCPU: its own, not inherited.
+	if diff := cmp.Diff([]string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"}, p1.InheritedMemory); diff != "" {
+		t.Errorf("p1 inherited memory keys (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"DefMemPerGPU", "MaxMemPerNode"}, p2.InheritedMemory); diff != "" {
+		t.Errorf("p2 inherited memory keys (-want +got):\n%s", diff)
 	}
 	if d, ok := c.DefaultPartition(); !ok || d.Name != "p1" {
 		t.Errorf("DefaultPartition = %v, %v", d, ok)

@@ -95,6 +95,11 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	x.memory("DefMemPerCPU", &p.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &p.DefMemPerGPU)
 	x.memory("MaxMemPerNode", &p.MaxMemPerNode)
+	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"} {
+		if _, set := x.get(k); !set {
+			p.InheritedMemory = append(p.InheritedMemory, k)
+		}
+	}
 	return p
 }
 

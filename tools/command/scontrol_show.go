@@ -200,7 +200,6 @@ func (s *scontrol) showPartitions(val string, has bool) {
 		return
 	}
 	mem := s.nodeMemory(c)
-	cluster := s.clusterMemory(c)
 	f := s.formatter(s.env.Now())
 	printed := 0
 	for i := range resp.Partitions {
@@ -208,7 +207,7 @@ func (s *scontrol) showPartitions(val string, has bool) {
 		if has && p.Name != val {
 			continue
 		}
-		own := ownMemory(*p, cluster)
+		own := ownMemory(*p)
 		s.w.buf = f.appendPartition(s.w.buf, &own, partitionMemory(p, mem))
 		printed++
 	}
@@ -232,37 +231,19 @@ func (s *scontrol) nodeMemory(c Controller) map[string]int64 {
 	return mem
 }
 
-// clusterMemory reads the cluster-wide memory defaults a partition
-// inherits (DefMemPerCPU, DefMemPerGPU, MaxMemPerNode; absent: -1).
-func (s *scontrol) clusterMemory(c Controller) map[string]int64 {
-	out := map[string]int64{"DefMemPerCPU": -1, "DefMemPerGPU": -1, "MaxMemPerNode": -1}
-	resp, err := c.Config(s.ctx)
-	if err != nil {
-		return out
-	}
-	for _, kv := range resp.Entries {
-		if _, ok := out[kv.Key]; ok {
-			if v, err := strconv.ParseInt(kv.Value, 10, 64); err == nil {
-				out[kv.Key] = v
-			}
-		}
-	}
-	return out
-}
-
 // ownMemory leaves out of p the memory limits it only inherits from the
 // cluster: Slurm's scontrol shows a partition's own DefMemPerCPU (else
-// DefMemPerNode=UNLIMITED) and MaxMemPerNode, not the cluster's. A
-// partition that sets the cluster's very value shows it unset too.
-func ownMemory(p api.Partition, cluster map[string]int64) api.Partition {
-	if p.DefMemPerCPU == cluster["DefMemPerCPU"] {
-		p.DefMemPerCPU = 0
-	}
-	if p.DefMemPerGPU == cluster["DefMemPerGPU"] {
-		p.DefMemPerGPU = 0
-	}
-	if p.MaxMemPerNode == cluster["MaxMemPerNode"] {
-		p.MaxMemPerNode = 0
+// DefMemPerNode=UNLIMITED) and MaxMemPerNode, not the cluster's.
+func ownMemory(p api.Partition) api.Partition {
+	for _, k := range p.InheritedMemory {
+		switch k {
+		case "DefMemPerCPU":
+			p.DefMemPerCPU = 0
+		case "DefMemPerGPU":
+			p.DefMemPerGPU = 0
+		case "MaxMemPerNode":
+			p.MaxMemPerNode = 0
+		}
 	}
 	return p
 }

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/loamhpc/loam/pkg/api"
 )
 
 // TestScontrolShowNodeList: each name of a node list prints in the list's
@@ -57,19 +55,20 @@ func TestScontrolShowPartitionMemory(t *testing.T) {
 	peer := readPeer(t, "scontrol-sweep/show-partition-normal.txt")
 	tests := map[string]struct {
 		defMem, maxMem int64
+		inherited      []string
 		want           string
 	}{
-		"inherited from the cluster": {defMem: 1024, maxMem: 0, want: peer},
+		"inherited from the cluster": {defMem: 1024, maxMem: 0, inherited: []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"}, want: peer},
 		"set by the partition": {defMem: 4000, maxMem: 200000, want: replaceOnce(t, peer,
 			"DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED", "DefMemPerCPU=4000 MaxMemPerNode=200000")},
+		"set by the partition to the cluster's value": {defMem: 1024, maxMem: 200000, inherited: []string{"DefMemPerGPU"},
+			want: replaceOnce(t, peer, "DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED", "DefMemPerCPU=1024 MaxMemPerNode=200000")},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			parts := peerPartitionsFrom(t, "testdata/peer/scontrol-sweep/show-partition-normal.txt")
-			parts[0].DefMemPerCPU, parts[0].MaxMemPerNode = tc.defMem, tc.maxMem
-			f := &fakeController{now: 1795950000, partitions: parts, nodes: peerNodes(t, "testdata/peer/nodes.txt"),
-				config: api.ConfigResponse{Entries: []api.KeyValue{{Key: "DefMemPerCPU", Value: "1024"},
-					{Key: "MaxMemPerNode", Value: "UNLIMITED"}}}}
+			parts[0].DefMemPerCPU, parts[0].MaxMemPerNode, parts[0].InheritedMemory = tc.defMem, tc.maxMem, tc.inherited
+			f := &fakeController{now: 1795950000, partitions: parts, nodes: peerNodes(t, "testdata/peer/nodes.txt")}
 			te := newTestEnv(f, 1795950000)
 			if code := Scontrol(context.Background(), te.Env, []string{"show", "partition", "normal"}); code != 0 {
 				t.Fatalf("exit %d: %s", code, te.stderr)
