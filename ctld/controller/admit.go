@@ -264,7 +264,7 @@ func durationSeconds(d time.Duration) int64 {
 func (c *Controller) admitPriority(id auth.Identity, a *admitted) *api.Error {
 	if a.req.Nice != nil {
 		if *a.req.Nice < 0 && !c.isOperator(id) {
-			return api.Errorf(api.CodeAccessDenied, "only operators may set a negative nice value")
+			return api.NewError(api.CodeInvalidNice) // Slurm's words, no detail
 		}
 		a.nice = *a.req.Nice
 	}
@@ -282,7 +282,7 @@ func admitDependency(a *admitted) *api.Error {
 	}
 	d, err := job.ParseDependency(a.req.Dependency)
 	if err != nil {
-		return api.NewError(api.CodeDependency) // Slurm gives no detail
+		return dependencyRefusal(a.req.Dependency)
 	}
 	if len(d.Deps) > 0 {
 		a.dep = d

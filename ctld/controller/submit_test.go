@@ -61,7 +61,11 @@ func TestSubmitRefusals(t *testing.T) {
 		"deadline passed": {req: simpleJob(func(r *job.Request) { d := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC); r.Deadline = &d }),
 			wantCode: api.CodeInvalidTimeValue, wantMsg: "Invalid time specified"},
 		"negative nice as a user": {req: simpleJob(func(r *job.Request) { n := -5; r.Nice = &n }),
-			wantCode: api.CodeAccessDenied, wantMsg: "Access/permission denied"},
+			wantCode: api.CodeInvalidNice, wantMsg: "Invalid --nice value"},
+		"an expand dependency": {req: simpleJob(func(r *job.Request) { r.Dependency = "afterok:1,EXPAND:abc" }),
+			wantCode: api.CodeNotSupported, wantMsg: "Requested operation not supported on this system"},
+		"a bad condition before an expand dependency": {req: simpleJob(func(r *job.Request) { r.Dependency = "xexpand:1?expand:1" }),
+			wantCode: api.CodeDependency, wantMsg: "Job dependency problem"},
 		"--uid as a user": {req: simpleJob(func(r *job.Request) { r.RunAsUser = "root" }),
 			wantCode: api.CodeAccessDenied},
 	}

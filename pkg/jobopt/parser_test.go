@@ -183,3 +183,31 @@ func TestUIDIsForRootOnly(t *testing.T) {
 		t.Errorf("root --uid: %v, %v", res, err)
 	}
 }
+
+// The peer's sbatch refuses --gid from a user before it reads the value,
+// and an empty group from root.
+func TestGIDIsForRootOnly(t *testing.T) {
+	tests := map[string]struct {
+		root bool
+		arg  string
+		want error
+	}{
+		"a user's --gid": {arg: "--gid=0",
+			want: &Error{Code: ExitClient, Lines: []string{"sbatch: error: --gid only permitted by root user"}}},
+		"a user's unknown group": {arg: "--gid=nosuch",
+			want: &Error{Code: ExitClient, Lines: []string{"sbatch: error: --gid only permitted by root user"}}},
+		"root's empty group": {root: true, arg: "--gid=",
+			want: &Error{Code: ExitClient, Lines: []string{"sbatch: error: Invalid --gid specification"}}},
+		"root's group": {root: true, arg: "--gid=root"},
+	}
+	for name, tc := range tests {
+		p := &Parser{Cwd: "/", Root: tc.root}
+		cl, err := p.CommandLine([]string{tc.arg, "job.sh"})
+		if err == nil {
+			_, err = p.Submission(cl, []byte("#!/bin/sh\n"))
+		}
+		if diff := cmp.Diff(tc.want, err); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}

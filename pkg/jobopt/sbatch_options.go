@@ -39,7 +39,7 @@ func SbatchOptions() []Option {
 		{Long: "export-file", Arg: RequiredArg},
 		{Long: "extra-node-info", Short: 'B', Arg: RequiredArg},
 		{Long: "get-user-env", Arg: OptionalArg, Env: env("SBATCH_GET_USER_ENV")},
-		{Long: "gid", Arg: RequiredArg},
+		{Long: "gid", Arg: RequiredArg, set: setGID},
 		{Long: "gpu-bind", Arg: RequiredArg, Env: env("SBATCH_GPU_BIND")},
 		{Long: "gpu-freq", Arg: RequiredArg, Env: env("SBATCH_GPU_FREQ")},
 		{Long: "gpus", Short: 'G', Arg: RequiredArg, Env: env("SBATCH_GPUS"), set: setGPUs},

@@ -225,6 +225,20 @@ func setUID(b *builder, v value) error {
 	return nil
 }
 
+// setGID refuses --gid from anyone but root, as sbatch does, before it
+// looks at the value; Loam then ignores it (jobs run with the user's own
+// groups). Whether the group exists is not checked: the parser does no I/O.
+func setGID(b *builder, v value) error {
+	if !b.p.Root {
+		return b.clientError("--gid only permitted by root user")
+	}
+	if v.str == "" {
+		return b.clientError("Invalid --gid specification")
+	}
+	b.ignored(v)
+	return nil
+}
+
 func setNodeList(b *builder, v value) error {
 	if strings.Contains(v.str, "/") {
 		return b.exitError("Loam does not read node list files: -w " + v.str)

@@ -53,6 +53,12 @@ type StepOptions struct {
 	// Wait is -W, --wait: seconds srun lets the other tasks run after the
 	// first one ended before it ends the step (0: as long as they run).
 	Wait int
+	// NoShell (salloc --no-shell): salloc exits once the allocation is
+	// granted, leaving it to run.
+	NoShell bool
+	// Immediate (salloc -I, --immediate[=secs]): nil not given; else how
+	// long salloc waits for the allocation before giving up (0: at once).
+	Immediate *int
 }
 
 // StepResult is a parsed srun or salloc command line.

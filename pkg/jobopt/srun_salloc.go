@@ -52,7 +52,8 @@ func sallocOptions(st *srunState) []Option {
 	return append(out,
 		Option{Long: "bell", Arg: NoArg},
 		Option{Long: "no-bell", Arg: NoArg},
-		Option{Long: "no-shell", Arg: NoArg},
+		Option{Long: "no-shell", Arg: NoArg, set: st.setNoShell},
+		Option{Long: "immediate", Short: 'I', Arg: OptionalArg, Env: env("SALLOC_IMMEDIATE"), set: st.setImmediate},
 		Option{Long: "job-name", Short: 'J', Arg: RequiredArg, Env: env("SALLOC_JOB_NAME"), set: st.setJobName},
 		Option{Long: "kill-command", Short: 'K', Arg: OptionalArg},
 		Option{Long: "cpu-bind", Arg: RequiredArg, set: st.setCPUBind},
@@ -67,5 +68,23 @@ var sallocEnvOrder = func() []string {
 			out = append(out, "SALLOC_"+n)
 		}
 	}
-	return out
+	return append(out, "SALLOC_IMMEDIATE")
 }()
+
+func (st *srunState) setNoShell(_ *builder, v value) error { st.NoShell = !v.reset; return nil }
+
+// setImmediate reads -I's optional seconds as salloc does (atoi: text is
+// 0, at once).
+func (st *srunState) setImmediate(_ *builder, v value) error {
+	if v.reset {
+		st.Immediate = nil
+		return nil
+	}
+	n := 0
+	if v.has {
+		m, _ := cStrtol(v.str)
+		n = int(max(m, 0))
+	}
+	st.Immediate = &n
+	return nil
+}

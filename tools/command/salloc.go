@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/jobopt"
 )
@@ -35,7 +36,19 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	if informed(w, res.Action, sallocHelp, sallocUsage) {
 		return w.exit(0)
 	}
+	if msg := sallocConflict(res.Step); msg != "" {
+		w.errf("%s", msg)
+		return 1
+	}
+	if res.Step.Quiet {
+		env = quietStderr(env)
+		w = newOutput(env, "salloc")
+	}
 	w.lines(res.Warnings)
+	dir := res.Request.WorkDir
+	if !checkChdir(env, w, dir) {
+		return 1
+	}
 	c, err := dialSteps(ctx, env)
 	if err != nil {
 		w.errf("Job submit/allocate failed: %s", errText(err))
@@ -44,12 +57,25 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	sigs := make(chan os.Signal, 8)
 	stop := h.notify(sigs)
 	defer stop()
+	if res.Request.Hold && res.Step.Immediate == nil {
+		c = heldNotice{stepController: c, w: w}
+	}
 	a := &allocator{c: c, w: w, prog: "salloc"}
-	al, code := a.allocate(ctx, env, res.Request, sigs)
+	var al *api.Allocation
+	var code int
+	if res.Step.Immediate != nil {
+		al, code = a.allocateImmediate(ctx, env, res.Request, *res.Step.Immediate, sigs)
+	} else {
+		al, code = a.allocate(ctx, env, res.Request, sigs)
+	}
 	if code != 0 {
 		return code
 	}
 	w.raw("salloc: Granted job allocation " + u32s(al.JobID) + "\n")
+	if res.Step.NoShell {
+		a.notices.stop()
+		return 0 // the allocation runs on until scancel or its time limit
+	}
 	argv := res.Step.Command
 	if len(argv) == 0 {
 		shell, _ := env.Getenv("SHELL")
@@ -58,7 +84,7 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		}
 		argv = []string{shell}
 	}
-	ec := h.runLocal(argv, append(append([]string(nil), env.Environ...), allocationEnv(env, al)...), env.Cwd, sigs)
+	ec := h.runLocal(argv, append(append([]string(nil), env.Environ...), allocationEnv(env, al)...), dir, sigs)
 	w.raw("salloc: Relinquishing job allocation " + u32s(al.JobID) + "\n")
 	a.release(ctx, ec)
 	return sallocStatus(ec)
@@ -85,7 +111,7 @@ func runLocal(argv, env []string, dir string, sigs <-chan os.Signal) job.ExitCod
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
-		os.Stderr.WriteString("salloc: error: Unable to exec command \"" + argv[0] + "\"\n")
+		os.Stderr.WriteString("salloc: error: _fork_command: Unable to find command \"" + argv[0] + "\"\n")
 		return job.ExitCode{Status: 1}
 	}
 	done := make(chan struct{})

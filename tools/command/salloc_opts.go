@@ -1,0 +1,124 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/jobopt"
+)
+
+// quietStderr is salloc -Q: Slurm raises the log level to errors, so its
+// informational lines ("salloc: Granted job allocation N", "Pending",
+// "queued and waiting", "Relinquishing", notices) are not printed, while
+// "salloc: error: ..." and warnings are. The command's own standard error
+// does not pass through here.
+func quietStderr(env *Env) *Env {
+	e := *env
+	e.Stderr = &levelFilter{w: env.Stderr, prog: "salloc: "}
+	return &e
+}
+
+// levelFilter drops the lines that start with prog and are not errors,
+// warnings or fatal errors. It sees whole lines: every writer of salloc
+// writes one or more complete lines at a time.
+type levelFilter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	prog string
+}
+
+func (f *levelFilter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var keep []byte
+	for _, line := range bytes.SplitAfter(p, []byte("\n")) {
+		rest, ok := bytes.CutPrefix(line, []byte(f.prog))
+		if ok && !bytes.HasPrefix(rest, []byte("error: ")) && !bytes.HasPrefix(rest, []byte("warning: ")) &&
+			!bytes.HasPrefix(rest, []byte("fatal: ")) {
+			continue
+		}
+		keep = append(keep, line...)
+	}
+	if len(keep) > 0 {
+		if _, err := f.w.Write(keep); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// sallocConflict is what salloc refuses among its own options before it
+// asks for anything, with its words.
+func sallocConflict(st jobopt.StepOptions) string {
+	if st.Quiet && st.Verbose > 0 {
+		return "don't specify both --verbose (-v) and --quiet (-Q)"
+	}
+	return ""
+}
+
+// checkChdir is salloc -D: the command runs in that directory (the job's
+// working directory stays where salloc was started, as in Slurm), and a
+// directory that is not there stops salloc before it allocates anything.
+func checkChdir(env *Env, w *output, dir string) bool {
+	if dir == "" || dir == env.Cwd || env.Exists(dir) {
+		return true
+	}
+	w.errf("chdir(%s): No such file or directory", dir)
+	return false
+}
+
+// allocateImmediate is salloc -I: the allocation must be granted within
+// the given seconds (at once: within the scheduler's next cycle) or it is
+// given up, with the peer's words. A held job or one that may not start
+// yet (--begin) is refused as slurmctld refuses it for -I.
+func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Request, secs int, sigs <-chan os.Signal) (*api.Allocation, int) {
+	req.WorkDir, req.SubmitDir, req.SubmitHost = env.Cwd, env.Cwd, env.Host
+	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
+	if err != nil {
+		a.refused(req, err)
+		return nil, 1
+	}
+	a.id = resp.JobID
+	if req.Hold || (req.Begin != nil && req.Begin.After(env.Now())) {
+		a.release(ctx, job.ExitCode{})
+		a.w.errf("%s: %s", allocFailed[a.prog], api.NewError(api.CodeDependency).Message)
+		a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+		return nil, 1
+	}
+	al, interrupted, err := a.wait(ctx, int64(max(secs, 1)), sigs)
+	switch {
+	case interrupted:
+		a.revoked()
+		a.release(ctx, job.ExitCode{})
+		return nil, 1
+	case err == nil && al.Ready:
+		return al, 0
+	case err != nil:
+		a.w.errf("Unable to confirm allocation for job %d: %s", a.id, errText(err))
+	default:
+		a.w.errf("Unable to allocate resources: Requested nodes are busy") // ESLURM_NODES_BUSY
+	}
+	a.release(ctx, job.ExitCode{})
+	a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+	return nil, 1
+}
+
+// heldNotice says, as Slurm's salloc does when the controller accepts a
+// held job (-H), that the job waits for a release.
+type heldNotice struct {
+	stepController
+	w *output
+}
+
+func (h heldNotice) Allocate(ctx context.Context, req *api.AllocateRequest) (*api.SubmitResponse, error) {
+	resp, err := h.stepController.Allocate(ctx, req)
+	if err == nil {
+		h.w.raw("salloc: Job is in held state, pending scheduler release\n")
+	}
+	return resp, err
+}
