@@ -73,6 +73,9 @@ type Controller struct {
 	// notices are scontrol notify's messages for srun and salloc
 	// (notify_board.go); they have their own lock.
 	notices noticeBoard
+	// admin keeps setdebugflags' flags and scontrol shutdown's signal
+	// (admin_ops.go).
+	admin adminState
 
 	// mu guards everything below and the engine.
 	mu     sync.RWMutex
@@ -183,6 +186,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	var runErr error
 	select {
 	case <-ctx.Done():
+	case <-c.admin.stopped(): // scontrol shutdown
 	case runErr = <-c.fatal:
 		c.log.WithError(runErr).Error("stopping after a fatal error")
 	}

@@ -65,6 +65,11 @@ func (c *Controller) routes() map[string]route {
 		api.PathAllocationWait:    {http.MethodPost, false, c.handleAllocationWait},
 		api.PathAllocationRelease: {http.MethodPost, false, c.handleAllocationRelease},
 		api.PathNoticeWait:        {http.MethodPost, false, c.handleNoticeWait},
+
+		// scontrol write batch_script, setdebug, shutdown (admin_ops.go).
+		api.PathJobScript: {http.MethodPost, false, c.handleJobScript},
+		api.PathSetDebug:  {http.MethodPost, false, c.handleSetDebug},
+		api.PathShutdown:  {http.MethodPost, false, c.handleShutdown},
 	}
 	for path, rt := range c.liveRoutes() {
 		m[path] = rt

@@ -37,6 +37,10 @@ type Agent struct {
 	started0   time.Time
 	ctx        context.Context
 
+	// stopReq is closed by scontrol shutdown (admin.go).
+	stopReq  chan struct{}
+	stopOnce sync.Once
+
 	mu   sync.Mutex
 	jobs map[uint32]*jobEntry
 	out  *outbox
@@ -63,7 +67,8 @@ func New(o Options, log *logrus.Entry) (*Agent, error) {
 	}
 	a := &Agent{opts: o, nc: nc, confPath: nc.confPathAbs(o.ConfPath), log: log.WithField("node", nc.node.Name),
 		spool: sp, verifier: auth.NewVerifier(key), minter: auth.NewMinter(key, nc.node.Name),
-		cgroupRoot: o.CgroupRoot, started0: time.Now(), jobs: map[uint32]*jobEntry{}, out: newOutbox()}
+		cgroupRoot: o.CgroupRoot, started0: time.Now(), jobs: map[uint32]*jobEntry{}, out: newOutbox(),
+		stopReq: make(chan struct{})}
 	if a.cgroupRoot == "" {
 		a.cgroupRoot = "loam/" + nc.node.Name
 	}
@@ -122,6 +127,8 @@ func (a *Agent) Run(ctx context.Context) error {
 
 	select {
 	case <-ctx.Done():
+	case <-a.stopReq:
+		a.log.Info("stopping: shutdown ordered by the controller")
 	case err = <-errc:
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -78,6 +78,10 @@ func (a *Agent) tcpHandler() http.Handler {
 		}
 		return a.launchStep(ctx, &req) // step.go
 	})
+	signed(api.PathNodedShutdown, func(context.Context, []byte) (any, *api.Error) {
+		a.stopNow() // admin.go: scontrol shutdown
+		return &api.NodedResponse{}, nil
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, api.Errorf(api.CodeNotFound, "%s %s", r.Method, r.URL.Path))
 	})
@@ -148,6 +152,7 @@ func (a *Agent) unixHandler(minter *auth.Minter) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST "+api.PathCredential, minter.Handler())
 	mux.HandleFunc("GET "+api.PathNodedPing, a.servePing)
+	mux.HandleFunc("POST "+api.PathNodedPids, a.servePids) // pids.go: scontrol listpids
 	return mux
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // CancelSignal, sent to a step process, cancels its step as slurmstepd
@@ -89,9 +90,11 @@ func (p *proc) handleCancel(ch chan os.Signal) (stop func()) {
 // already ending (srun asked, time limit) is killed without waiting out
 // KillWait.
 func (p *proc) cancel() {
-	if p.terminating.Load() {
+	if !p.terminating.CompareAndSwap(false, true) {
 		p.signal(syscall.SIGKILL)
 		return
 	}
-	p.terminate(true, true)
+	p.announce(time.Now(), "")
+	p.tellAborted() // before the kill: srun hears why its tasks die
+	p.signal(syscall.SIGKILL)
 }

@@ -129,10 +129,12 @@ func (p *proc) run() {
 	p.files = newFileSet(p.cred(), p.req.Step.OpenMode == "append")
 	defer p.files.close()
 	cancelled := catchCancel() // cancel.go: scancel JOB.STEP
+	ending := catchEnding()    // ending.go: scancel JOB, time limit
 	for i := range p.node.TaskIDs {
 		p.tasks = append(p.tasks, p.start(i))
 	}
 	defer p.handleCancel(cancelled)()
+	defer p.handleEnding(ending)()
 	go p.serve()
 	if limit := p.req.Step.TimeLimit; limit > 0 {
 		t := time.AfterFunc(time.Duration(limit)*time.Second, p.timeUp)
@@ -276,6 +278,7 @@ func (p *proc) timeUp() {
 		return
 	}
 	p.announce(time.Now(), " DUE TO TIME LIMIT")
+	p.tellAborted()
 	p.terminate(false, false)
 }
 
@@ -289,6 +292,14 @@ func (p *proc) announce(at time.Time, why string) {
 			t.writeErr(p.out, line)
 			return
 		}
+	}
+}
+
+// tellAborted tells srun that the step was cancelled on the node, not by
+// srun itself (api.IOAborted).
+func (p *proc) tellAborted() {
+	if p.out != nil {
+		_ = p.out.send(api.IOAborted, api.AllTasks, nil)
 	}
 }
 

@@ -180,6 +180,7 @@ func (s *Supervisor) apply(acts []lifecycle.Action) {
 		var err error
 		switch a.Kind {
 		case lifecycle.Announce:
+			s.announceSteps(a.Reason) // steps_ending.go
 			s.job.Announce(announceLine(s.launch.Node, s.launch.Request.JobID, a.Reason, time.Now()))
 		case lifecycle.Signal:
 			err = s.job.Signal(a.Signal, a.Scope)

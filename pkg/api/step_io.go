@@ -80,7 +80,7 @@ func ReadIOFrame(r *bufio.Reader) (StepIOFrame, error) {
 	}
 	f := StepIOFrame{Kind: StepIOKind(h[0]), Task: binary.BigEndian.Uint32(h[1:5])}
 	n := binary.BigEndian.Uint32(h[5:9])
-	if f.Kind < IOHello || f.Kind > IOWinsize {
+	if f.Kind < IOHello || f.Kind > IOAborted { // IOAborted: step_io_abort.go
 		return StepIOFrame{}, fmt.Errorf("%w: kind %d", ErrIOFrame, h[0])
 	}
 	if n > MaxIOPayload {

@@ -48,11 +48,13 @@ func Scontrol(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "scontrol")
 	// As getopt permutes, options may follow the command:
 	// "scontrol show job -d 12" shows details.
+	args, flagArgs := splitSetDebugFlags(args) // scontrol_admin.go
 	opts, operands, err := getopt("scontrol", args, scontrolOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)
 	}
+	operands = append(operands, flagArgs...)
 	s := &scontrol{env: env, w: w, ctx: ctx}
 	for _, o := range opts {
 		switch o.id {
@@ -173,6 +175,22 @@ func (s *scontrol) run(argv []string) {
 	case abbrev(tag, "help", 2):
 		s.w.printf("%s", scontrolHelp)
 	case abbrev(tag, "exit", 2), abbrev(tag, "quit", 4):
+	// scontrol_admin.go, scontrol_listpids.go, scontrol_unsupported.go:
+	case abbrev(tag, "write", 5):
+		s.write(argv)
+	case abbrev(tag, "setdebugflags", 9):
+		s.setdebugflags(argv)
+	case abbrev(tag, "setdebug", 2):
+		s.setdebug(argv)
+	case abbrev(tag, "shutdown", 8):
+		s.shutdown(argv)
+	case abbrev(tag, "wait_job", 2):
+		s.waitJob(argv)
+	case abbrev(tag, "listpids", 1):
+		s.listpids(argv)
+	case abbrev(tag, "pidinfo", 3):
+		s.pidinfo(argv)
+	case s.unsupported(argv):
 	default:
 		s.fail("invalid keyword: %s\n", tag)
 	}
@@ -218,6 +236,7 @@ func (s *scontrol) show(argv []string) {
 		s.showSteps(val, hasVal)
 	case abbrev(tag, "suggestions", 3):
 		s.showSuggestions()
+	case s.showStatic(argv, tag, val, hasVal): // scontrol_info.go
 	default:
 		s.fail("invalid entity:%s for keyword:%s \n", tag, argv[0])
 	}

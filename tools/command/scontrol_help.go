@@ -15,6 +15,8 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
   commands from standard input, one per line, until "exit" or "quit".
 
     Valid <COMMAND> values are:
+     completing               display jobs in completing state along with
+                              their completing nodes
      details                  add details to the "show" command
      exit                     terminate scontrol
      help                     print this description of use.
@@ -22,7 +24,11 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
      holdu <job_list>         place a user hold on specified jobs
      uhold <job_list>         same as holdu
      notify <job_id> msg      send message to specified job
+     listpids <job_id<.step>> [<node>]
+                              list the processes of jobs on this host (a
+                              node daemon of it, or all of them)
      oneliner                 print one line per record
+     pidinfo <pid>            return the job of a process on this host
      ping                     tell whether the controller answers
      quiet                    print no warning or informational messages
      reconfigure              reread slurm.conf, gres.conf and tenants.conf
@@ -31,16 +37,26 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
      requeue <job_list>       requeue running, completed or failed jobs
      requeuehold <job_list>   requeue jobs and hold them
      resume <jobid_list>      resume previously suspended job (see suspend)
+     setdebug <level>         set loam-ctld's log level
+     setdebugflags [+|-]<flag>  add or remove loam-ctld DebugFlags
      show <ENTITY> [<ID>]     display state of identified entity, default
                               is all records
+     shutdown <OPTS>          stop loam-ctld and, unless <OPTS> is
+                              "slurmctld" or "controller", the node daemons
      suspend <job_list>       suspend specified job (see resume)
      top <job_list>           Put specified job first in queue for user
      update <SPECIFICATIONS>  update job or node configuration
      version                  display tool version number
+     wait_job <job_id>        wait until the nodes allocated to the job
+                              are ready
+     write batch_script <job_id> <optional filename>
+                              write the job's batch script to a file
+                              (default slurm-<job_id>.sh; "-": stdout)
 
-  <ENTITY> may be "config", "hostnames", "hostlist", "hostlistsorted",
-       "job", "node", "partition", "reservation" (the reservations Loam's
-       scheduler holds for blocked jobs) or "steps".
+  <ENTITY> may be "config", "daemons", "hostnames", "hostlist",
+       "hostlistsorted", "job", "licenses", "node", "partition",
+       "reservation" (the reservations Loam's scheduler holds for blocked
+       jobs), "steps" or "topology".
 
   <ID> may be a configuration parameter name, job id, node name or
        partition name.

@@ -71,7 +71,20 @@ func (s *stepRun) frame(i int, f api.StepIOFrame) {
 		if json.Unmarshal(f.Data, &e) == nil {
 			s.tasksEnded(i, e)
 		}
+	case api.IOAborted:
+		s.nodeAborted()
 	}
+}
+
+// nodeAborted: a node cancelled the step (scancel of the step or its
+// job, a time limit), so its tasks die on Slurm's orders: srun says it
+// waits for them, as Slurm's srun does, and not "Force Terminated".
+func (s *stepRun) nodeAborted() {
+	if s.aborted {
+		return
+	}
+	s.aborted = true
+	s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
 }
 
 // tasksEnded records tasks of node i that ended alike and says so as

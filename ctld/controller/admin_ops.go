@@ -1,0 +1,191 @@
+package controller
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/sirupsen/logrus"
+)
+
+// scontrol's administrative requests: write batch_script reads a job's
+// script, setdebug and setdebugflags change the log at run time, and
+// shutdown stops the controller (and the node daemons) cleanly. As in
+// Slurm, only a job's owner or an operator reads its script, and only
+// operators change the log or stop the daemons.
+
+// adminState is what these requests keep: the debug flags set, and the
+// channel Run waits on for a shutdown. Its zero value is ready.
+type adminState struct {
+	mu    sync.Mutex
+	flags []string
+	once  sync.Once
+	stop  chan struct{}
+	done  sync.Once
+}
+
+// stopped is closed once a shutdown was asked for.
+func (a *adminState) stopped() <-chan struct{} {
+	a.once.Do(func() { a.stop = make(chan struct{}) })
+	return a.stop
+}
+
+func (a *adminState) requestStop() {
+	a.stopped()
+	a.done.Do(func() { close(a.stop) })
+}
+
+// handleJobScript is scontrol write batch_script.
+func (c *Controller) handleJobScript(_ context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.JobScriptRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r := c.jobs[in.JobID]
+	switch {
+	case r == nil:
+		return nil, api.Errorf(api.CodeInvalidJobID, "no job %d", in.JobID)
+	case !c.canModify(id, r):
+		return nil, api.Errorf(api.CodeUserIDMissing, "job %d belongs to %s", r.ID, r.Req.UserName)
+	case r.Req.Script == "":
+		return nil, api.Errorf(api.CodeScriptMissing, "job %d is an allocation without a batch script", r.ID)
+	}
+	return api.JobScriptResponse{Script: r.Req.Script}, nil
+}
+
+// slurmLevels maps Slurm's log level names and numbers to logrus levels.
+// logrus has no "verbose" and a single trace level below debug.
+var slurmLevels = map[string]logrus.Level{
+	"quiet": logrus.PanicLevel, "fatal": logrus.FatalLevel, "error": logrus.ErrorLevel,
+	"info": logrus.InfoLevel, "verbose": logrus.InfoLevel, "debug": logrus.DebugLevel,
+	"debug2": logrus.TraceLevel, "debug3": logrus.TraceLevel, "debug4": logrus.TraceLevel,
+	"debug5": logrus.TraceLevel,
+}
+
+// parseSlurmLevel reads a setdebug level (api.ParseLogLevel) as logrus's.
+func parseSlurmLevel(s string) (string, logrus.Level, bool) {
+	name, ok := api.ParseLogLevel(s)
+	if !ok {
+		return "", 0, false
+	}
+	return name, slurmLevels[name], true
+}
+
+// handleSetDebug is scontrol setdebug and setdebugflags.
+func (c *Controller) handleSetDebug(_ context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.SetDebugRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if !c.isOperator(id) {
+		return nil, api.Errorf(api.CodeAccessDenied, "changing the log is reserved to root and SlurmUser")
+	}
+	if in.Level != "" {
+		name, lvl, ok := parseSlurmLevel(in.Level)
+		if !ok {
+			return nil, api.Errorf(api.CodeBadRequest, "invalid debug level %q", in.Level)
+		}
+		// Log the change at the old level too, so that it shows when the
+		// new one is quieter.
+		c.log.WithField("debug_level", name).Info("setdebug: log level changed")
+		c.log.Logger.SetLevel(lvl)
+	}
+	flags, aerr := c.admin.apply(in.Flags)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if len(in.Flags) > 0 {
+		c.log.WithField("debug_flags", strings.Join(flags, ",")).Info("setdebugflags: debug flags changed")
+	}
+	return api.SetDebugResponse{Level: c.log.Logger.GetLevel().String(), Flags: flags}, nil
+}
+
+// apply adds ("+NAME") and removes ("-NAME") debug flags, all or none.
+func (a *adminState) apply(words []string) ([]string, *api.Error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	flags := slices.Clone(a.flags)
+	for _, w := range words {
+		if w == "" || (w[0] != '+' && w[0] != '-') {
+			return nil, api.Errorf(api.CodeBadRequest, "invalid debug flag %q: want +NAME or -NAME", w)
+		}
+		name, ok := api.DebugFlagName(w[1:])
+		if !ok {
+			return nil, api.Errorf(api.CodeBadRequest, "invalid debug flag %q", w[1:])
+		}
+		flags = slices.DeleteFunc(flags, func(f string) bool { return f == name })
+		if w[0] == '+' {
+			flags = append(flags, name)
+		}
+	}
+	slices.Sort(flags)
+	a.flags = flags
+	return slices.Clone(flags), nil
+}
+
+// shutdownNodeTimeout bounds the order to each node daemon.
+const shutdownNodeTimeout = 5 * time.Second
+
+// handleShutdown is scontrol shutdown: the node daemons are told to stop
+// first (their jobs' supervisors keep running and are adopted by the next
+// daemon, as slurmstepd outlives slurmd), then the controller stops
+// after answering, saving its state as on SIGTERM.
+func (c *Controller) handleShutdown(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var in api.ShutdownRequest
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if !c.isOperator(id) || id.Via == auth.ViaDaemon {
+		return nil, api.Errorf(api.CodeUserIDMissing, "shutdown is reserved to root and SlurmUser")
+	}
+	var out api.ShutdownResponse
+	if !in.ControllerOnly {
+		out = c.stopNodeDaemons(ctx)
+	}
+	c.log.WithField("uid", id.UID).WithField("controller_only", in.ControllerOnly).Info("shutdown requested")
+	c.admin.requestStop()
+	return out, nil
+}
+
+// stopNodeDaemons orders every responding node daemon to stop.
+func (c *Controller) stopNodeDaemons(ctx context.Context) api.ShutdownResponse {
+	var targets []nodeTarget
+	var out api.ShutdownResponse
+	c.mu.RLock()
+	for name := range c.nodes {
+		if t, ok := c.target(name); ok {
+			targets = append(targets, t)
+		}
+	}
+	c.mu.RUnlock()
+	slices.SortFunc(targets, func(a, b nodeTarget) int { return strings.Compare(a.node, b.node) })
+	var wg sync.WaitGroup
+	failed := make([]bool, len(targets))
+	for i, t := range targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tctx, cancel := context.WithTimeout(ctx, shutdownNodeTimeout)
+			defer cancel()
+			if _, err := c.noded.NodedShutdown(tctx, t.addr); err != nil {
+				c.log.WithError(err).WithField("node", t.node).Warn("shutdown: node daemon did not answer")
+				failed[i] = true
+			}
+		}()
+	}
+	wg.Wait()
+	for i, t := range targets {
+		if failed[i] {
+			out.Unreachable = append(out.Unreachable, t.node)
+		} else {
+			out.Nodes = append(out.Nodes, t.node)
+		}
+	}
+	return out
+}
