@@ -98,6 +98,7 @@ type Controller struct {
 	deadlines  map[uint32]bool
 	endedIDs   []uint32
 	resvIDs    []uint32          // jobs holding a scheduler reservation
+	adv        advResvs          // administrators' reservations (advresv.go); own lock
 	evSeq      map[string]uint64 // last applied event per node daemon
 	cycleNo    uint64
 

@@ -74,6 +74,9 @@ func (c *Controller) routes() map[string]route {
 	for path, rt := range c.liveRoutes() {
 		m[path] = rt
 	}
+	for path, rt := range c.advResvRoutes() {
+		m[path] = rt
+	}
 	return m
 }
 

@@ -102,6 +102,7 @@ func (c *Controller) runCycle() {
 			}
 		}()
 		c.cycleNo++
+		c.advBeforeCycle(&b) // admin reservations: expire, hand to the engine
 		res := c.eng.Cycle(c.now())
 		c.applyCycle(&b, res)
 		c.obs.cycle(res)

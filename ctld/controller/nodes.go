@@ -228,6 +228,7 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 		Partitions: c.confNow().partsOfNode[n.name], AllocGPUs: len(gpus), GRES: gresConf(nc.GRES),
 	}
 	out.State, out.StateFlags = c.baseState(n, cpus)
+	out.StateFlags = c.adv.nodeFlags(n.name, c.now().Unix(), out.StateFlags) // admin reservations
 	out.GRESUsed = gresUsed(nc.GRES, gpus)
 	out.GPUs = c.gpuList(n, gpus)
 	if h := n.health; !h.OK || h.Message != "" {

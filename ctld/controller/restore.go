@@ -67,6 +67,9 @@ func (c *Controller) restore() error {
 	if err := c.restoreSteps(); err != nil { // step.go
 		return err
 	}
+	if err := c.restoreAdvResvs(); err != nil { // advresv_api.go
+		return err
+	}
 	c.log.WithField("jobs", len(recs)).WithField("next_job_id", next).Info("state restored")
 	return nil
 }

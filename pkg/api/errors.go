@@ -44,6 +44,10 @@ const (
 	CodeAccountingPolicy      Code = "ESLURM_ACCOUNTING_POLICY"
 	CodeInvalidTimeLimit      Code = "ESLURM_INVALID_TIME_LIMIT"
 	CodeReservationInvalid    Code = "ESLURM_RESERVATION_INVALID"
+	CodeReservationAccess     Code = "ESLURM_RESERVATION_ACCESS"
+	CodeReservationBusy       Code = "ESLURM_RESERVATION_BUSY"
+	CodeReservationNameDup    Code = "ESLURM_RESERVATION_NAME_DUP"
+	CodeReservationOverlap    Code = "ESLURM_RESERVATION_OVERLAP"
 	CodeInvalidTimeValue      Code = "ESLURM_INVALID_TIME_VALUE"
 	CodeMissingWorkDir        Code = "ESLURM_MISSING_WORK_DIR"
 	CodeNodeNotAvail          Code = "ESLURM_NODE_NOT_AVAIL"
@@ -124,6 +128,10 @@ var texts = map[Code]string{
 	CodeAccountingPolicy:      "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)",
 	CodeInvalidTimeLimit:      "Requested time limit is invalid (missing or exceeds some limit)",
 	CodeReservationInvalid:    "Requested reservation is invalid",
+	CodeReservationAccess:     "Access denied to requested reservation",
+	CodeReservationBusy:       "Requested nodes are busy",
+	CodeReservationNameDup:    "Duplicate reservation name",
+	CodeReservationOverlap:    "Requested reservation overlaps with another reservation",
 	CodeInvalidTimeValue:      "Invalid time specified",
 	CodeMissingWorkDir:        "Job cannot be submitted without the current working directory specified.",
 	CodeNodeNotAvail:          "Required node not available (down, drained or reserved)",

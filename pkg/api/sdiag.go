@@ -92,6 +92,7 @@ var statPaths = []string{
 	PathNodeEvents, PathStepCreate, PathStepComplete, PathSteps, PathAllocate, PathAllocationWait,
 	PathAllocationRelease, PathNoticeWait, PathShares, PathPriorities, PathReservations, PathJobLog,
 	PathPreemptReport, PathUtilReport, PathStats,
+	PathAdvResvCreate, PathAdvResvUpdate, PathAdvResvDelete, PathAdvResvList,
 	PathJobScript, PathSetDebug, PathShutdown,
 }
 

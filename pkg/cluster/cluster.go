@@ -40,6 +40,8 @@ type Cluster struct {
 	nextID  sched.JobID
 
 	resv []sched.Reservation // sorted by Job
+	// adv are the administrators' advance reservations (advresv.go).
+	adv []sched.AdminReservation
 
 	usage   []sched.Usage // sorted by tenant, then user (DecayUsage's order)
 	usageAt time.Time     // the time usage values are valued at
@@ -96,6 +98,8 @@ func (c *Cluster) Snapshot(now time.Time) *sched.Snapshot {
 		Pending:      c.pending,
 		Reservations: c.resv,
 		Usage:        c.usage,
+
+		AdminReservations: c.adv,
 	}
 	return &c.snap
 }

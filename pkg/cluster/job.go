@@ -31,6 +31,9 @@ type JobSpec struct {
 	// tasks, 0 when none.
 	ArrayTasks    []int
 	ArrayThrottle int
+	// Reservation is the admin reservation the job was submitted into
+	// (--reservation); empty for none.
+	Reservation string
 }
 
 // State is where a job record is in its lifecycle.
@@ -178,7 +181,7 @@ func (c *Cluster) pushPending(id sched.JobID, r *jobRec) {
 		Shape: s.Shape, Limit: s.Limit, Submit: s.Submit, Eligible: r.eligible,
 		Begin: s.Begin, Nice: s.Nice, QOSPrio: s.QOSPrio, Hold: s.Hold,
 		PrevPriority: r.prio, LostRun: r.lostRun, Restarts: r.restarts,
-		ArrayTasks: 1, ArrayRoom: -1,
+		ArrayTasks: 1, ArrayRoom: -1, Reservation: s.Reservation,
 	}
 	if r.array != nil {
 		p.ArrayRoom = r.array.room()

@@ -39,6 +39,7 @@ func CheckPlan(cfg *Config, snap *Snapshot, plan *Plan) error {
 	ck.checkReservations()
 	ck.checkPending()
 	ck.checkPreemptions()
+	ck.checkAdminWindows() // advresv_check.go
 	return errors.Join(ck.errs...)
 }
 

@@ -52,6 +52,12 @@
 //     the planned start of its reservation, or its place on an aggregate
 //     free-capacity profile laid out in scheduling order.
 //
+// Administrators' advance reservations (Snapshot.AdminReservations,
+// advresv.go) apply to every policy: in its window a reservation's nodes
+// run only the jobs submitted into it; other jobs use them only when they
+// end before the window starts, and planning treats the window as busy
+// time. A snapshot without them takes none of those paths.
+//
 // Policies. PolicyLoam is all of the above. PolicyEASY is Slurm 22.05's
 // sched/backfill with select/cons_tres as its defaults configure them
 // (Config.Backfill): jobs in priority order (Fair Tree fair share); every

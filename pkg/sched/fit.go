@@ -33,6 +33,7 @@ type failKey struct {
 	constraintKey string
 	lender        bool
 	head          bool
+	adv           int32 // the job's admin reservation (advState.job)
 }
 
 type failCache struct {
@@ -53,7 +54,7 @@ func keyOf(p int32, d *demand) failKey {
 // jobs. Nothing is changed; commit applies the result.
 func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 	k := keyOf(p, d)
-	k.lender, k.head = c.lender, c.headPos >= 0
+	k.lender, k.head, k.adv = c.lender, c.headPos >= 0, c.adv.job
 	if own < 0 {
 		if e, ok := c.fails.m[k]; ok && end >= e {
 			return nil
@@ -265,6 +266,9 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 	n := &c.nodes[ni]
 	if !n.schedulable() || !slices.Contains(n.parts, p) || !d.nodeStatic(n, ni, d.lg, d.lc, d.lm) {
 		return cand{}, false
+	}
+	if c.adv.byNode != nil && !c.advAllows(ni, end) {
+		return cand{}, false // an admin reservation's window
 	}
 	tier := c.parts[p].cfg.Tier
 	cpus, mem := c.nodeCPUFree(n, own, end, tier)

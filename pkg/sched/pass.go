@@ -83,6 +83,9 @@ func (c *cycle) consider(j *jobInfo) {
 			return
 		}
 	}
+	if c.adv.byNode != nil {
+		c.adv.job = c.advOf(j) // placement keeps to admin windows (advresv.go)
+	}
 	for j.starts < j.ntasks && c.tryStart(j) {
 	}
 	switch {
@@ -341,7 +344,7 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 		if j.resv >= 0 {
 			c.dropResv(j.resv, DropInfeasible, nil, time.Time{})
 		} else {
-			c.planFails[keyOf(j.prim, j.dem)] = true
+			c.planFails[c.planKey(j)] = true
 		}
 		return
 	}
@@ -365,5 +368,13 @@ func (c *cycle) reserve(j *jobInfo, force bool) {
 // planFailed reports whether a request of this shape already found no
 // plan in this cycle; plans only get harder as the cycle goes on.
 func (c *cycle) planFailed(j *jobInfo) bool {
-	return c.planFails[keyOf(j.prim, j.dem)]
+	return c.planFails[c.planKey(j)]
+}
+
+// planKey identifies the jobs whose reservation plans fail together: one
+// shape, in the same admin reservation (or none).
+func (c *cycle) planKey(j *jobInfo) failKey {
+	k := keyOf(j.prim, j.dem)
+	k.adv = c.adv.job
+	return k
 }

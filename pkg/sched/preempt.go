@@ -194,7 +194,7 @@ func (c *cycle) tryPreempt(j *jobInfo) bool {
 	default:
 		return false
 	}
-	key := preemptKey{shape: keyOf(j.prim, j.dem), why: why}
+	key := preemptKey{shape: c.planKey(j), why: why} // planKey: the shape and its admin reservation
 	if why == PreemptReclaim {
 		key.tenant = c.assocs[j.as].tenantID
 	}
@@ -295,6 +295,9 @@ func (pt *potential) add(c *cycle, ri int32) int {
 		n := &c.nodes[ni]
 		if !n.schedulable() || !slices.Contains(n.parts, pt.j.prim) || !d.nodeStatic(n, ni, d.g, d.c, d.m) {
 			continue
+		}
+		if c.adv.byNode != nil && !c.advAllows(ni, end) {
+			continue // an admin reservation's window: preempting here frees nothing for it
 		}
 		if _, seen := pt.g[ni]; !seen {
 			free := 0

@@ -298,6 +298,10 @@ func (c *cycle) planFor(j *jobInfo, own int32, others bool) (resvPlan, bool) {
 			continue
 		}
 		t, ok := c.readyAt(ni, need{d.g, d.c, d.m}, d.excl, c.plannerOf(j, own), others, nil)
+		if c.adv.byNode != nil && ok {
+			t = c.advReady(j, ni, t) // admin windows are busy time (advresv.go)
+			ok = t != never
+		}
 		if !ok {
 			continue
 		}

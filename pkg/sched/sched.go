@@ -63,6 +63,7 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 
 	// 1. The cluster: nodes, partitions, running jobs, the free-GPU index.
 	c.buildNodes()
+	c.loadAdv()
 	c.loadRunning()
 	c.idx.init(c)
 	// 2. Jobs: reasons that rule them out, priorities, scheduling order.
@@ -83,8 +84,10 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 	// 5. Reservations nobody re-planned; cycles formed in this pass.
 	c.settleReservations()
 	c.settleDeadlocks()
+	c.advReasons()
 	// 6. Estimated starts, then the plan.
 	c.estimate()
+	c.advEstimates()
 	c.assemble()
 	return c.plan
 }

@@ -15,6 +15,9 @@ type Snapshot struct {
 	Running      []RunningJob
 	Pending      []PendingJob
 	Reservations []Reservation
+	// AdminReservations are administrators' advance reservations
+	// (advresv.go); nil in traces.
+	AdminReservations []AdminReservation
 	// Usage is decayed GPU-second usage per tenant and per user, maintained
 	// by the caller with DecayUsage (it depends on time, so it lives with the
 	// caller's clock, not in the core).
@@ -149,6 +152,9 @@ type PendingJob struct {
 	// ReserveAfter is the end of a reservation cool-down: the job may not
 	// hold a new reservation before it.
 	ReserveAfter time.Time
+	// Reservation names the admin reservation the job was submitted into
+	// (--reservation); empty for none.
+	Reservation string
 }
 
 // Reservation is resources held for one blocked job, carried over from the

@@ -196,6 +196,7 @@ type cycle struct {
 	idx      bucketIndex
 	fails    failCache
 	quota    quotaState
+	adv      advState // admin reservations (advresv.go)
 	prio     prioCtx
 	plan     *Plan
 	totalC   int

@@ -93,6 +93,8 @@ func (c *cycle) classify(j *jobInfo, feas *feasCache) {
 		j.reason = ReasonBeginTime
 	case pj.ArrayRoom == 0:
 		j.reason = ReasonJobArrayTaskLimit
+	case pj.Reservation != "":
+		c.advClassify(j) // its admin reservation is gone or not started
 	}
 }
 

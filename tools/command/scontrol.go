@@ -154,6 +154,10 @@ func (s *scontrol) run(argv []string) {
 	case len(tag) >= 4 && (strings.EqualFold(tag[:4], "hold") || (len(tag) >= 5 && strings.EqualFold(tag[:5], "uhold"))),
 		abbrev(tag, "release", 3):
 		s.hold(argv)
+	case abbrev(tag, "create", 2):
+		s.create(argv) // scontrol_advresv.go
+	case abbrev(tag, "delete", 3):
+		s.delete(argv)
 	case abbrev(tag, "update", 1):
 		if len(argv) < 2 {
 			s.fail("too few arguments for %s keyword\n", tag)

@@ -8,8 +8,8 @@ import (
 	"github.com/loamhpc/loam/pkg/hostlist"
 )
 
-// showReservations prints the reservations the scheduler holds for
-// blocked jobs (R9) in the format of Slurm's scontrol show reservation:
+// showReservations prints the administrators' reservations, then those
+// the scheduler holds for blocked jobs (R9) in the format of Slurm's scontrol show reservation:
 // each is named loam_<jobid>, starts when it was created and ends at its
 // timeout (or the job's planned start when that comes first); a Loam line
 // adds the job, its planned start, when the reservation times out, and
@@ -29,10 +29,11 @@ func (s *scontrol) showReservations(val string, has bool) {
 		return
 	}
 	f := s.formatter(s.env.Now())
+	admin := s.appendAdvResvs(f, q.Names) // administrators' reservations first (scontrol_advresv.go)
 	for i := range resp.Reservations {
 		s.w.buf = appendReservation(s.w.buf, f, &resp.Reservations[i])
 	}
-	if len(resp.Reservations) > 0 {
+	if len(resp.Reservations) > 0 || admin > 0 {
 		return
 	}
 	if has {

@@ -162,7 +162,7 @@ func (s *scontrol) sendJobList(arg string, send func(ids []string) (*api.JobResu
 // NodeName=... State=... Reason=...". As in Slurm, a JobId (or JobName)
 // anywhere makes it a job update, even with a Partition= among the keys.
 func (s *scontrol) update(args []string) {
-	var job, node, part bool
+	var job, node, part, resv bool
 	for i := 0; i < len(args); i++ {
 		tag, _, hasEq := strings.Cut(args[i], "=")
 		if !hasEq {
@@ -171,8 +171,10 @@ func (s *scontrol) update(args []string) {
 		switch {
 		case abbrev(tag, "NodeName", 3):
 			node = true
-		case abbrev(tag, "PartitionName", 3), abbrev(tag, "ReservationName", 3):
+		case abbrev(tag, "PartitionName", 3):
 			part = true
+		case abbrev(tag, "ReservationName", 3):
+			resv = true
 		case abbrev(tag, "JobId", 3), abbrev(tag, "JobName", 3):
 			job = true
 		}
@@ -182,6 +184,8 @@ func (s *scontrol) update(args []string) {
 		s.updateJob(args)
 	case node:
 		s.updateNode(args)
+	case resv:
+		s.updateReservation(args) // scontrol_advresv.go
 	case part:
 		s.fail("scontrol: error: Loam reads partitions from slurm.conf: edit it and run scontrol reconfigure\n")
 	default:

@@ -65,6 +65,7 @@ type sinfoParams struct {
 	summarize     bool
 	exact         bool
 	noHeader      bool
+	resvList      bool // -T
 	dead          bool
 	responding    bool
 	iterate       int
@@ -96,7 +97,12 @@ func Sinfo(ctx context.Context, env *Env, args []string) int {
 		if !p.noHeader && (p.iterate > 0 || p.longOutput) {
 			w.printf("%s\n", ctime(now))
 		}
-		code := sinfoOnce(ctx, env, w, c, p, now)
+		code := 0
+		if p.resvList {
+			code = sinfoResvs(ctx, env, w, c, p.noHeader, now)
+		} else {
+			code = sinfoOnce(ctx, env, w, c, p, now)
+		}
 		if p.iterate <= 0 {
 			return w.exit(code)
 		}
@@ -197,10 +203,9 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 			p.states = append(p.states, key)
 		}
 	case "T":
-		// Loam has no admin reservations (its scheduler's reservations are
-		// in scontrol show reservation), so -T finds none, as Slurm says.
-		w.printf("No reservations in the system\n")
-		return true, 0
+		// The administrators' reservations (sinfo_advresv.go); the
+		// scheduler's own are in scontrol show reservation.
+		p.resvList = true
 	case "V":
 		w.printf("%s\n", versionLine)
 		return true, 0

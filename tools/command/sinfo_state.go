@@ -20,6 +20,7 @@ const (
 	flagDrain   = 0x200
 	flagComp    = 0x400
 	flagNoResp  = 0x800
+	flagMaint   = 0x8000 // in a maintenance reservation's window
 )
 
 // nodeStateNum is a node's state as Slurm's number.
@@ -36,6 +37,8 @@ func nodeStateNum(n *api.Node) int {
 			s |= flagNoResp
 		case api.FlagReserved:
 			s |= flagRes
+		case api.FlagMaintenance:
+			s |= flagMaint
 		}
 	}
 	return s
@@ -50,6 +53,8 @@ func stateCompact(s int) string {
 	}
 	base := s & 0xf
 	switch {
+	case maintShown(s):
+		return "MAINT" + star
 	case s&flagDrain != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
 		return "DRNG" + star
 	case s&flagDrain != 0:
@@ -80,6 +85,8 @@ func stateLong(s int) string {
 	}
 	base := s & 0xf
 	switch {
+	case maintShown(s):
+		return "MAINT" + star
 	case s&flagDrain != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
 		return "DRAINING" + star
 	case s&flagDrain != 0:
@@ -102,6 +109,14 @@ func stateLong(s int) string {
 	return "UNKNOWN" + star
 }
 
+// maintShown reports whether a node in a maintenance window shows as
+// MAINT: Slurm shows its other state when it is drained, down or running
+// jobs.
+func maintShown(s int) bool {
+	base := s & 0xf
+	return s&flagMaint != 0 && s&flagDrain == 0 && base != stAllocated && base != stMixed && base != stDown
+}
+
 // sinfoStates are the names sinfo -t accepts and what each selects.
 var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"ALLOC":      func(n *api.Node, s int) bool { return n.AllocCPUs > 0 || s&0xf == stAllocated },
@@ -120,11 +135,12 @@ var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"MIX":        func(_ *api.Node, s int) bool { return s&0xf == stMixed },
 	"MIXED":      func(_ *api.Node, s int) bool { return s&0xf == stMixed },
 	"NO_RESPOND": func(_ *api.Node, s int) bool { return s&flagNoResp != 0 },
+	"MAINT":      func(_ *api.Node, s int) bool { return s&flagMaint != 0 },
 	"RESV":       func(_ *api.Node, s int) bool { return s&flagRes != 0 },
 	"RESERVED":   func(_ *api.Node, s int) bool { return s&flagRes != 0 },
 	"UNK":        func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
 	"UNKNOWN":    func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
-	// States Loam's nodes are never in (planned, powered down, maint,
+	// States Loam's nodes are never in (planned, powered down,
 	// rebooting, cloud, ...): sinfo accepts them and they select nothing.
 	"NONE": func(*api.Node, int) bool { return false },
 }
@@ -144,7 +160,7 @@ var sinfoStateNames = []struct {
 	{[]string{"DRAINING", "DRNG"}, "DRAINING"}, {[]string{"COMP", "COMPLETING"}, "COMP"},
 	{[]string{"NO_RESPOND"}, "NO_RESPOND"},
 	{[]string{"POW_DN", "POWERING_DOWN", "POWERED_DOWN", "POWER_DOWN", "POW_UP", "POWERING_UP"}, "NONE"},
-	{[]string{"FAIL"}, "FAIL"}, {[]string{"MAINT"}, "NONE"}, {[]string{"BOOT^", "REBOOT^", "REBOOT", "BOOT~", "REBOOT~"}, "NONE"},
+	{[]string{"FAIL"}, "FAIL"}, {[]string{"MAINT"}, "MAINT"}, {[]string{"BOOT^", "REBOOT^", "REBOOT", "BOOT~", "REBOOT~"}, "NONE"},
 	{[]string{"CLOUD"}, "NONE"},
 }
 

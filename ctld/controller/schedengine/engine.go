@@ -49,7 +49,7 @@ func (e *Engine) spec(j *controller.EngineJob) (cluster.JobSpec, error) {
 	return cluster.JobSpec{
 		ID: sched.JobID(j.ID), Partitions: j.Partitions, Tenant: j.Tenant, User: j.User, Shape: shape,
 		Limit: j.Limit, Submit: j.Submit, Begin: j.Begin, Nice: j.Nice, Hold: sched.HoldReason(j.Hold),
-		Requeue: j.Requeue, ArrayTasks: j.ArrayTasks, ArrayThrottle: j.Throttle,
+		Requeue: j.Requeue, ArrayTasks: j.ArrayTasks, ArrayThrottle: j.Throttle, Reservation: j.Req.Reservation,
 	}, nil
 }
 

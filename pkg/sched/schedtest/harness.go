@@ -22,6 +22,8 @@ type Harness struct {
 	Pending      []sched.PendingJob
 	Reservations []sched.Reservation
 	Usage        []sched.Usage
+	// AdminReservations are administrators' reservation windows.
+	AdminReservations []sched.AdminReservation
 	// Runtime is how long a job really runs (capped at its limit); jobs
 	// without an entry run to their limit.
 	Runtime map[sched.JobID]time.Duration
@@ -41,7 +43,8 @@ func NewHarness(cfg sched.Config) *Harness {
 // Snapshot copies the harness state into a Snapshot.
 func (h *Harness) Snapshot() *sched.Snapshot {
 	return &sched.Snapshot{Now: h.Now, Nodes: slices.Clone(h.Nodes), Running: slices.Clone(h.Running),
-		Pending: slices.Clone(h.Pending), Reservations: slices.Clone(h.Reservations), Usage: slices.Clone(h.Usage)}
+		Pending: slices.Clone(h.Pending), Reservations: slices.Clone(h.Reservations), Usage: slices.Clone(h.Usage),
+		AdminReservations: slices.Clone(h.AdminReservations)}
 }
 
 // Cycle runs one scheduling cycle, checks and applies its plan. The error
@@ -268,6 +271,7 @@ func (h *Harness) Clone() *Harness {
 	c.Pending = slices.Clone(h.Pending)
 	c.Reservations = slices.Clone(h.Reservations)
 	c.Usage = slices.Clone(h.Usage)
+	c.AdminReservations = slices.Clone(h.AdminReservations)
 	c.Log = slices.Clone(h.Log)
 	c.Runtime = maps.Clone(h.Runtime)
 	c.specs = maps.Clone(h.specs)

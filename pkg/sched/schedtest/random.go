@@ -16,11 +16,12 @@ import (
 type Random struct {
 	rng  *rand.Rand
 	next sched.JobID
+	seed uint64
 }
 
 // NewRandom returns a generator for seed.
 func NewRandom(seed uint64) *Random {
-	return &Random{rng: rand.New(rand.NewPCG(seed, 42)), next: 1}
+	return &Random{rng: rand.New(rand.NewPCG(seed, 42)), next: 1, seed: seed}
 }
 
 // Harness returns a random cluster with some running jobs, some pending.
@@ -51,7 +52,31 @@ func (r *Random) Harness(policy sched.Policy) *Harness {
 	for k := 4 + r.rng.IntN(16); k > 0; k-- {
 		r.Submit(h)
 	}
+	r.windows(h, nodes)
 	return h
+}
+
+// windows adds admin reservations to some harnesses and puts some pending
+// jobs in them. It draws from its own generator, so the rest of a seed's
+// harness is what it was before windows existed.
+func (r *Random) windows(h *Harness, nodes int) {
+	w := rand.New(rand.NewPCG(r.seed, 43))
+	for k := w.IntN(3); k > 0; k-- {
+		first := 1 + w.IntN(nodes)
+		last := min(nodes, first+w.IntN(3))
+		start := h.Now.Add(time.Duration(w.IntN(5)-1) * 30 * time.Minute)
+		h.AdminReservations = append(h.AdminReservations, sched.AdminReservation{
+			Name: fmt.Sprintf("w%d", k), Start: start, End: start.Add(time.Duration(1+w.IntN(4)) * time.Hour),
+			Nodes: []string{fmt.Sprintf("n[%d-%d]", first, last)}, Maint: w.IntN(2) == 0})
+	}
+	if len(h.AdminReservations) == 0 {
+		return
+	}
+	for i := range h.Pending {
+		if w.IntN(4) == 0 {
+			h.Pending[i].Reservation = h.AdminReservations[w.IntN(len(h.AdminReservations))].Name
+		}
+	}
 }
 
 func (r *Random) config(policy sched.Policy) sched.Config {

@@ -26,6 +26,8 @@ import (
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D
+//	window NAME nodes=LIST start=+D end=+D maint (an admin reservation; submit resv=NAME joins it)
+//	unwindow NAME (the admin reservation is deleted)
 //	cycle | advance D | end jN | cancel jN | hold jN KIND | release jN | show
 //	save | restore (the cluster state, not the config: compare policies)
 //
@@ -77,6 +79,8 @@ func (s *Scenario) run(d *Directive) (string, error) {
 		s.submit(a)
 	case "reservation":
 		s.reservation(a)
+	case "window", "unwindow":
+		s.window(a)
 	case "set":
 		s.set(a)
 	case "usage":
@@ -296,6 +300,7 @@ func (s *Scenario) submit(a *args) {
 	}
 	j.ArrayTasks, j.ArrayRoom = int(a.int64("array", 0)), int(a.int64("room", -1))
 	j.LostRun, j.PrevPriority = a.durOr("lost", 0), a.int64("prev", 0)
+	j.Reservation = a.str("resv", "")
 	if _, ok := a.d.Arg("reserveafter"); ok {
 		j.ReserveAfter = a.at("reserveafter", s.H.Now)
 	}
@@ -303,6 +308,22 @@ func (s *Scenario) submit(a *args) {
 		s.H.Runtime[j.ID] = a.dur(v)
 	}
 	s.H.Pending = append(s.H.Pending, j)
+}
+
+// window adds (or, unwindow, deletes) an admin reservation.
+func (s *Scenario) window(a *args) {
+	if len(a.d.Args) == 0 {
+		a.fail("%s wants a reservation name first", a.d.Cmd)
+		return
+	}
+	name := a.d.Args[0]
+	s.H.AdminReservations = slices.DeleteFunc(s.H.AdminReservations, func(r sched.AdminReservation) bool { return r.Name == name })
+	if a.d.Cmd == "unwindow" {
+		return
+	}
+	_, maint := a.d.Arg("maint")
+	s.H.AdminReservations = append(s.H.AdminReservations, sched.AdminReservation{Name: name,
+		Start: a.at("start", s.H.Now), End: a.at("end", s.H.Now), Nodes: a.list("nodes"), Maint: maint})
 }
 
 // reservation adds a reservation carried over from a previous cycle.

@@ -1,0 +1,182 @@
+package controller
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+// Administrators' advance reservations (scontrol create reservation), as
+// Slurm 22.05 keeps them: a named window of nodes for some users and/or
+// accounts. The controller validates and stores them (advresv_api.go),
+// gives the scheduler the windows before every cycle, checks
+// --reservation at submit, and deletes a reservation at its end time.
+// The scheduler's own reservations for blocked jobs (reservation.go,
+// named loam_<jobid>) are a different thing, listed next to these.
+
+// advResv is one admin reservation as stored (JSON in the store's
+// record). Times are Unix seconds.
+type advResv struct {
+	Name      string   `json:"name"`
+	Start     int64    `json:"start"`
+	End       int64    `json:"end"`
+	Nodes     []string `json:"nodes"` // expanded, in host-list order
+	AllNodes  bool     `json:"all_nodes,omitempty"`
+	Partition string   `json:"partition,omitempty"`
+	Users     []string `json:"users,omitempty"`
+	Accounts  []string `json:"accounts,omitempty"`
+	// Flags are the ones Loam implements, in Slurm's order.
+	Flags []string `json:"flags,omitempty"`
+	// Seq is the number the creation took (Slurm's reservation id):
+	// lists are in creation order, as Slurm's.
+	Seq uint32 `json:"seq"`
+}
+
+// advResvs holds the admin reservations. It has its own lock, taken after
+// Controller.mu when both are held, so that submissions check
+// --reservation without the controller's lock.
+type advResvs struct {
+	mu     sync.RWMutex
+	byName map[string]*advResv
+	next   uint32 // suffix of the next default name
+}
+
+// flagOrder is Slurm's order of the flags Loam prints.
+var flagOrder = []string{api.ResvFlagMaint, api.ResvFlagOverlap, api.ResvFlagIgnoreJobs}
+
+// unsupportedFlags are Slurm flags Loam refuses rather than ignores.
+var unsupportedFlags = []string{"DAILY", "WEEKLY", "WEEKDAY", "WEEKEND", "HOURLY", "FLEX", "MAGNETIC",
+	"STATIC_ALLOC", "PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE", "REPLACE_DOWN", "PURGE_COMP",
+	"NO_HOLD_JOBS_AFTER", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
+
+func (r *advResv) has(flag string) bool { return slices.Contains(r.Flags, flag) }
+
+// allows reports whether a job of user and account may run in r: Slurm
+// requires both lists to admit it when both are set.
+func (r *advResv) allows(user, account string) bool {
+	if len(r.Users) > 0 && !slices.Contains(r.Users, user) {
+		return false
+	}
+	if len(r.Accounts) > 0 && !slices.Contains(r.Accounts, account) {
+		return false
+	}
+	return len(r.Users) > 0 || len(r.Accounts) > 0
+}
+
+// overlaps reports whether r and o share a node at some time.
+func (r *advResv) overlaps(o *advResv) bool {
+	if r.Start >= o.End || o.Start >= r.End {
+		return false
+	}
+	for _, n := range r.Nodes {
+		if slices.Contains(o.Nodes, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeFlags checks flag names (any case) and returns the ones Loam
+// implements in Slurm's order. The error text is the peer's.
+func normalizeFlags(in []string) ([]string, *api.Error) {
+	var out []string
+	for _, f := range in {
+		u := strings.ToUpper(strings.TrimSpace(f))
+		switch {
+		case slices.Contains(flagOrder, u):
+			if !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+		case slices.Contains(unsupportedFlags, u):
+			return nil, api.Errorf(api.CodeNotSupported, "Loam does not implement the %s reservation flag", u)
+		default:
+			return nil, api.Errorf(api.CodeBadRequest, "Error parsing flags %s.", f)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return slices.Index(flagOrder, a) - slices.Index(flagOrder, b) })
+	return out, nil
+}
+
+// shownFlags are r's flags as scontrol prints them.
+func (r *advResv) shownFlags() []string {
+	out := slices.Clone(r.Flags)
+	if r.AllNodes {
+		return append(out, api.ResvFlagAllNodes)
+	}
+	return append(out, api.ResvFlagSpecNodes)
+}
+
+// defaultName is Slurm's name for a reservation created without one: the
+// first user (else account) and a sequence number.
+func defaultName(users, accounts []string, n uint32) string {
+	key := "resv"
+	switch {
+	case len(users) > 0:
+		key = users[0]
+	case len(accounts) > 0:
+		key = accounts[0]
+	}
+	return key + "_" + strconv.FormatUint(uint64(n), 10)
+}
+
+// sortedNodes expands a host list into unique names in host-list order.
+func sortedNodes(names []string) []string {
+	out := slices.Clone(names)
+	slices.SortFunc(out, hostlist.Compare)
+	return slices.Compact(out)
+}
+
+// activeAt reports whether the reservation's window holds at now.
+func (r *advResv) activeAt(now int64) bool { return r.Start <= now && now < r.End }
+
+// lookup returns the reservation named name (read-locked).
+func (a *advResvs) lookup(name string) (advResv, bool) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	r, ok := a.byName[name]
+	if !ok {
+		return advResv{}, false
+	}
+	return *r, true
+}
+
+// sorted returns copies of the reservations in creation order.
+func (a *advResvs) sorted() []advResv {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	out := make([]advResv, 0, len(a.byName))
+	for _, r := range a.byName {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(x, y advResv) int {
+		if x.Seq != y.Seq {
+			return int(x.Seq) - int(y.Seq)
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+	return out
+}
+
+// nodeFlags adds the node state flags of the windows that hold node name
+// at now: MAINTENANCE for a maintenance window, RESERVED for any.
+func (a *advResvs) nodeFlags(name string, now int64, flags []string) []string {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	res, maint := false, false
+	for _, r := range a.byName {
+		if r.activeAt(now) && slices.Contains(r.Nodes, name) {
+			res, maint = true, maint || r.has(api.ResvFlagMaint)
+		}
+	}
+	if maint {
+		flags = append(flags, api.FlagMaintenance)
+	}
+	if res {
+		flags = append(flags, api.FlagReserved)
+	}
+	return flags
+}

@@ -1,0 +1,249 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/sched"
+	"github.com/loamhpc/loam/pkg/store"
+)
+
+// advResvRoutes are the admin reservations' endpoints.
+func (c *Controller) advResvRoutes() map[string]route {
+	return map[string]route{
+		api.PathAdvResvCreate: {http.MethodPost, false, c.handleAdvResvCreate},
+		api.PathAdvResvUpdate: {http.MethodPost, false, c.handleAdvResvUpdate},
+		api.PathAdvResvDelete: {http.MethodPost, false, c.handleAdvResvDelete},
+		api.PathAdvResvList:   {http.MethodPost, false, c.handleAdvResvList},
+	}
+}
+
+// advEngine is the engine hook for admin reservations; engines without it
+// (test fakes) schedule as if there were none.
+type advEngine interface {
+	SetAdminReservations([]sched.AdminReservation)
+}
+
+// restoreAdvResvs loads the stored reservations, dropping the ones that
+// ended while the controller was down.
+func (c *Controller) restoreAdvResvs() error {
+	now := c.now().Unix()
+	if err := c.store.Update(func(tx *store.Tx) error { return tx.DeleteAdvResvEndedBy(now) }); err != nil {
+		return err
+	}
+	rows, err := c.store.LoadAdvResvs()
+	if err != nil {
+		return err
+	}
+	next, err := c.store.NextResvSuffix()
+	if err != nil {
+		return err
+	}
+	c.adv.mu.Lock()
+	defer c.adv.mu.Unlock()
+	c.adv.byName, c.adv.next = make(map[string]*advResv, len(rows)), next
+	for _, row := range rows {
+		var r advResv
+		if err := json.Unmarshal(row.Record, &r); err != nil {
+			return fmt.Errorf("reservation %s: %w", row.Name, err)
+		}
+		c.adv.byName[r.Name] = &r
+	}
+	return nil
+}
+
+// advBeforeCycle deletes the reservations that have ended (Slurm deletes
+// a reservation at its end time) and hands the rest to the engine. The
+// caller holds c.mu.
+func (c *Controller) advBeforeCycle(b *batch) {
+	now := c.now().Unix()
+	c.adv.mu.Lock()
+	var ended []string
+	for name, r := range c.adv.byName {
+		if r.End <= now {
+			ended = append(ended, name)
+			delete(c.adv.byName, name)
+		}
+	}
+	c.adv.mu.Unlock()
+	if len(ended) > 0 {
+		slices.Sort(ended)
+		c.log.WithField("reservations", strings.Join(ended, ",")).Info("reservations ended")
+		b.persist(c.store.Enqueue(func(tx *store.Tx) error { return tx.DeleteAdvResvEndedBy(now) }))
+	}
+	e, ok := c.eng.(advEngine)
+	if !ok {
+		return
+	}
+	list := c.adv.sorted()
+	out := make([]sched.AdminReservation, 0, len(list))
+	for _, r := range list {
+		out = append(out, sched.AdminReservation{Name: r.Name, Start: time.Unix(r.Start, 0).UTC(), End: time.Unix(r.End, 0).UTC(),
+			Nodes: r.Nodes, Maint: r.has(api.ResvFlagMaint)})
+	}
+	e.SetAdminReservations(out)
+}
+
+// admitReservation checks --reservation at submit with Slurm's errors:
+// the reservation must exist and admit the job's user and account.
+func (c *Controller) admitReservation(a *admitted) *api.Error {
+	name := a.req.Reservation
+	if name == "" {
+		return nil
+	}
+	r, ok := c.adv.lookup(name)
+	if !ok {
+		return api.NewError(api.CodeReservationInvalid) // Slurm's words alone, as sbatch prints them
+	}
+	if !r.allows(a.req.UserName, a.account) {
+		return api.NewError(api.CodeReservationAccess)
+	}
+	return nil
+}
+
+func (c *Controller) handleAdvResvCreate(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	if err := c.requireOperator(id, "creating reservations"); err != nil {
+		return nil, err
+	}
+	var s api.AdvResvSpec
+	if err := decode(body, &s); err != nil {
+		return nil, err
+	}
+	flags, aerr := normalizeFlags(s.Flags)
+	if aerr != nil {
+		return nil, aerr
+	}
+	r := &advResv{Name: s.Name, Start: s.Start, End: s.End, Partition: s.Partition, Users: s.Users,
+		Accounts: s.Accounts, Flags: flags}
+	return c.commitAdvResv(r, s.Nodes, s.NodeCount, "")
+}
+
+func (c *Controller) handleAdvResvUpdate(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	if err := c.requireOperator(id, "updating reservations"); err != nil {
+		return nil, err
+	}
+	var u api.AdvResvUpdate
+	if err := decode(body, &u); err != nil {
+		return nil, err
+	}
+	old, ok := c.adv.lookup(u.Name)
+	if !ok {
+		return nil, api.NewError(api.CodeReservationInvalid)
+	}
+	r, nodes, aerr := applyAdvUpdate(old, &u)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return c.commitAdvResv(&r, nodes, 0, old.Name)
+}
+
+// applyAdvUpdate returns old with u's fields applied and the node list to
+// resolve ("" keeps old's nodes).
+func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Error) {
+	r := old
+	r.Flags, r.Users, r.Accounts = slices.Clone(old.Flags), slices.Clone(old.Users), slices.Clone(old.Accounts)
+	dur := old.End - old.Start
+	if u.Start != nil {
+		r.Start, r.End = *u.Start, *u.Start+dur
+	}
+	if u.End != nil {
+		r.End = *u.End
+	}
+	if u.Duration != nil {
+		r.End = r.Start + *u.Duration
+	}
+	if u.Partition != nil {
+		r.Partition = *u.Partition
+	}
+	if u.Users != nil {
+		r.Users = *u.Users
+	}
+	if u.Accounts != nil {
+		r.Accounts = *u.Accounts
+	}
+	if u.Flags != nil {
+		f, err := normalizeFlags(*u.Flags)
+		if err != nil {
+			return r, "", err
+		}
+		r.Flags = f
+	}
+	nodes := ""
+	if u.Nodes != nil {
+		nodes = *u.Nodes
+	} else if old.AllNodes {
+		nodes = "ALL"
+	} else {
+		nodes = hostlist.Compress(old.Nodes)
+	}
+	return r, nodes, nil
+}
+
+func (c *Controller) handleAdvResvDelete(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	if err := c.requireOperator(id, "deleting reservations"); err != nil {
+		return nil, err
+	}
+	var d api.AdvResvDelete
+	if err := decode(body, &d); err != nil {
+		return nil, err
+	}
+	c.adv.mu.Lock()
+	if _, ok := c.adv.byName[d.Name]; !ok {
+		c.adv.mu.Unlock()
+		return nil, api.NewError(api.CodeReservationInvalid)
+	}
+	err := c.store.Update(func(tx *store.Tx) error { return tx.DeleteAdvResv(d.Name) })
+	if err == nil {
+		delete(c.adv.byName, d.Name)
+	}
+	c.adv.mu.Unlock()
+	if err != nil {
+		return nil, api.Errorf(api.CodeInternal, "%v", err)
+	}
+	c.log.WithField("reservation", d.Name).Info("reservation deleted")
+	c.schedule()
+	return &api.AdvResvCreated{Name: d.Name}, nil
+}
+
+func (c *Controller) handleAdvResvList(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	var q api.ResvQuery
+	if err := decode(body, &q); err != nil {
+		return nil, err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := &api.AdvResvsResponse{Now: c.now().Unix(), Reservations: []api.AdvResv{}}
+	for _, r := range c.adv.sorted() {
+		if len(q.Names) > 0 && !slices.Contains(q.Names, r.Name) {
+			continue
+		}
+		out.Reservations = append(out.Reservations, c.advView(&r))
+	}
+	return out, nil
+}
+
+// advView is r as scontrol show reservation prints it. The caller holds
+// c.mu (node capacities).
+func (c *Controller) advView(r *advResv) api.AdvResv {
+	v := api.AdvResv{Name: r.Name, Start: r.Start, End: r.End, Nodes: hostlist.Compress(r.Nodes),
+		NodeCount: len(r.Nodes), Partition: r.Partition, Flags: r.shownFlags(), Users: r.Users, Accounts: r.Accounts}
+	for _, name := range r.Nodes {
+		if n, ok := c.nodes[name]; ok {
+			v.CPUs += n.conf.CPUs
+			for _, g := range n.conf.GRES {
+				if g.Name == "gpu" {
+					v.GPUs += int(g.Count)
+				}
+			}
+		}
+	}
+	return v
+}

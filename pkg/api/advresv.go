@@ -1,0 +1,88 @@
+package api
+
+// Administrators' advance reservations (scontrol create, update, delete
+// and show reservation; sinfo -T). Creating, updating and deleting are
+// reserved to root and SlurmUser.
+const (
+	// PathAdvResvCreate takes AdvResvSpec and answers AdvResvCreated.
+	PathAdvResvCreate = "/v1/advresv/create"
+	// PathAdvResvUpdate takes AdvResvUpdate and answers AdvResvCreated.
+	PathAdvResvUpdate = "/v1/advresv/update"
+	// PathAdvResvDelete takes AdvResvDelete and answers AdvResvCreated.
+	PathAdvResvDelete = "/v1/advresv/delete"
+	// PathAdvResvList takes ResvQuery and answers AdvResvsResponse.
+	PathAdvResvList = "/v1/advresv/list"
+)
+
+// Node state flags of admin reservations (scontrol show node prints
+// IDLE+MAINTENANCE+RESERVED).
+const FlagMaintenance = "MAINTENANCE"
+
+// Reservation flags Loam implements, as Slurm spells them.
+const (
+	ResvFlagMaint      = "MAINT"
+	ResvFlagOverlap    = "OVERLAP"
+	ResvFlagIgnoreJobs = "IGNORE_JOBS"
+	ResvFlagSpecNodes  = "SPEC_NODES" // set by the controller: nodes were named
+	ResvFlagAllNodes   = "ALL_NODES"  // set by the controller: Nodes=ALL
+)
+
+// AdvResvSpec creates a reservation. Times are Unix seconds, already
+// resolved by the client (StartTime=now is the client's now); End is
+// Start+Duration when a duration was given.
+type AdvResvSpec struct {
+	Name      string   `json:"name,omitempty"` // empty: <user>_<n> or <account>_<n>
+	Start     int64    `json:"start"`
+	End       int64    `json:"end"`
+	Nodes     string   `json:"nodes,omitempty"` // a host list or ALL
+	NodeCount int      `json:"node_count,omitempty"`
+	Partition string   `json:"partition,omitempty"`
+	Users     []string `json:"users,omitempty"`
+	Accounts  []string `json:"accounts,omitempty"`
+	Flags     []string `json:"flags,omitempty"`
+}
+
+// AdvResvUpdate changes the fields it sets of reservation Name.
+type AdvResvUpdate struct {
+	Name      string    `json:"name"`
+	Start     *int64    `json:"start,omitempty"`
+	End       *int64    `json:"end,omitempty"`
+	Duration  *int64    `json:"duration,omitempty"` // seconds from the (new) start
+	Nodes     *string   `json:"nodes,omitempty"`
+	Partition *string   `json:"partition,omitempty"`
+	Users     *[]string `json:"users,omitempty"`
+	Accounts  *[]string `json:"accounts,omitempty"`
+	Flags     *[]string `json:"flags,omitempty"` // replaces the flags Loam implements
+}
+
+// AdvResvDelete deletes reservation Name.
+type AdvResvDelete struct {
+	Name string `json:"name"`
+}
+
+// AdvResvCreated answers a create, update or delete with the
+// reservation's name.
+type AdvResvCreated struct {
+	Name string `json:"name"`
+}
+
+// AdvResv is one reservation as scontrol show reservation prints it.
+type AdvResv struct {
+	Name      string   `json:"name"`
+	Start     int64    `json:"start"`
+	End       int64    `json:"end"`
+	Nodes     string   `json:"nodes"` // compressed host list
+	NodeCount int      `json:"node_count"`
+	CPUs      int      `json:"cpus"`
+	GPUs      int      `json:"gpus,omitempty"`
+	Partition string   `json:"partition,omitempty"`
+	Flags     []string `json:"flags,omitempty"` // in Slurm's order
+	Users     []string `json:"users,omitempty"`
+	Accounts  []string `json:"accounts,omitempty"`
+}
+
+// AdvResvsResponse answers PathAdvResvList, in creation order.
+type AdvResvsResponse struct {
+	Now          int64     `json:"now"`
+	Reservations []AdvResv `json:"reservations"`
+}

@@ -1,0 +1,312 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+// AdvResvController is the controller's admin reservation API (scontrol
+// create, update, delete and show reservation; sinfo -T).
+type AdvResvController interface {
+	CreateAdvResv(ctx context.Context, s *api.AdvResvSpec) (*api.AdvResvCreated, error)
+	UpdateAdvResv(ctx context.Context, u *api.AdvResvUpdate) (*api.AdvResvCreated, error)
+	DeleteAdvResv(ctx context.Context, d *api.AdvResvDelete) (*api.AdvResvCreated, error)
+	AdvResvs(ctx context.Context, q *api.ResvQuery) (*api.AdvResvsResponse, error)
+}
+
+// advController returns the controller's reservation API.
+func (s *scontrol) advController() (AdvResvController, bool) {
+	c, ok := s.controller()
+	if !ok {
+		return nil, false
+	}
+	ac, ok := c.(AdvResvController)
+	if !ok {
+		s.fail("scontrol: error: %s\n", api.CodeNotSupported.Text())
+	}
+	return ac, ok
+}
+
+// resvArgs is what scontrol create/update reservation parsed.
+type resvArgs struct {
+	name                 string
+	start, end           *int64
+	dur                  *int64 // seconds, rounded up to minutes as Slurm keeps them
+	nodes, part          *string
+	count                int
+	users, accounts      *[]string
+	flags                *[]string
+	startText, parseFail string
+}
+
+// parseResvArgs reads KEY=VALUE pairs (any case, Slurm's abbreviations).
+// It returns the first error as scontrol prints it, with the trailing
+// "No reservation created." left to the caller.
+func parseResvArgs(args []string, now time.Time) (*resvArgs, string) {
+	r := &resvArgs{}
+	for _, a := range args {
+		tag, val, ok := strings.Cut(a, "=")
+		if !ok {
+			if abbrev(tag, "reservation", 3) {
+				continue
+			}
+			return nil, "Unknown parameter " + a + "."
+		}
+		if msg := r.set(tag, val, now); msg != "" {
+			return nil, msg
+		}
+	}
+	return r, ""
+}
+
+func (r *resvArgs) set(tag, val string, now time.Time) string {
+	list := func() *[]string {
+		l := strings.Split(val, ",")
+		return &l
+	}
+	switch {
+	case abbrev(tag, "ReservationName", 3):
+		r.name = val
+	case abbrev(tag, "StartTime", 5):
+		t, err := slurmtime.ParseTime(val, now)
+		if err != nil {
+			return "Invalid time specification (pos=0): " + val + "\nscontrol: error: Invalid start time " + tag + "=" + val + "."
+		}
+		v := t.Unix()
+		r.start = &v
+	case abbrev(tag, "EndTime", 3):
+		t, err := slurmtime.ParseTime(val, now)
+		if err != nil {
+			return "Invalid time specification (pos=0): " + val + "\nscontrol: error: Invalid end time " + tag + "=" + val + "."
+		}
+		v := t.Unix()
+		r.end = &v
+	case abbrev(tag, "Duration", 3):
+		d, err := slurmtime.ParseDuration(val)
+		if err != nil {
+			return "Invalid duration " + tag + "=" + val + "."
+		}
+		secs := int64(d / time.Second)
+		if d == slurmtime.Unlimited {
+			secs = 365 * 86400 // Slurm's end for an unlimited reservation: a year out
+		}
+		v := (secs + 59) / 60 * 60
+		r.dur = &v
+	case abbrev(tag, "Nodes", 5):
+		r.nodes = &val
+	case abbrev(tag, "NodeCnt", 5):
+		n, err := strconv.Atoi(val)
+		if err != nil || n <= 0 {
+			return "Invalid node count " + tag + "=" + val + "."
+		}
+		r.count = n
+	case abbrev(tag, "PartitionName", 3):
+		r.part = &val
+	case abbrev(tag, "Users", 1):
+		r.users = list()
+	case abbrev(tag, "Accounts", 1):
+		r.accounts = list()
+	case abbrev(tag, "Flags", 1):
+		if bad := badResvFlag(val); bad != "" {
+			return "Error parsing flags " + bad + "."
+		}
+		r.flags = list()
+	default:
+		return "Unknown parameter " + tag + "=" + val + "."
+	}
+	return ""
+}
+
+// resvFlagNames are every flag Slurm's scontrol parses; the controller
+// refuses the ones Loam does not implement with its own message.
+var resvFlagNames = []string{"MAINT", "OVERLAP", "IGNORE_JOBS", "DAILY", "WEEKLY", "WEEKDAY", "WEEKEND",
+	"HOURLY", "FLEX", "MAGNETIC", "STATIC_ALLOC", "PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE",
+	"REPLACE_DOWN", "PURGE_COMP", "NO_HOLD_JOBS_AFTER", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
+
+func badResvFlag(val string) string {
+	for _, f := range strings.Split(val, ",") {
+		ok := false
+		for _, n := range resvFlagNames {
+			ok = ok || strings.EqualFold(f, n)
+		}
+		if !ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// create handles "create reservation KEY=VALUE...".
+func (s *scontrol) create(argv []string) {
+	if len(argv) < 2 || !abbrev(strings.SplitN(argv[1], "=", 2)[0], "reservation", 3) &&
+		!abbrev(strings.SplitN(argv[1], "=", 2)[0], "reservationname", 3) {
+		s.fail("invalid keyword: %s\n", strings.Join(argv[1:], " "))
+		return
+	}
+	r, msg := parseResvArgs(argv[1:], s.env.Now())
+	switch {
+	case msg != "":
+	case r.start == nil:
+		msg = "A start time must be given."
+	case r.end == nil && r.dur == nil:
+		msg = "An end time or duration must be given."
+	case r.users == nil && r.accounts == nil:
+		msg = "Either Users/Groups and/or Accounts must be specified."
+	}
+	if msg != "" {
+		s.fail("%s  No reservation created.\n", errorLine(msg))
+		return
+	}
+	spec := r.spec()
+	ac, ok := s.advController()
+	if !ok {
+		return
+	}
+	out, err := ac.CreateAdvResv(s.ctx, spec)
+	if err != nil {
+		var ae *api.Error
+		if errors.As(err, &ae) && ae.Code == api.CodeReservationBusy {
+			s.w.printf("Note, unless nodes are directly requested a reservation must exist in a single partition.\n" +
+				"If no partition is requested the default partition is assumed.\n")
+		}
+		s.fail("Error creating the reservation: %s\n", errText(err))
+		return
+	}
+	s.w.printf("Reservation created: %s\n", out.Name)
+}
+
+// spec is the create request: the end from the duration when given.
+func (r *resvArgs) spec() *api.AdvResvSpec {
+	sp := &api.AdvResvSpec{Name: r.name, Start: *r.start, NodeCount: r.count}
+	if r.end != nil {
+		sp.End = *r.end
+	}
+	if r.dur != nil {
+		sp.End = sp.Start + *r.dur
+	}
+	sp.Nodes, sp.Partition = deref(r.nodes), deref(r.part)
+	sp.Users, sp.Accounts, sp.Flags = deref(r.users), deref(r.accounts), deref(r.flags)
+	return sp
+}
+
+// updateReservation handles "update ReservationName=NAME KEY=VALUE...".
+func (s *scontrol) updateReservation(args []string) {
+	r, msg := parseResvArgs(args, s.env.Now())
+	if msg != "" {
+		s.fail("%s\n", errorLine(msg))
+		return
+	}
+	if r.name == "" {
+		s.fail("Error updating the reservation: %s\nslurm_update error: %s\n",
+			api.CodeReservationInvalid.Text(), api.CodeReservationInvalid.Text())
+		return
+	}
+	u := &api.AdvResvUpdate{Name: r.name, Start: r.start, End: r.end, Duration: r.dur, Nodes: r.nodes,
+		Partition: r.part, Users: r.users, Accounts: r.accounts, Flags: r.flags}
+	ac, ok := s.advController()
+	if !ok {
+		return
+	}
+	if _, err := ac.UpdateAdvResv(s.ctx, u); err != nil {
+		s.fail("Error updating the reservation: %s\nslurm_update error: %s\n", errText(err), errText(err))
+		return
+	}
+	s.w.printf("Reservation updated.\n")
+}
+
+// delete handles "delete reservation NAME" and "delete ReservationName=NAME".
+func (s *scontrol) delete(argv []string) {
+	name := ""
+	for _, a := range argv[1:] {
+		tag, val, ok := strings.Cut(a, "=")
+		switch {
+		case ok && abbrev(tag, "reservationname", 3):
+			name = val
+		case !ok && abbrev(tag, "reservation", 3) && name == "":
+		case !ok:
+			name = a
+		}
+	}
+	if name == "" {
+		s.fail("invalid keyword: %s\n", strings.Join(argv[1:], " "))
+		return
+	}
+	ac, ok := s.advController()
+	if !ok {
+		return
+	}
+	if _, err := ac.DeleteAdvResv(s.ctx, &api.AdvResvDelete{Name: name}); err != nil {
+		s.fail("delete_reservation %s: %s\n", argv[1], errText(err))
+	}
+}
+
+// appendAdvResv prints one admin reservation as Slurm 22.05's scontrol
+// show reservation does.
+func appendAdvResv(b []byte, f *jobFormatter, r *api.AdvResv) []byte {
+	sep := f.sep()
+	tres := "cpu=" + strconv.Itoa(r.CPUs)
+	if r.GPUs > 0 {
+		tres += ",gres/gpu=" + strconv.Itoa(r.GPUs)
+	}
+	state := "ACTIVE"
+	if r.Start > f.now {
+		state = "INACTIVE"
+	}
+	b = append(b, "ReservationName="+r.Name+" StartTime="+f.time(r.Start)+" EndTime="+f.time(r.End)+
+		" Duration="+string(appendHMS(nil, max(r.End-r.Start, 0)))+sep...)
+	b = append(b, "Nodes="+orNull(r.Nodes)+" NodeCnt="+strconv.Itoa(r.NodeCount)+" CoreCnt="+strconv.Itoa(r.CPUs)+
+		" Features=(null) PartitionName="+orNull(r.Partition)+" Flags="+strings.Join(r.Flags, ",")+sep...)
+	b = append(b, "TRES="+tres+sep...)
+	b = append(b, "Users="+orNull(strings.Join(r.Users, ","))+" Groups=(null) Accounts="+orNull(strings.Join(r.Accounts, ","))+
+		" Licenses=(null) State="+state+" BurstBuffer=(null) Watts=n/a"+sep...)
+	b = append(b, "MaxStartDelay=(null)"...)
+	if f.oneLine {
+		return append(b, '\n')
+	}
+	return append(b, "\n\n"...)
+}
+
+// errorLine prefixes scontrol's error lines; a bad time comes with the
+// time parser's own line first, as in Slurm.
+func errorLine(msg string) string {
+	if strings.HasPrefix(msg, "Invalid time specification") {
+		return msg
+	}
+	return "scontrol: error: " + msg
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// appendAdvResvs appends the admin reservations (those named in names,
+// when given) and says how many it printed. A controller without them
+// (an older one) has none.
+func (s *scontrol) appendAdvResvs(f *jobFormatter, names []string) int {
+	c, ok := s.controller()
+	if !ok {
+		return 0
+	}
+	ac, ok := c.(AdvResvController)
+	if !ok {
+		return 0
+	}
+	resp, err := ac.AdvResvs(s.ctx, &api.ResvQuery{Names: names})
+	if err != nil {
+		return 0
+	}
+	for i := range resp.Reservations {
+		s.w.buf = appendAdvResv(s.w.buf, f, &resp.Reservations[i])
+	}
+	return len(resp.Reservations)
+}
