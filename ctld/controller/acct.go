@@ -41,7 +41,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		if r.Req.Script != "" { // an interactive allocation has no batch step
 			a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
 				StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,
-				CPUs: batchCPUs(r), AllocTRES: j.TRESAllocStr}}
+				CPUs: batchCPUs(r), AllocTRES: j.TRESAllocStr, Tasks: 1, Usage: batchUsage(r)}} // usage.go
 		}
 		a.Steps = append(a.Steps, c.acctSteps(r, now)...) // srun steps (step.go)
 	}

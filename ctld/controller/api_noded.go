@@ -191,6 +191,9 @@ func (c *Controller) handleEvents(ctx context.Context, id auth.Identity, body []
 // applyEvent applies one event from node.
 func (c *Controller) applyEvent(b *batch, node string, ev *api.JobEvent) {
 	r := c.jobs[ev.JobID]
+	if r != nil && ev.Usage != nil {
+		c.applyUsage(b, r, node, ev.Usage) // usage.go
+	}
 	if r == nil || r.St.BatchHost != node {
 		return // not this node's batch job (any more)
 	}

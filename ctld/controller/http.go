@@ -60,6 +60,7 @@ func (c *Controller) routes() map[string]route {
 		// Steps and interactive allocations (step.go, step_alloc.go).
 		api.PathStepCreate:        {http.MethodPost, false, c.handleStepCreate},
 		api.PathStepComplete:      {http.MethodPost, false, c.handleStepComplete},
+		api.PathStepStat:          {http.MethodPost, false, c.handleStepStat}, // usage.go
 		api.PathSteps:             {http.MethodPost, false, c.handleSteps},
 		api.PathAllocate:          {http.MethodPost, false, c.handleAllocate},
 		api.PathAllocationWait:    {http.MethodPost, false, c.handleAllocationWait},

@@ -93,6 +93,9 @@ type jobStatus struct {
 	BatchHost string               `json:"batch_host,omitempty"`
 	// Launched is set when the batch node confirmed the start.
 	Launched bool `json:"launched,omitempty"`
+	// BatchUsage is what the batch script used, from its node's end
+	// event (usage.go).
+	BatchUsage *api.NodeUsage `json:"batch_usage,omitempty"`
 
 	Dep        *job.Dependency `json:"dep,omitempty"`
 	KillInvDep bool            `json:"kill_inv_dep,omitempty"`

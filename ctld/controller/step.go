@@ -42,6 +42,8 @@ type stepRecord struct {
 	// started; Suspended, the step's own once it ended (suspend_acct.go).
 	SuspendedBase int64 `json:"suspended_base,omitempty"`
 	Suspended     int64 `json:"suspended,omitempty"`
+	// Usage is what the step's tasks used, from its nodes (usage.go).
+	Usage *api.StepUsage `json:"usage,omitempty"`
 }
 
 // jobSteps are a job's steps in id order and the id the next one gets.
@@ -323,7 +325,7 @@ func (c *Controller) acctSteps(r *jobRecord, now int64) []api.AcctStep {
 		out = append(out, api.AcctStep{StepID: strconv.FormatUint(uint64(s.StepID), 10), Name: s.Name, State: s.State,
 			ExitCode: s.ExitCode, StartTime: s.Start, EndTime: s.End, Elapsed: activeSecs(s.Start, end, stepSuspended(r, s, now)),
 			Nodes: s.Layout.NodeList, NodeCount: s.nodeCount(), CPUs: s.CPUs,
-			AllocTRES: fmt.Sprintf("cpu=%d,node=%d", s.CPUs, s.nodeCount())})
+			AllocTRES: fmt.Sprintf("cpu=%d,node=%d", s.CPUs, s.nodeCount()), Tasks: s.Layout.Tasks, Usage: s.Usage})
 	}
 	return out
 }

@@ -78,6 +78,13 @@ func (a *Agent) tcpHandler() http.Handler {
 		}
 		return a.launchStep(ctx, &req) // step.go
 	})
+	signed(api.PathNodedStepUsage, func(ctx context.Context, body []byte) (any, *api.Error) {
+		var req api.NodedUsageRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return a.stepUsage(ctx, &req) // usage.go
+	})
 	signed(api.PathNodedShutdown, func(context.Context, []byte) (any, *api.Error) {
 		a.stopNow() // admin.go: scontrol shutdown
 		return &api.NodedResponse{}, nil

@@ -141,6 +141,7 @@ func (p *proc) run() {
 		defer t.Stop()
 	}
 	p.collectExits()
+	p.recordUsage() // usage.go
 	// Whatever the tasks left behind goes with the step.
 	if err := p.group.Kill(); err != nil {
 		p.log.WithError(err).Warn("kill leftover processes")

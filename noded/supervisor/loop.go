@@ -209,6 +209,7 @@ func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
 		Terminated:    o.Terminated,
 		ExitedInGrace: o.ExitedInGrace,
 	}
+	res.Usage = s.usage() // usage.go
 	if n, err := s.group.OOMKills(); err != nil {
 		s.log.WithError(err).Warn("read OOM count")
 	} else if n > 0 {

@@ -77,6 +77,10 @@ type AcctStep struct {
 	NodeCount int          `json:"node_count"`
 	CPUs      int          `json:"cpus"`
 	AllocTRES string       `json:"tres_alloc_str,omitempty"`
+	// Tasks is the step's task count; Usage what its tasks used, as the
+	// node daemons measured it at the step's end (usage.go).
+	Tasks int        `json:"tasks,omitempty"`
+	Usage *StepUsage `json:"usage,omitempty"`
 }
 
 // AcctResponse answers PathAccounting, jobs in submit order.

@@ -120,6 +120,9 @@ type JobEvent struct {
 	// "ESLURMD_CREATE_BATCH_DIR_ERROR"; sets the job's exit to 0:53-like
 	// values as Slurm does.
 	FailCode string `json:"fail_code,omitempty"`
+	// Usage is what the job's steps used on the node (usage.go), on an
+	// end event.
+	Usage *JobUsage `json:"usage,omitempty"`
 }
 
 // JobEventsRequest carries a node daemon's events, oldest first.

@@ -94,6 +94,7 @@ var statPaths = []string{
 	PathPreemptReport, PathUtilReport, PathStats,
 	PathAdvResvCreate, PathAdvResvUpdate, PathAdvResvDelete, PathAdvResvList,
 	PathJobScript, PathSetDebug, PathShutdown,
+	PathStepStat,
 }
 
 var statPathIDs = func() map[string]int {

@@ -91,8 +91,10 @@ func acctDate(get func(r acctRow) int64) func(r acctRow, p *acctPrinter) string 
 }
 
 // acctCols are the fields Loam fills, in Slurm's table order, with
-// Slurm's widths. Fields Loam does not measure (MaxRSS, AveCPU, ...) are
-// accepted and print empty, as sacct prints fields it has no data for.
+// Slurm's widths. The usage fields (MaxRSS, TotalCPU, ...) come from the
+// node daemons' measures (sstat_format.go); fields Loam does not measure
+// (disk, pages, energy, ...) are accepted and print empty, as sacct
+// prints fields it has no data for.
 var acctCols = []acctCol{
 	{"Account", 10, func(r acctRow, _ *acctPrinter) string { return r.j.Account }},
 	{"AdminComment", 15, nil},
@@ -110,13 +112,13 @@ var acctCols = []acctCol{
 		return r.j.AllocTRES
 	}},
 	{"AssocID", 7, nil},
-	{"AveCPU", 10, nil},
+	{"AveCPU", 10, acctUsage("AveCPU")},
 	{"AveCPUFreq", 10, nil},
 	{"AveDiskRead", 14, nil},
 	{"AveDiskWrite", 14, nil},
 	{"AvePages", 10, nil},
-	{"AveRSS", 10, nil},
-	{"AveVMSize", 10, nil},
+	{"AveRSS", 10, acctUsage("AveRSS")},
+	{"AveVMSize", 10, acctUsage("AveVMSize")},
 	{"BlockID", 16, nil},
 	{"Cluster", 10, func(_ acctRow, p *acctPrinter) string { return p.cluster }},
 	{"Comment", 14, nil},
@@ -165,10 +167,10 @@ var acctCols = []acctCol{
 	{"MaxDiskRead", 12, nil}, {"MaxDiskReadNode", 15, nil}, {"MaxDiskReadTask", 15, nil},
 	{"MaxDiskWrite", 12, nil}, {"MaxDiskWriteNode", 16, nil}, {"MaxDiskWriteTask", 16, nil},
 	{"MaxPages", 8, nil}, {"MaxPagesNode", 12, nil}, {"MaxPagesTask", 14, nil},
-	{"MaxRSS", 10, nil}, {"MaxRSSNode", 10, nil}, {"MaxRSSTask", 10, nil},
-	{"MaxVMSize", 10, nil}, {"MaxVMSizeNode", 14, nil}, {"MaxVMSizeTask", 14, nil},
+	{"MaxRSS", 10, acctUsage("MaxRSS")}, {"MaxRSSNode", 10, acctUsage("MaxRSSNode")}, {"MaxRSSTask", 10, acctUsage("MaxRSSTask")},
+	{"MaxVMSize", 10, acctUsage("MaxVMSize")}, {"MaxVMSizeNode", 14, acctUsage("MaxVMSizeNode")}, {"MaxVMSizeTask", 14, acctUsage("MaxVMSizeTask")},
 	{"McsLabel", 12, nil},
-	{"MinCPU", 10, nil}, {"MinCPUNode", 10, nil}, {"MinCPUTask", 10, nil},
+	{"MinCPU", 10, acctUsage("MinCPU")}, {"MinCPUNode", 10, acctUsage("MinCPUNode")}, {"MinCPUTask", 10, acctUsage("MinCPUTask")},
 	{"NCPUS", 10, func(r acctRow, _ *acctPrinter) string { return strconv.Itoa(r.cpus()) }},
 	{"NNodes", 8, func(r acctRow, _ *acctPrinter) string {
 		if r.step != nil {
@@ -183,7 +185,7 @@ var acctCols = []acctCol{
 		}
 		return orDefault(n, "None assigned")
 	}},
-	{"NTasks", 8, nil},
+	{"NTasks", 8, acctUsage("NTasks")},
 	{"Partition", 10, acctJobOnly(func(j *api.AcctJob) string { return j.Partition })},
 	{"Priority", 10, acctJobOnly(func(j *api.AcctJob) string { return strconv.FormatInt(j.Priority, 10) })},
 	{"QOS", 10, acctJobOnly(func(j *api.AcctJob) string { return j.QOS })},
@@ -214,7 +216,7 @@ var acctCols = []acctCol{
 	{"SubmitLine", 20, nil},
 	// A job's steps were suspended with it: every row shows the job's.
 	{"Suspended", 10, func(r acctRow, _ *acctPrinter) string { return string(appendHMS(nil, r.j.Suspended)) }},
-	{"SystemComment", 15, nil}, {"SystemCPU", 10, nil},
+	{"SystemComment", 15, nil}, {"SystemCPU", 10, acctUsage("SystemCPU")},
 	{"Timelimit", 10, acctJobOnly(func(j *api.AcctJob) string {
 		if j.TimeLimit == 0 {
 			return "Partition_Limit"
@@ -227,16 +229,16 @@ var acctCols = []acctCol{
 		}
 		return strconv.FormatInt(j.TimeLimit/60, 10)
 	})},
-	{"TotalCPU", 10, nil},
-	{"TRESUsageInAve", 14, nil}, {"TRESUsageInMax", 14, nil}, {"TRESUsageInMaxNode", 18, nil},
-	{"TRESUsageInMaxTask", 18, nil}, {"TRESUsageInMin", 14, nil}, {"TRESUsageInMinNode", 18, nil},
-	{"TRESUsageInMinTask", 18, nil}, {"TRESUsageInTot", 14, nil}, {"TRESUsageOutAve", 15, nil},
+	{"TotalCPU", 10, acctUsage("TotalCPU")},
+	{"TRESUsageInAve", 14, acctUsage("TRESUsageInAve")}, {"TRESUsageInMax", 14, acctUsage("TRESUsageInMax")}, {"TRESUsageInMaxNode", 18, acctUsage("TRESUsageInMaxNode")},
+	{"TRESUsageInMaxTask", 18, acctUsage("TRESUsageInMaxTask")}, {"TRESUsageInMin", 14, acctUsage("TRESUsageInMin")}, {"TRESUsageInMinNode", 18, acctUsage("TRESUsageInMinNode")},
+	{"TRESUsageInMinTask", 18, acctUsage("TRESUsageInMinTask")}, {"TRESUsageInTot", 14, acctUsage("TRESUsageInTot")}, {"TRESUsageOutAve", 15, nil},
 	{"TRESUsageOutMax", 15, nil}, {"TRESUsageOutMaxNode", 19, nil}, {"TRESUsageOutMaxTask", 19, nil},
 	{"TRESUsageOutMin", 15, nil}, {"TRESUsageOutMinNode", 19, nil}, {"TRESUsageOutMinTask", 19, nil},
 	{"TRESUsageOutTot", 15, nil},
 	{"UID", 6, acctJobOnly(func(j *api.AcctJob) string { return u32(j.UserID) })},
 	{"User", 9, acctJobOnly(func(j *api.AcctJob) string { return j.UserName })},
-	{"UserCPU", 10, nil},
+	{"UserCPU", 10, acctUsage("UserCPU")},
 	{"WCKey", 10, nil}, {"WCKeyID", 10, nil},
 	{"WorkDir", 20, acctJobOnly(func(j *api.AcctJob) string { return j.WorkDir })},
 }
