@@ -17,6 +17,8 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
     Valid <COMMAND> values are:
      completing               display jobs in completing state along with
                               their completing nodes
+     create <SPECIFICATIONS>  create a reservation
+     delete <SPECIFICATIONS>  delete the specified reservation
      details                  add details to the "show" command
      exit                     terminate scontrol
      help                     print this description of use.
@@ -55,8 +57,8 @@ const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
 
   <ENTITY> may be "config", "daemons", "hostnames", "hostlist",
        "hostlistsorted", "job", "licenses", "node", "partition",
-       "reservation" (the reservations Loam's scheduler holds for blocked
-       jobs), "steps" or "topology".
+       "reservation" (the administrators' reservations, then those Loam's
+       scheduler holds for blocked jobs), "steps" or "topology".
 
   <ID> may be a configuration parameter name, job id, node name or
        partition name.

@@ -38,8 +38,8 @@ func sinfoPeerCases(t *testing.T, dir string) {
 	}
 }
 
-// TestSinfoReservationsAndUsage: -T lists admin reservations, of which
-// Loam has none, in Slurm's words; --usage is Slurm's text.
+// TestSinfoReservationsAndUsage: -T with no admin reservations says so
+// in Slurm's words; --usage is Slurm's text.
 func TestSinfoReservationsAndUsage(t *testing.T) {
 	tests := map[string]struct {
 		args    []string
