@@ -71,6 +71,9 @@ func (c *Controller) routes() map[string]route {
 		api.PathJobScript: {http.MethodPost, false, c.handleJobScript},
 		api.PathSetDebug:  {http.MethodPost, false, c.handleSetDebug},
 		api.PathShutdown:  {http.MethodPost, false, c.handleShutdown},
+
+		// sbcast's grants (sbcast.go).
+		api.PathSbcast: {http.MethodPost, false, c.handleSbcast},
 	}
 	for path, rt := range c.liveRoutes() {
 		m[path] = rt

@@ -26,6 +26,9 @@ const ControllerSender = "loam-ctld"
 func (a *Agent) tcpHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+api.PathNodedPing, a.servePing)
+	// sbcast's chunks come from the user's command, with a grant the
+	// controller signed (sbcast.go).
+	mux.HandleFunc("POST "+api.PathNodedSbcast, newSbcastServer(a).serve)
 	signed := func(path string, h func(context.Context, []byte) (any, *api.Error)) {
 		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) { a.serveSigned(w, r, h) })
 	}

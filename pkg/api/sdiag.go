@@ -95,6 +95,7 @@ var statPaths = []string{
 	PathAdvResvCreate, PathAdvResvUpdate, PathAdvResvDelete, PathAdvResvList,
 	PathJobScript, PathSetDebug, PathShutdown,
 	PathStepStat,
+	PathSbcast,
 }
 
 var statPathIDs = func() map[string]int {
