@@ -136,3 +136,88 @@ func parseCPUTime(t *testing.T, s string) float64 {
 	}
 	return days*86400 + secs
 }
+
+// usageStepsScript: step 0 touches 20 MiB, burns 0.3 s of CPU and ends;
+// step 1 touches 30 MiB and waits for its job to be cancelled.
+const usageStepsScript = `#!/bin/bash
+#SBATCH -n1 -o out.txt
+unset LOAM_CONF
+srun -n1 python3 -c '
+import time
+b = bytearray(20 << 20)
+for i in range(0, len(b), 4096): b[i] = 1
+t = time.process_time()
+while time.process_time() - t < 0.3: pass
+'
+srun -n1 python3 -c '
+import time
+b = bytearray(30 << 20)
+for i in range(0, len(b), 4096): b[i] = 1
+time.sleep(600)
+'
+`
+
+// TestUsageStepShowsWhileJobRuns: a finished step's MaxRSS and TotalCPU
+// show in sacct while its job still runs (the node sends them when the
+// step ends), and a step killed with its job is measured too.
+func TestUsageStepShowsWhileJobRuns(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	s := startSrunCluster(t, clustertest.Spec{Nodes: 1, CPUs: 2})
+	dir := sharedDir(t)
+	id := s.sbatch(t, dir, usageStepsScript, nil)
+	s.waitJob(t, id, job.Running, nodedWait)
+
+	sacct := func() map[string][]string {
+		r := s.run(t, dir, nil, "", nil, "sacct", "-j", fmt.Sprint(id), "-P", "-n", "-o", "JobID,State,MaxRSS,TotalCPU")
+		rows := map[string][]string{}
+		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			f := strings.Split(l, "|")
+			if len(f) == 4 {
+				rows[f[0]] = f
+			}
+		}
+		return rows
+	}
+	step0, step1 := fmt.Sprintf("%d.0", id), fmt.Sprintf("%d.1", id)
+	var rows map[string][]string
+	clustertest.Eventually(t, nodedWait, "sacct to show step 0's numbers while step 1 runs", func() error {
+		rows = sacct()
+		if st := rows[step1]; st == nil || st[1] != "RUNNING" {
+			return fmt.Errorf("step 1: %q", rows[step1])
+		}
+		if st := rows[step0]; st == nil || st[2] == "" {
+			return fmt.Errorf("step 0: %q", rows[step0])
+		}
+		return nil
+	})
+	if rows[fmt.Sprint(id)][1] != "RUNNING" {
+		t.Errorf("job line %q: want the job still running", rows[fmt.Sprint(id)])
+	}
+	st := rows[step0]
+	if rss := parseUsageSize(t, st[2]); rss < 20<<20 || rss > 1<<30 || parseCPUTime(t, st[3]) < 0.2 {
+		t.Errorf("step 0 %q: want MaxRSS 20 MiB to 1 GiB, TotalCPU >= 0.2 s", st)
+	}
+
+	// Step 1 has touched its 30 MiB once sstat sees it.
+	clustertest.Eventually(t, nodedWait, "sstat to show step 1 holding 30 MiB", func() error {
+		r := s.run(t, dir, nil, "", nil, "sstat", "-j", step1, "-P", "-n", "-o", "MaxRSS")
+		if rss, err := usageSize(strings.TrimSpace(r.stdout)); err != nil || rss < 30<<20 {
+			return fmt.Errorf("sstat: %q %q", r.stdout, r.stderr)
+		}
+		return nil
+	})
+	s.run(t, dir, nil, "", nil, "scancel", fmt.Sprint(id))
+	s.waitJob(t, id, job.Cancelled, nodedWait)
+	clustertest.Eventually(t, nodedWait, "sacct to show step 1's numbers", func() error {
+		rows = sacct()
+		if st := rows[step1]; st == nil || st[2] == "" {
+			return fmt.Errorf("step 1: %q", rows[step1])
+		}
+		return nil
+	})
+	if rss := parseUsageSize(t, rows[step1][2]); rss < 30<<20 || rss > 1<<30 {
+		t.Errorf("step 1 killed with its job %q: want MaxRSS 30 MiB to 1 GiB", rows[step1])
+	}
+}

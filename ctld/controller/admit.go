@@ -12,6 +12,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/batchscript"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
@@ -101,6 +102,9 @@ func (c *Controller) admitIdentity(a *admitted, id auth.Identity, in *api.Submit
 func checkRequest(r *job.Request) *api.Error {
 	if strings.TrimSpace(r.Script) == "" {
 		return api.NewError(api.CodeScriptMissing)
+	}
+	if len(r.Script) > batchscript.MaxScriptBytes {
+		return api.NewError(api.CodePathnameTooLong) // Slurm's max_script_size
 	}
 	if r.WorkDir == "" || !filepath.IsAbs(r.WorkDir) {
 		return api.NewError(api.CodeMissingWorkDir)

@@ -22,10 +22,7 @@ func LoadConfig(path string) (*slurmconf.Config, error) {
 		return nil, err
 	}
 	rel := strings.TrimPrefix(abs, "/")
-	conf, err := slurmconf.Load(os.DirFS("/"), rel)
-	if err == nil {
-		err = conf.Validate()
-	}
+	conf, err := slurmconf.LoadChecked(os.DirFS("/"), rel, "/")
 	if err != nil {
 		return nil, absPaths{err}
 	}

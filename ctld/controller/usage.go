@@ -11,9 +11,13 @@ import (
 )
 
 // applyUsage records what a node reports a job's steps used: the batch
-// step from the batch host, numbered steps from every node they ran on.
-// A job that already ended has its accounting record written again.
-// The caller holds c.mu.
+// step from the batch host (on the job's end event), numbered steps from
+// every node they ran on (an api.EventStepUsage event when the step ended
+// there, or the job's end event for those it could not send so). A
+// node's report replaces its earlier one of the same step, so a report
+// sent again after a restart of the controller (which forgets the event
+// numbers it applied) counts once. A job that already ended has its
+// accounting record written again. The caller holds c.mu.
 func (c *Controller) applyUsage(b *batch, r *jobRecord, node string, u *api.JobUsage) {
 	if !c.ranOn(r, node) {
 		return

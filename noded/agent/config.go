@@ -59,10 +59,7 @@ func resolve(o Options) (*nodeConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := slurmconf.Load(os.DirFS("/"), strings.TrimPrefix(abs, "/"))
-	if err == nil {
-		err = cfg.Validate()
-	}
+	cfg, err := slurmconf.LoadChecked(os.DirFS("/"), strings.TrimPrefix(abs, "/"), "/")
 	if err != nil {
 		return nil, fmt.Errorf("configuration %s: %w", abs, err)
 	}

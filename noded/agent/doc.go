@@ -12,7 +12,8 @@
 //   - starts the node's share of a job's srun steps (package step) when
 //     the controller sends a step launch for a job it runs;
 //   - reports job starts and ends as numbered events, exactly once across
-//     its own restarts (package spool explains how).
+//     its own restarts (package spool explains how), and the usage of
+//     each srun step when its step process exits (step_usage.go).
 //
 // Restart: loam-noded can be killed at any time. On start it rebuilds its
 // outbox from the spool, re-adopts every job whose supervisor still holds

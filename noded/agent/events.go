@@ -28,10 +28,13 @@ type outbox struct {
 	last     uint64 // highest number handed out or seen
 	acked    uint64
 	wake     chan struct{}
+	// read reads an event file (the agent's readRecord, which moves a
+	// corrupt one aside, once the daemon runs).
+	read func(path string, v any) error
 }
 
 func newOutbox() *outbox {
-	return &outbox{pending: map[uint64]api.JobEvent{}, doneDirs: map[uint64]uint64{}, wake: make(chan struct{}, 1)}
+	return &outbox{pending: map[uint64]api.JobEvent{}, doneDirs: map[uint64]uint64{}, wake: make(chan struct{}, 1), read: spool.ReadJSON}
 }
 
 // next returns a new event number: later than every number handed out
@@ -55,15 +58,21 @@ func (o *outbox) add(ev api.JobEvent) {
 	}
 }
 
-// batch returns the oldest pending events.
+// batch returns the oldest pending events: at most maxBatch, and no more
+// task records than maxBatchTasks (step_usage.go) past the first event.
 func (o *outbox) batch() []api.JobEvent {
 	seqs := slices.Sorted(maps.Keys(o.pending))
 	if len(seqs) > maxBatch {
 		seqs = seqs[:maxBatch]
 	}
-	out := make([]api.JobEvent, len(seqs))
-	for i, s := range seqs {
-		out[i] = o.pending[s]
+	out := make([]api.JobEvent, 0, len(seqs))
+	tasks := 0
+	for _, s := range seqs {
+		ev := o.pending[s]
+		if tasks += eventTasks(&ev); tasks > maxBatchTasks && len(out) > 0 {
+			break
+		}
+		out = append(out, ev)
 	}
 	return out
 }
@@ -93,7 +102,7 @@ func (o *outbox) loadEvents(dir string) (uint64, error) {
 	var top uint64
 	for _, name := range []string{spool.StartedEvent, spool.EndedEvent} {
 		var ev api.JobEvent
-		err := spool.ReadJSON(filepath.Join(dir, name), &ev)
+		err := o.read(filepath.Join(dir, name), &ev)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -103,7 +112,8 @@ func (o *outbox) loadEvents(dir string) (uint64, error) {
 		o.add(ev)
 		top = max(top, ev.Seq)
 	}
-	return top, nil
+	steps, err := o.loadStepEvents(dir) // step_usage.go
+	return max(top, steps), err
 }
 
 // sendEvents delivers the outbox to the controller until ctx ends,

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"time"
@@ -107,7 +106,7 @@ func (a *Agent) endJob(id uint32) error {
 		close(e.gone)
 	}
 	var ev api.JobEvent
-	err := spool.ReadJSON(filepath.Join(dir, spool.EndedEvent), &ev)
+	err := a.readRecord(filepath.Join(dir, spool.EndedEvent), &ev)
 	if errors.Is(err, fs.ErrNotExist) {
 		ev, err = a.numberEnd(dir, id)
 	}
@@ -132,7 +131,7 @@ func (a *Agent) numberEnd(dir string, id uint32) (api.JobEvent, error) {
 		}
 	}
 	var res api.JobEvent
-	err := spool.ReadJSON(filepath.Join(dir, spool.ResultFile), &res)
+	err := a.readRecord(filepath.Join(dir, spool.ResultFile), &res)
 	if errors.Is(err, fs.ErrNotExist) {
 		res = a.lostSupervisor(dir, id, st)
 	} else if err != nil {
@@ -175,9 +174,11 @@ func (a *Agent) lostSupervisor(dir string, id uint32, st spool.Start) api.JobEve
 // earlier daemon: live supervisors are watched again, the others have
 // their ends reported.
 func (a *Agent) recover(ctx context.Context) error {
+	a.out.read = a.readRecord // corrupt.go
 	acked, err := a.spool.Acked()
-	if err != nil {
-		return err
+	if err != nil { // numbers are times: events sent again are known
+		a.log.WithError(err).Error("spool: unreadable acknowledgement; every kept event is sent again")
+		acked = 0
 	}
 	a.out.acked, a.out.last = acked, acked
 	done, err := a.spool.Done()
@@ -221,7 +222,8 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 	}
 	var l spool.Launch
 	if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &l); err != nil {
-		return fmt.Errorf("launch of job %d: %w", id, err)
+		// Its live supervisor read it; only the CPUs to keep are lost.
+		a.log.WithError(err).WithField("job_id", id).Error("re-adopt job without its launch record")
 	}
 	cpus, _ := isolation.ParseCPUList(l.Request.Alloc.CPUIDs)
 	for _, c := range cpus {
@@ -233,6 +235,7 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 	close(e.ready)
 	a.jobs[id] = e
 	a.log.WithField("job_id", id).Info("re-adopted running job")
+	a.adoptSteps(e) // step_usage.go
 	go a.watch(ctx, e)
 	return nil
 }

@@ -44,6 +44,9 @@ func (a *Agent) tcpHandler() http.Handler {
 		if err := decode(body, &req); err != nil {
 			return nil, err
 		}
+		if req.Signal < 0 { // one above 64 is ignored, as Slurm's daemons do
+			return nil, api.Errorf(api.CodeBadRequest, "signal %d out of range", req.Signal)
+		}
 		return a.signal(ctx, &req)
 	})
 	signed(api.PathNotifyJob, func(ctx context.Context, body []byte) (any, *api.Error) {
@@ -95,7 +98,7 @@ func (a *Agent) tcpHandler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, api.Errorf(api.CodeNotFound, "%s %s", r.Method, r.URL.Path))
 	})
-	return mux
+	return a.recovering(mux) // recover.go
 }
 
 // serveSigned verifies the request's signature, then runs h.
@@ -163,7 +166,7 @@ func (a *Agent) unixHandler(minter *auth.Minter) http.Handler {
 	mux.Handle("POST "+api.PathCredential, minter.Handler())
 	mux.HandleFunc("GET "+api.PathNodedPing, a.servePing)
 	mux.HandleFunc("POST "+api.PathNodedPids, a.servePids) // pids.go: scontrol listpids
-	return mux
+	return a.recovering(mux)
 }
 
 // listenUnix listens on the node's socket, refusing to take over one a

@@ -24,6 +24,8 @@ func (a *Agent) launchStep(ctx context.Context, req *api.StepLaunchRequest) (*ap
 	resp, aerr := step.Launch(step.Host{Node: a.nc.node.Name, Self: a.self, JobDir: e.dir}, req)
 	if aerr != nil {
 		a.log.WithField("job_id", req.JobID).WithField("step_id", req.StepID).WithField("reason", aerr.Error()).Warn("step launch failed")
+	} else {
+		a.watchStep(e, req.StepID, resp.Pid) // step_usage.go
 	}
 	return resp, aerr
 }

@@ -191,14 +191,19 @@ func WriteFile(path string, data []byte, mode os.FileMode) error {
 	return nil
 }
 
-// ReadJSON reads path into v; a missing file is fs.ErrNotExist.
+// ErrCorrupt is a record that does not decode: half-written before a
+// crash, or damaged on disk.
+var ErrCorrupt = errors.New("corrupt record")
+
+// ReadJSON reads path into v; a missing file is fs.ErrNotExist, one that
+// does not decode ErrCorrupt.
 func ReadJSON(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return fmt.Errorf("read %s: %w: %w", path, ErrCorrupt, err)
 	}
 	return nil
 }

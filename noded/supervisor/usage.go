@@ -1,13 +1,26 @@
 package supervisor
 
 import (
+	"context"
+	"time"
+
+	"github.com/loamhpc/loam/noded/step"
 	"github.com/loamhpc/loam/noded/usage"
 	"github.com/loamhpc/loam/pkg/api"
 )
 
+// stepRecordWait bounds how long a job's end waits for the step
+// processes still running here to record what their killed tasks used:
+// they only reap them and write a file.
+const stepRecordWait = 2 * time.Second
+
 // usage is what the job used on this node, for its end event: the batch
 // script's reaped rusage and the job cgroup's memory peak (batch host
-// only), and the usage its steps' processes left in their directories.
+// only), and, as a fallback, the usage its steps' processes left in their
+// directories that the node daemon did not send as a step-usage event of
+// its own (a step still ending when the job was killed, or one that ended
+// while the daemon was down). Called once the job's processes were
+// killed; a job without steps reads its directory once, as before.
 func (s *Supervisor) usage() *api.JobUsage {
 	u := &api.JobUsage{}
 	if b, ok := s.job.(*batchJob); ok && b.reaped() {
@@ -17,11 +30,17 @@ func (s *Supervisor) usage() *api.JobUsage {
 		}
 		u.Batch = &n
 	}
-	steps, err := usage.CollectSteps(s.dir)
+	steps, unrecorded, err := usage.ScanSteps(s.dir)
+	if len(unrecorded) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), stepRecordWait)
+		step.AwaitExit(ctx, unrecorded)
+		cancel()
+		steps, _, err = usage.ScanSteps(s.dir)
+	}
 	if err != nil {
 		s.log.WithError(err).Warn("collect step usage")
 	}
-	u.Steps = capSteps(steps, maxEventTasks)
+	u.Steps = capSteps(steps, api.MaxEventTasks)
 	if left := len(steps) - len(u.Steps); left > 0 {
 		s.log.WithField("steps_left_out", left).Warn("too many step tasks to report: later steps unmeasured")
 	}
@@ -40,11 +59,6 @@ func (b *batchJob) reaped() bool {
 		return false
 	}
 }
-
-// maxEventTasks bounds the task records one end event carries, so that
-// a batch of events (up to 500) stays well within a request's 8 MiB
-// limit: about 70 bytes a task, 9 KiB an event.
-const maxEventTasks = 128
 
 // capSteps keeps the steps, in order, whose tasks fit in max records.
 func capSteps(steps []api.StepNodeUsage, max int) []api.StepNodeUsage {

@@ -19,6 +19,11 @@ import (
 // written by the step process when its tasks ended.
 const StepFile = "usage.json"
 
+// EventFile, in a step's directory, is the numbered step-usage event the
+// node daemon made of StepFile (an api.JobEvent): its presence says the
+// step's usage goes to the controller on its own, not with the job's end.
+const EventFile = "ev-usage.json"
+
 // FromState is the usage of task, reaped with state ps; zero times when
 // the task never ran (nil state).
 func FromState(task int, ps *os.ProcessState) api.TaskUsage {
@@ -74,37 +79,61 @@ func WriteStep(dir string, n api.NodeUsage) error {
 	return nil
 }
 
+// ReadStep reads the usage the step process left in step directory dir;
+// fs.ErrNotExist when it left none (yet).
+func ReadStep(dir string) (api.NodeUsage, error) {
+	var n api.NodeUsage
+	data, err := os.ReadFile(filepath.Join(dir, StepFile))
+	if err != nil {
+		return n, err
+	}
+	if err := json.Unmarshal(data, &n); err != nil {
+		return n, fmt.Errorf("%s: %w", filepath.Join(dir, StepFile), err)
+	}
+	return n, nil
+}
+
 // CollectSteps reads the usage files of the steps in job directory
-// jobDir (step_<id>/usage.json), in step order. Steps without one (still
-// running, or killed with the job before they wrote it) are left out.
+// jobDir (step_<id>/usage.json), in step order: the fallback of the job's
+// end event. Steps without one (still running, or killed with the job
+// before they wrote it) are left out, and so are those whose usage the
+// node daemon numbered as an event of its own (EventFile).
 func CollectSteps(jobDir string) ([]api.StepNodeUsage, error) {
+	out, _, err := ScanSteps(jobDir)
+	return out, err
+}
+
+// ScanSteps is CollectSteps that also names the directories of the steps
+// that left neither usage nor an event (yet: their step process may still
+// be reaping its tasks).
+func ScanSteps(jobDir string) (found []api.StepNodeUsage, unrecorded []string, err error) {
 	entries, err := os.ReadDir(jobDir)
 	if err != nil {
-		return nil, fmt.Errorf("collect step usage: %w", err)
+		return nil, nil, fmt.Errorf("collect step usage: %w", err)
 	}
-	var out []api.StepNodeUsage
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), "step_")
 		if !ok || !e.IsDir() {
 			continue
 		}
-		id, err := strconv.ParseUint(rest, 10, 32)
-		if err != nil {
+		id, perr := strconv.ParseUint(rest, 10, 32)
+		if perr != nil {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(jobDir, e.Name(), StepFile))
-		if errors.Is(err, fs.ErrNotExist) {
+		dir := filepath.Join(jobDir, e.Name())
+		if _, serr := os.Lstat(filepath.Join(dir, EventFile)); serr == nil {
 			continue
 		}
-		if err != nil {
-			return out, fmt.Errorf("collect step usage: %w", err)
+		n, rerr := ReadStep(dir)
+		switch {
+		case errors.Is(rerr, fs.ErrNotExist):
+			unrecorded = append(unrecorded, dir)
+		case rerr != nil:
+			err = errors.Join(err, fmt.Errorf("step %d usage: %w", id, rerr))
+		default:
+			found = append(found, api.StepNodeUsage{StepID: uint32(id), Usage: n})
 		}
-		var n api.NodeUsage
-		if err := json.Unmarshal(data, &n); err != nil {
-			return out, fmt.Errorf("step %d usage: %w", id, err)
-		}
-		out = append(out, api.StepNodeUsage{StepID: uint32(id), Usage: n})
 	}
-	slices.SortFunc(out, func(a, b api.StepNodeUsage) int { return int(a.StepID) - int(b.StepID) })
-	return out, nil
+	slices.SortFunc(found, func(a, b api.StepNodeUsage) int { return int(a.StepID) - int(b.StepID) })
+	return found, unrecorded, err
 }

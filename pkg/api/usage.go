@@ -180,3 +180,17 @@ type NodedUsageRequest struct {
 	JobID uint32  `json:"job_id"`
 	Step  *uint32 `json:"step,omitempty"`
 }
+
+// EventStepUsage is a node daemon's event (JobEvent.Kind) carrying what
+// one numbered step used on the node (Usage.Steps, one entry), sent when
+// the step ends there rather than with the job's end, so that sacct shows
+// a long job's finished steps while it runs. It goes through the same
+// numbered, acknowledged outbox as the job's start and end.
+const EventStepUsage JobEventKind = "step_usage"
+
+// MaxEventTasks bounds the task records one event carries (a step's
+// share of one node, or the steps an end event still carries): about 70
+// bytes a task, 70 KiB an event. The node daemon's batches of events are
+// bounded by task records as well, so that a request stays well within
+// MaxRequestBytes.
+const MaxEventTasks = 1024

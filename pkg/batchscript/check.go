@@ -45,6 +45,22 @@ func Check(body []byte) error {
 	return nil
 }
 
+// MaxScriptBytes is the largest script slurmctld accepts by default
+// (SchedulerParameters=max_script_size, 4 MiB): a script of exactly this
+// size is taken, one byte more is refused.
+const MaxScriptBytes = 4 << 20
+
+// CheckSize refuses a script larger than MaxScriptBytes with the words
+// sbatch prints for slurmctld's refusal. sbatch checks it after the
+// options, as Slurm's controller does, so that a script too large for a
+// request body is refused clearly before it is sent.
+func CheckSize(script string) error {
+	if len(script) <= MaxScriptBytes {
+		return nil
+	}
+	return &Error{Lines: []string{"Batch job submission failed: Pathname of a file, directory or other parameter too long"}}
+}
+
 // onlySpace reports whether body is white space up to its first NUL byte,
 // as Slurm's test, which reads the script as a C string, sees it.
 func onlySpace(body []byte) bool {

@@ -166,6 +166,10 @@ func FuzzExtract(f *testing.F) {
 		"#!/bin/sh\n#SBATCH -N 2 -n 16 # c\n", "#!/bin/sh\n#SBATCH --comment=\"a#b\" 'c d' e\\ f\n",
 		"#!/bin/sh\n#SBATCH :\n", "#!/bin/sh\n#SBATCH \"\n", "#SLURM hetjob\n#SBATCH packjob x\n",
 		"#!/bin/sh\n##SBATCH -N 4\nrun\n#SBATCH -N 5\n", "#SBATCH \\",
+		// Bad input: NUL bytes, DOS line ends, bytes that are not UTF-8,
+		// an unclosed single quote, a directive after the first command.
+		"#!/bin/sh\n#SBATCH -J a\x00b\n", "#!/bin/sh\r\n#SBATCH -N 1\r\n", "#!/bin/sh\n#SBATCH -J \xff\xfe\n",
+		"#!/bin/sh\n#SBATCH --comment='unclosed\n", "#!/bin/sh\ntrue\n#SBATCH --bogus\n",
 	} {
 		f.Add(s)
 	}

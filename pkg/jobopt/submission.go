@@ -45,6 +45,9 @@ func (p *Parser) Submission(cl *CommandLine, script []byte) (*Result, error) {
 	if err := b.validate(); err != nil {
 		return nil, err
 	}
+	if err := batchscript.CheckSize(b.req.Script); err != nil {
+		return nil, b.scriptError(err)
+	}
 	return &Result{
 		Request: b.req, Parsable: b.parsable, TestOnly: b.testOnly, Wait: b.wait,
 		Quiet: b.quiet, Verbose: b.verbose, Warnings: b.warnings,

@@ -53,6 +53,7 @@ func mapFS(name, data string) fstest.MapFS {
 
 func FuzzParse(f *testing.F) {
 	seedFiles(f, "slurm.conf")
+	seedBadConfigs(f, "slurm.conf")
 	f.Add("Include inc.conf\nInclude d/*.conf\nNodeName=n[1-3] Port=[1-3]\\\n CPUs=4\nPartitionName=p Nodes=ALL")
 	f.Fuzz(func(t *testing.T, data string) {
 		c, err := Parse(mapFS("slurm.conf", data), "slurm.conf")
@@ -70,6 +71,7 @@ func FuzzParse(f *testing.F) {
 
 func FuzzParseGRES(f *testing.F) {
 	seedFiles(f, "gres.conf")
+	seedBadConfigs(f, "gres.conf")
 	f.Add("NodeName=n[1-2] Name=gpu Type=h100 File=/dev/nvidia[0-7] Count=8 Cores=[0-3] Links=-1,0")
 	f.Fuzz(func(t *testing.T, data string) {
 		_, err := ParseGRES(mapFS("gres.conf", data), "gres.conf")
@@ -79,6 +81,7 @@ func FuzzParseGRES(f *testing.F) {
 
 func FuzzParseTopology(f *testing.F) {
 	seedFiles(f, "topology.conf")
+	seedBadConfigs(f, "topology.conf")
 	f.Add("SwitchName=a Switches=b\nSwitchName=b Switches=a Nodes=n[1-4]")
 	f.Fuzz(func(t *testing.T, data string) {
 		_, _, err := ParseTopology(mapFS("topology.conf", data), "topology.conf")
@@ -88,6 +91,7 @@ func FuzzParseTopology(f *testing.F) {
 
 func FuzzParseTenants(f *testing.F) {
 	seedFiles(f, "tenants.conf")
+	seedBadConfigs(f, "tenants.conf")
 	f.Add("TenantName=DEFAULT GrpTRES=gres/gpu=UNLIMITED\nTenantName=a Guarantee=mem=1.5T\nUserName=u Account=A")
 	f.Fuzz(func(t *testing.T, data string) {
 		_, err := ParseTenants(mapFS("tenants.conf", data), "tenants.conf")

@@ -1,11 +1,13 @@
 package slurmconf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits that keep hostile or broken input from exhausting memory or time.
@@ -83,6 +85,8 @@ func (r *reader) read(name string, from Pos) {
 		r.d.add(from, "", "Include", fmt.Errorf("%w: %w", ErrInclude, err))
 		return
 	}
+	// An editor's UTF-8 byte order mark is not part of the first key.
+	data = bytes.TrimPrefix(data, []byte(byteOrderMark))
 	r.files = append(r.files, name)
 	r.stack = append(r.stack, name)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
@@ -193,8 +197,15 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// line handles one logical line: an Include or a list of pairs.
+const byteOrderMark = "\ufeff"
+
+// line handles one logical line: an Include or a list of pairs. A line that
+// is not text is refused whole rather than guessed at.
 func (r *reader) line(l logical) {
+	if err := checkText(l.text); err != nil {
+		r.d.add(l.pos, "", "", fmt.Errorf("%w: %w", ErrSyntax, err))
+		return
+	}
 	text := strings.TrimLeft(l.text, " \t\r\v\f")
 	if target, rest, ok := includeTarget(text); ok {
 		if strings.TrimSpace(rest) != "" {
@@ -217,6 +228,26 @@ func (r *reader) line(l logical) {
 		r.clusterName = strings.ToLower(fields[0].Value)
 	}
 	r.records = append(r.records, record{Pos: l.pos, Fields: fields})
+}
+
+// checkText refuses bytes no configuration line holds: NUL and other
+// control characters (white space aside), and bytes that are not UTF-8,
+// which are usually a binary or wrongly encoded file. Slurm reads such
+// bytes into names and values; Loam says where they are instead.
+func checkText(s string) error {
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size <= 1:
+			return fmt.Errorf("byte 0x%02x at column %d is not UTF-8 text", s[i], i+1)
+		case c == 0:
+			return fmt.Errorf("NUL byte at column %d", i+1)
+		case c < 0x20 && !isSpace(byte(c)), c == 0x7f:
+			return fmt.Errorf("control character 0x%02x at column %d", c, i+1)
+		}
+		i += size
+	}
+	return nil
 }
 
 // includeTarget recognises "Include FILE": the word, case-insensitive, then
@@ -303,6 +334,9 @@ func splitPairs(s string, pos Pos) ([]field, string, error) {
 			return out, s[i:], nil
 		}
 		v := skipSpace(s, j+1)
+		if v < len(s) && s[v] == '"' && strings.IndexByte(s[v+1:], '"') < 0 {
+			return out, s[i:], &Error{Pos: pos, Key: key, Err: fmt.Errorf("%w: value %s has no closing quote", ErrSyntax, abbrev(s[v:]))}
+		}
 		value, end, ok := scanValue(s, v)
 		if !ok {
 			return out, s[i:], nil

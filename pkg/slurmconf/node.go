@@ -91,8 +91,8 @@ func buildNodes(x *dec, rec record, spec string, have int) []Node {
 	tmpl := defaultNode()
 	tmpl.Pos = rec.Pos
 	x.hardware(&tmpl)
-	x.memory("RealMemory", &tmpl.RealMemory)
-	x.memory("TmpDisk", &tmpl.TmpDisk)
+	x.nodeMemory("RealMemory", &tmpl.RealMemory)
+	x.nodeMemory("TmpDisk", &tmpl.TmpDisk)
 	x.count("Weight", &tmpl.Weight, math.MaxUint32)
 	x.list("Feature", &tmpl.Features)
 	x.str("Reason", &tmpl.Reason)
@@ -221,6 +221,22 @@ func (x *dec) nodeState(dst *string) {
 		*dst = "FUTURE"
 	default:
 		x.bad(f, "%q is not a node state (UNKNOWN, IDLE, DOWN, DRAIN, FUTURE)", f.Value)
+	}
+}
+
+// maxNodeMB is the largest RealMemory or TmpDisk whose size in bytes fits
+// an int64 (8 EiB): a larger one, UNLIMITED included, would overflow where
+// the daemons count bytes.
+const maxNodeMB = math.MaxInt64 >> 20
+
+// nodeMemory decodes a node's memory size, at most maxNodeMB.
+func (x *dec) nodeMemory(name string, dst *int64) {
+	old := *dst
+	x.memory(name, dst)
+	if *dst > maxNodeMB {
+		f, _ := x.get(name)
+		x.bad(f, "%q is more than a node can have (%d MB)", f.Value, int64(maxNodeMB))
+		*dst = old
 	}
 }
 

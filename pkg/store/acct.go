@@ -63,29 +63,24 @@ type AcctFilter struct {
 func (s *Store) QueryAcct(f AcctFilter) ([]AcctRow, error) {
 	var where []string
 	var args []any
-	in := func(col string, n int, get func(i int) any) {
-		if n == 0 {
-			return
-		}
-		where = append(where, col+" IN ("+strings.TrimSuffix(strings.Repeat("?,", n), ",")+")")
-		for i := 0; i < n; i++ {
-			args = append(args, get(i))
-		}
-	}
+	add := func(cond string, arg any) { where, args = append(where, cond), append(args, arg) }
 	if len(f.JobIDs) > 0 {
-		ph := strings.TrimSuffix(strings.Repeat("?,", len(f.JobIDs)), ",")
-		where = append(where, "(id IN ("+ph+") OR array_job_id IN ("+ph+"))")
-		for k := 0; k < 2; k++ {
-			for _, id := range f.JobIDs {
-				args = append(args, id)
-			}
+		byID, ids := inList("id", f.JobIDs)
+		byArray, _ := inList("array_job_id", f.JobIDs)
+		add("("+byID+" OR "+byArray+")", ids)
+		args = append(args, ids)
+	}
+	if len(f.UserIDs) > 0 {
+		add(inList("user_id", f.UserIDs))
+	}
+	for _, c := range []struct {
+		col  string
+		list []string
+	}{{"account", f.Accounts}, {"partition", f.Partitions}, {"state", f.States}, {"name", f.Names}} {
+		if len(c.list) > 0 {
+			add(inList(c.col, c.list))
 		}
 	}
-	in("user_id", len(f.UserIDs), func(i int) any { return f.UserIDs[i] })
-	in("account", len(f.Accounts), func(i int) any { return f.Accounts[i] })
-	in("partition", len(f.Partitions), func(i int) any { return f.Partitions[i] })
-	in("state", len(f.States), func(i int) any { return f.States[i] })
-	in("name", len(f.Names), func(i int) any { return f.Names[i] })
 	if f.Start > 0 {
 		where, args = append(where, "end_time >= ?"), append(args, f.Start)
 	}

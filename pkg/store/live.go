@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"strings"
 )
 
 // PreemptionRow is one preempted job run (R12).
@@ -68,12 +67,9 @@ func (s *Store) PriorityAudit(jobIDs []uint32, limit int) ([]AuditRow, error) {
 	if len(jobIDs) == 0 {
 		return nil, nil
 	}
-	marks := strings.TrimSuffix(strings.Repeat("?,", len(jobIDs)), ",")
-	args := make([]any, 0, len(jobIDs)+1)
-	for _, id := range jobIDs {
-		args = append(args, id)
-	}
-	q := "SELECT job_id, time, old, new, reason, factors FROM priority_audit WHERE job_id IN (" + marks + ") ORDER BY seq"
+	cond, ids := inList("job_id", jobIDs)
+	args := []any{ids}
+	q := "SELECT job_id, time, old, new, reason, factors FROM priority_audit WHERE " + cond + " ORDER BY seq"
 	if limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, limit)
