@@ -24,6 +24,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		TimeLimit: r.St.TimeLimit, Nodes: j.Nodes, NodeCount: j.NodeCount, CPUs: j.CPUs,
 		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
 	}
+	a.DerivedExitCode = r.St.Derived // step_derived.go
 	if r.St.State == job.Cancelled {
 		a.CancelledBy = r.St.CancelledBy
 	}

@@ -51,17 +51,15 @@ var flagOrder = []string{api.ResvFlagMaint, api.ResvFlagOverlap, api.ResvFlagIgn
 // unsupportedFlags are Slurm flags Loam refuses rather than ignores.
 var unsupportedFlags = []string{"DAILY", "WEEKLY", "WEEKDAY", "WEEKEND", "HOURLY", "FLEX", "MAGNETIC",
 	"STATIC_ALLOC", "PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE", "REPLACE_DOWN", "PURGE_COMP",
-	"NO_HOLD_JOBS_AFTER", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
+	"NO_HOLD_JOBS_AFTER", "NO_HOLD_JOBS_AFTER_END", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
 
 func (r *advResv) has(flag string) bool { return slices.Contains(r.Flags, flag) }
 
 // allows reports whether a job of user and account may run in r: Slurm
-// requires both lists to admit it when both are set.
+// requires both lists to admit it when both are set; a deny list
+// ("-name" entries, advresv_edit.go) admits everyone it does not name.
 func (r *advResv) allows(user, account string) bool {
-	if len(r.Users) > 0 && !slices.Contains(r.Users, user) {
-		return false
-	}
-	if len(r.Accounts) > 0 && !slices.Contains(r.Accounts, account) {
+	if !listAdmits(r.Users, user) || !listAdmits(r.Accounts, account) {
 		return false
 	}
 	return len(r.Users) > 0 || len(r.Accounts) > 0

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -32,13 +31,11 @@ type advEngine interface {
 	SetAdminReservations([]sched.AdminReservation)
 }
 
-// restoreAdvResvs loads the stored reservations, dropping the ones that
-// ended while the controller was down.
+// restoreAdvResvs loads the stored reservations. The ones that ended
+// while the controller was down go at the first housekeeping, once the
+// jobs are back: their running jobs still end by ResvOverRun
+// (advresv_end.go).
 func (c *Controller) restoreAdvResvs() error {
-	now := c.now().Unix()
-	if err := c.store.Update(func(tx *store.Tx) error { return tx.DeleteAdvResvEndedBy(now) }); err != nil {
-		return err
-	}
 	rows, err := c.store.LoadAdvResvs()
 	if err != nil {
 		return err
@@ -60,25 +57,11 @@ func (c *Controller) restoreAdvResvs() error {
 	return nil
 }
 
-// advBeforeCycle deletes the reservations that have ended (Slurm deletes
-// a reservation at its end time) and hands the rest to the engine. The
-// caller holds c.mu.
+// advBeforeCycle ends what the reservations' end times call for
+// (advresv_end.go) and hands the reservations to the engine. The caller
+// holds c.mu.
 func (c *Controller) advBeforeCycle(b *batch) {
-	now := c.now().Unix()
-	c.adv.mu.Lock()
-	var ended []string
-	for name, r := range c.adv.byName {
-		if r.End <= now {
-			ended = append(ended, name)
-			delete(c.adv.byName, name)
-		}
-	}
-	c.adv.mu.Unlock()
-	if len(ended) > 0 {
-		slices.Sort(ended)
-		c.log.WithField("reservations", strings.Join(ended, ",")).Info("reservations ended")
-		b.persist(c.store.Enqueue(func(tx *store.Tx) error { return tx.DeleteAdvResvEndedBy(now) }))
-	}
+	c.checkAdvEnds(b, c.now())
 	e, ok := c.eng.(advEngine)
 	if !ok {
 		return
@@ -117,7 +100,7 @@ func (c *Controller) handleAdvResvCreate(ctx context.Context, id auth.Identity, 
 	if err := decode(body, &s); err != nil {
 		return nil, err
 	}
-	flags, aerr := normalizeFlags(s.Flags)
+	flags, aerr := createFlags(s.Flags)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -163,18 +146,8 @@ func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Er
 	if u.Partition != nil {
 		r.Partition = *u.Partition
 	}
-	if u.Users != nil {
-		r.Users = *u.Users
-	}
-	if u.Accounts != nil {
-		r.Accounts = *u.Accounts
-	}
-	if u.Flags != nil {
-		f, err := normalizeFlags(*u.Flags)
-		if err != nil {
-			return r, "", err
-		}
-		r.Flags = f
+	if err := applyAdvEdits(&r, u); err != nil {
+		return r, "", err
 	}
 	nodes := ""
 	if u.Nodes != nil {
@@ -195,10 +168,17 @@ func (c *Controller) handleAdvResvDelete(ctx context.Context, id auth.Identity, 
 	if err := decode(body, &d); err != nil {
 		return nil, err
 	}
+	c.mu.RLock() // the jobs that use it; before c.adv.mu
+	defer c.mu.RUnlock()
+	inUse := c.advInUse(d.Name)
 	c.adv.mu.Lock()
 	if _, ok := c.adv.byName[d.Name]; !ok {
 		c.adv.mu.Unlock()
 		return nil, api.NewError(api.CodeReservationInvalid)
+	}
+	if inUse {
+		c.adv.mu.Unlock()
+		return nil, api.NewError(api.CodeReservationInUse)
 	}
 	err := c.store.Update(func(tx *store.Tx) error { return tx.DeleteAdvResv(d.Name) })
 	if err == nil {

@@ -102,11 +102,29 @@ func checkAdvOwners(r *advResv) *api.Error {
 		return api.Errorf(api.CodeUserIDMissing, "Either Users/Groups and/or Accounts must be specified")
 	}
 	for _, u := range r.Users {
-		if _, ok := lookupUID(u); !ok {
+		if _, ok := lookupUID(strings.TrimPrefix(u, "-")); !ok { // "-name": a deny list
 			return api.Errorf(api.CodeUserIDMissing, "no user %q", u)
 		}
 	}
+	if mixedDeny(r.Users) {
+		return api.Errorf(api.CodeUserIDMissing, "users both named and denied")
+	}
+	if mixedDeny(r.Accounts) {
+		return api.Errorf(api.CodeInvalidAccount, "accounts both named and denied")
+	}
 	return nil
+}
+
+// mixedDeny reports a list Slurm refuses: some entries denied ("-name"),
+// others not.
+func mixedDeny(l []string) bool {
+	deny := 0
+	for _, e := range l {
+		if strings.HasPrefix(e, "-") {
+			deny++
+		}
+	}
+	return deny > 0 && deny < len(l)
 }
 
 func (c *Controller) checkAdvPartition(r *advResv) *api.Error {

@@ -55,9 +55,11 @@ func (c *Controller) cancelJob(b *batch, r *jobRecord, tasks []int) *api.Error {
 	case r.pending() && tasks != nil:
 		return c.cancelTasks(b, r, tasks)
 	case r.pending():
-		b.persist(c.cancelPendingLocked(r, job.ReasonNone))
+		b.persist(c.cancelPendingLocked(r, c.pendingReason(r)))
 	case r.St.EndState != "":
-		return nil // already being stopped
+		// Already being stopped (COMPLETING): slurmctld answers
+		// ESLURM_ALREADY_DONE, which scancel shows only with -v.
+		return api.NewError(api.CodeAlreadyDone)
 	default:
 		c.stopRunning(b, r, job.Cancelled, job.ReasonNone, c.killWait())
 	}
@@ -76,7 +78,7 @@ func (c *Controller) cancelTasks(b *batch, r *jobRecord, tasks []int) *api.Error
 		}
 	}
 	if len(keep) == 0 {
-		b.persist(c.cancelPendingLocked(r, job.ReasonNone))
+		b.persist(c.cancelPendingLocked(r, c.pendingReason(r)))
 		return nil
 	}
 	if err := c.eng.CancelTasks(r.ID, gone); err != nil {

@@ -51,7 +51,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	if r.pending() {
 		j.Partition = strings.Join(st.Partitions, ",")
 	}
-	j.JobState, j.StateReason, j.StateDescription = st.State, st.Reason, st.Desc
+	j.JobState, j.StateReason, j.StateDescription = shownState(r), st.Reason, st.Desc // advresv_job.go
 	if r.pending() && r.plan.Reason != "" && st.Hold == NotHeld {
 		j.StateReason, j.StateDescription = r.plan.Reason, r.plan.Desc
 	}
@@ -70,6 +70,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	slurmTimes(j, st, r.pending())
 	fillSuspension(j, st) // suspend.go
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, true, st.Restarts, st.Requeue
+	j.DerivedExitCode = st.Derived // step_derived.go
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
 	if q.MailType != 0 {

@@ -68,6 +68,7 @@ func (c *Controller) checkDependencyTargets(dep *job.Dependency) *api.Error {
 	if dep == nil {
 		return nil
 	}
+	c.markArrayTargets(dep) // deps_corr.go
 	for _, d := range dep.Deps {
 		if d.Type == job.Singleton || c.jobKnown(d.JobID, d.Task) {
 			continue
@@ -127,6 +128,7 @@ func (c *Controller) evalDependency(r *jobRecord) bool {
 	if r.St.Dep == nil || !r.pending() {
 		return false
 	}
+	c.splitCorr(r) // deps_corr.go
 	now := c.now()
 	delete(c.deps.timed, r.ID)
 	outcomes := make([]depOutcome, len(r.St.Dep.Deps))
@@ -200,6 +202,9 @@ func (c *Controller) evalOne(r *jobRecord, d *job.Dep) (depOutcome, time.Time) {
 	if d.Type == job.Singleton {
 		return c.evalSingleton(r), time.Time{}
 	}
+	if d.Type == job.AfterCorr && d.Task < 0 && (r.taskID() != nil || r.arrayRecord()) {
+		return c.evalCorr(r, d) // deps_corr.go
+	}
 	recs := c.targets(d.JobID, d.Task)
 	if len(recs) == 0 {
 		if e, ok := c.deps.ended[d.JobID]; ok {
@@ -207,6 +212,11 @@ func (c *Controller) evalOne(r *jobRecord, d *job.Dep) (depOutcome, time.Time) {
 		}
 		return depMet, time.Time{} // gone without a trace: as Slurm, drop it
 	}
+	return evalRecords(d, recs)
+}
+
+// evalRecords evaluates d against the live records it waits for.
+func evalRecords(d *job.Dep, recs []*jobRecord) (depOutcome, time.Time) {
 	result, last := depMet, time.Time{}
 	for _, t := range recs {
 		o, at := outcome(d.Type, t.St.State, t.St.Start, t.St.End)

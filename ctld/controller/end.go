@@ -26,6 +26,10 @@ func endStateOf(ev *api.JobEvent) (job.State, job.Reason) {
 		return job.OutOfMemory, job.ReasonOutOfMemory
 	case ev.TimedOut:
 		return job.Timeout, job.ReasonTimeLimit
+	case ev.ExitCode.Signal != 0:
+		// Slurm 22.05 gives a batch script a signal killed (kill -9 $$,
+		// a segfault) Reason=JobLaunchFailure, not NonZeroExitCode.
+		return job.Failed, job.ReasonJobLaunchFailure
 	case ev.ExitCode != (job.ExitCode{}):
 		return job.Failed, job.ReasonNonZeroExitCode
 	}
@@ -46,6 +50,7 @@ func (c *Controller) jobEnded(b *batch, r *jobRecord, ev *api.JobEvent) {
 		return
 	}
 	st, reason := endStateOf(ev)
+	reason = heldEndReason(r, st, reason) // hold_running.go
 	exit := ev.ExitCode
 	if st == job.OutOfMemory {
 		exit = oomExitCode // the raw exit is the kill's (0:9 or 137:0)
@@ -89,7 +94,8 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	st.Start, st.End, st.Alloc, st.BatchHost, st.Launched = 0, 0, nil, "", false
 	st.ExitCode, st.EndState, st.EndReason, st.Preempt, st.StopBy = job.ExitCode{}, "", "", 0, 0
 	st.Submit, st.Eligible, st.Reason, st.Desc = unix(now), unix(now), job.ReasonNone, ""
-	st.Hold, st.RequeueHold = hold, NotHeld
+	hold, desc := requeueHold(r, hold) // hold_running.go
+	st.Hold, st.RequeueHold, st.Desc = hold, NotHeld, desc
 	st.Reason = initialReason(r)
 	if !wasRunning {
 		if err := c.eng.Submit(c.engineJob(r)); err != nil {

@@ -97,7 +97,7 @@ func (f *jobFilter) matchAttrs(r *jobRecord) bool {
 		return false
 	case f.accounts != nil && !f.accounts[r.St.Account]:
 		return false
-	case f.states != nil && !f.states[r.St.State]:
+	case f.states != nil && !f.states[shownState(r)]: // advresv_job.go: RESV_DEL_HOLD
 		return false
 	case f.names != nil && !f.names[r.Req.Name]:
 		return false

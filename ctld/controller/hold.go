@@ -22,6 +22,11 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 	}
 	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
+		case r.finished() || r.St.EndState != "":
+			return api.NewError(api.CodeJobFinished)
+		case r.running():
+			c.holdRunning(b, r, h) // hold_running.go
+			return nil
 		case !r.pending():
 			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == h:
@@ -46,10 +51,18 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 	}
 	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
-		case !r.pending():
-			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == HeldAdmin && !c.isOperator(id):
 			return api.Errorf(api.CodeAccessDenied, "job %d was held by an administrator", r.ID)
+		case r.finished() || r.St.EndState != "":
+			return api.NewError(api.CodeJobFinished)
+		case r.running() && explicitHold(r):
+			c.releaseRunningHold(b, r) // hold_running.go
+			return nil
+		case !r.pending():
+			return api.NewError(api.CodeJobNotPending)
+		case r.St.Hold == NotHeld:
+			c.releaseUnheld(b, r) // hold_running.go
+			return nil
 		case r.St.Hold != HeldUser && r.St.Hold != HeldAdmin:
 			return nil
 		}
@@ -63,7 +76,7 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 // job. Its reason is None until the next scheduling pass, as in Slurm.
 func (c *Controller) releaseLocked(r *jobRecord) {
 	r.St.Hold = NotHeld
-	r.St.Reason = job.ReasonNone
+	r.St.Reason, r.St.Desc = job.ReasonNone, "" // e.g. "Reservation X was deleted"
 	r.plan = PendingInfo{}
 	now := c.now()
 	if err := c.eng.Release(r.ID, now); err != nil {

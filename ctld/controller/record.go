@@ -89,6 +89,7 @@ type jobStatus struct {
 	Checkpoint    string `json:"checkpoint,omitempty"`
 
 	ExitCode  job.ExitCode         `json:"exit_code"`
+	Derived   job.ExitCode         `json:"derived_exit_code,omitempty"` // the highest step exit (DerivedExitCode)
 	Alloc     []api.NodeAllocation `json:"alloc,omitempty"`
 	BatchHost string               `json:"batch_host,omitempty"`
 	// Launched is set when the batch node confirmed the start.

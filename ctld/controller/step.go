@@ -220,6 +220,7 @@ func (c *Controller) endStepLocked(s *stepRecord, st job.State, exit job.ExitCod
 	end := unix(c.now())
 	s.Suspended = stepSuspended(c.jobs[s.JobID], s, end)
 	s.State, s.ExitCode, s.End = st, exit, end
+	c.deriveExit(s.JobID, exit) // step_derived.go
 	return c.persistStep(s)
 }
 

@@ -21,7 +21,7 @@ import (
 // File names inside a job directory.
 const (
 	LaunchFile     = "launch.json"
-	ScriptFile     = "script"
+	ScriptFile     = "slurm_script" // $0 of the batch script, as under slurmd
 	LockFile       = "lock"
 	SocketFile     = "sup.sock"
 	StartFile      = "start.json"

@@ -215,6 +215,7 @@ func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
 	} else if n > 0 {
 		res.OOM = true
 		res.Message = "Detected " + itoa(int(n)) + " oom_kill event in " + s.group.Name()
+		s.job.Announce(oomLine(s.launch.Node, s.launch.Request.JobID, uint64(n))) // oom.go
 	}
 	if killErr == nil {
 		s.remove() // KillAll emptied the group: no second kill round

@@ -41,6 +41,7 @@ type AcctJob struct {
 	State           job.State    `json:"state"`
 	Reason          job.Reason   `json:"reason,omitempty"`
 	ExitCode        job.ExitCode `json:"exit_code"`
+	DerivedExitCode job.ExitCode `json:"derived_exit_code,omitempty"` // the highest step exit
 	SubmitTime      int64        `json:"submit_time"`
 	EligibleTime    int64        `json:"eligible_time,omitempty"`
 	StartTime       int64        `json:"start_time,omitempty"`

@@ -37,12 +37,16 @@ type AdvResvSpec struct {
 	Nodes     string   `json:"nodes,omitempty"` // a host list or ALL
 	NodeCount int      `json:"node_count,omitempty"`
 	Partition string   `json:"partition,omitempty"`
-	Users     []string `json:"users,omitempty"`
+	Users     []string `json:"users,omitempty"` // "-name" entries: everyone but them
 	Accounts  []string `json:"accounts,omitempty"`
 	Flags     []string `json:"flags,omitempty"`
 }
 
-// AdvResvUpdate changes the fields it sets of reservation Name.
+// AdvResvUpdate changes the fields it sets of reservation Name. Users and
+// Accounts entries are names (the list is replaced) or "+name"/"-name"
+// (added, removed; "-name" on an empty list starts a deny list, as in
+// Slurm). Flags entries are "NAME" or "+NAME" (set) and "-NAME" (cleared);
+// flags not named stay. In a creation (AdvResvSpec) "-NAME" is ignored.
 type AdvResvUpdate struct {
 	Name      string    `json:"name"`
 	Start     *int64    `json:"start,omitempty"`
@@ -52,7 +56,7 @@ type AdvResvUpdate struct {
 	Partition *string   `json:"partition,omitempty"`
 	Users     *[]string `json:"users,omitempty"`
 	Accounts  *[]string `json:"accounts,omitempty"`
-	Flags     *[]string `json:"flags,omitempty"` // replaces the flags Loam implements
+	Flags     *[]string `json:"flags,omitempty"`
 }
 
 // AdvResvDelete deletes reservation Name.

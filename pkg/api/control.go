@@ -121,6 +121,9 @@ type JobUpdate struct {
 	// each other.
 	MemPerCPU  *int64 `json:"memory_per_cpu,omitempty"`
 	MemPerNode *int64 `json:"memory_per_node,omitempty"`
+	// Reservation is ReservationName: an admin reservation the job's
+	// user and account may use, "" to leave it (pending or running jobs).
+	Reservation *string `json:"reservation,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

@@ -48,6 +48,8 @@ const (
 	CodeReservationBusy       Code = "ESLURM_RESERVATION_BUSY"
 	CodeReservationNameDup    Code = "ESLURM_RESERVATION_NAME_DUP"
 	CodeReservationOverlap    Code = "ESLURM_RESERVATION_OVERLAP"
+	CodeReservationInUse      Code = "ESLURM_RESERVATION_IN_USE"
+	CodeReservationEmpty      Code = "ESLURM_RESERVATION_EMPTY"
 	CodeInvalidTimeValue      Code = "ESLURM_INVALID_TIME_VALUE"
 	CodeMissingWorkDir        Code = "ESLURM_MISSING_WORK_DIR"
 	CodeNodeNotAvail          Code = "ESLURM_NODE_NOT_AVAIL"
@@ -132,6 +134,8 @@ var texts = map[Code]string{
 	CodeReservationBusy:       "Requested nodes are busy",
 	CodeReservationNameDup:    "Duplicate reservation name",
 	CodeReservationOverlap:    "Requested reservation overlaps with another reservation",
+	CodeReservationInUse:      "Requested reservation is in use",
+	CodeReservationEmpty:      "Reservation request lacks users, groups or accounts",
 	CodeInvalidTimeValue:      "Invalid time specified",
 	CodeMissingWorkDir:        "Job cannot be submitted without the current working directory specified.",
 	CodeNodeNotAvail:          "Required node not available (down, drained or reserved)",

@@ -108,6 +108,9 @@ type Job struct {
 	Reservation string       `json:"reservation,omitempty"` // an admin reservation name (--reservation)
 	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it
 
+	// DerivedExitCode is the highest exit code of the job's steps.
+	DerivedExitCode job.ExitCode `json:"derived_exit_code"`
+
 	// Allocation is what the job holds on each node, with GPU indices and
 	// whether each GPU is owned by the job's tenant or borrowed (R7).
 	Allocation []NodeAllocation `json:"allocation,omitempty"`

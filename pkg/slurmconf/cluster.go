@@ -24,7 +24,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"MailProg", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode",
 			"JobRequeue", "ReturnToService", "TopologyPlugin", "SelectType",
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
-			"BackupController", "BackupAddr",
+			"BackupController", "BackupAddr", "ResvOverRun",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -77,7 +77,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"PrologTimeout", "PropagatePrioProcess", "PropagateResourceLimitsExcept",
 			"PropagateResourceLimits", "RebootProgram", "ReconfigFlags",
 			"RequeueExit", "RequeueExitHold", "ResumeFailProgram", "ResumeProgram",
-			"ResumeRate", "ResumeTimeout", "ResvEpilog", "ResvOverRun",
+			"ResumeRate", "ResumeTimeout", "ResvEpilog",
 			"ResvProlog", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
 			"SchedulerTimeSlice", "ScronParameters", "SlurmdUser", "SlurmctldAddr",
 			"SlurmctldDebug", "SlurmctldLogFile", "SlurmctldPidFile",
@@ -131,6 +131,7 @@ func decodeCluster(x *dec, c *Config) {
 	x.count("JobRequeue", &requeue, 1)
 	c.JobRequeue = requeue == 1
 	x.int("ReturnToService", &c.ReturnToService, 2)
+	x.resvOverRun("ResvOverRun", &c.ResvOverRun) // resvoverrun.go
 	x.str("LoamKeyFile", &c.LoamKeyFile)
 	x.str("LoamCtldSocket", &c.LoamCtldSocket)
 	x.str("LoamNodedSocket", &c.LoamNodedSocket)

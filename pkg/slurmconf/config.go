@@ -64,6 +64,10 @@ type Config struct {
 	MaxMemPerNode   int64 // MB; Unlimited when unset
 	JobRequeue      bool
 	ReturnToService int
+	// ResvOverRun is how long a job may run on past the end of the
+	// reservation it runs in (whole minutes; slurmtime.Unlimited for
+	// UNLIMITED; default 0: it is ended at the reservation's end).
+	ResvOverRun time.Duration
 
 	// LoamKeyFile is the cluster key that authenticates daemons and signs
 	// user credentials.

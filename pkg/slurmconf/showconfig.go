@@ -55,6 +55,7 @@ func (c *Config) ShowConfig() []KeyValue {
 		KeyValue{"PriorityWeightPartition", strconv.FormatInt(c.PriorityWeightPartition, 10)},
 		KeyValue{"PriorityWeightQOS", strconv.FormatInt(c.PriorityWeightQOS, 10)},
 		KeyValue{"PriorityWeightTRES", orNull(formatWeights(c.PriorityWeightTRES))},
+		KeyValue{"ResvOverRun", resvOverRunText(c.ResvOverRun)},
 		KeyValue{"ReturnToService", strconv.Itoa(c.ReturnToService)},
 		KeyValue{"SchedulerParameters", orNull(c.SchedulerParameters.Raw)},
 		KeyValue{"SchedulerType", c.SchedulerType},

@@ -135,7 +135,7 @@ var acctCols = []acctCol{
 		return strconv.FormatInt(e*int64(r.cpus()), 10)
 	}},
 	{"DBIndex", -10, nil},
-	{"DerivedExitCode", 15, acctJobOnly(func(*api.AcctJob) string { return "0:0" })},
+	{"DerivedExitCode", 15, acctJobOnly(func(j *api.AcctJob) string { return j.DerivedExitCode.String() })},
 	{"Elapsed", 10, func(r acctRow, _ *acctPrinter) string { _, _, e := r.times(); return string(appendHMS(nil, e)) }},
 	{"ElapsedRaw", 10, func(r acctRow, _ *acctPrinter) string { _, _, e := r.times(); return strconv.FormatInt(e, 10) }},
 	{"Eligible", 19, acctDate(func(r acctRow) int64 { return r.j.EligibleTime })},

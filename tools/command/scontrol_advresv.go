@@ -113,31 +113,13 @@ func (r *resvArgs) set(tag, val string, now time.Time) string {
 	case abbrev(tag, "Accounts", 1):
 		r.accounts = list()
 	case abbrev(tag, "Flags", 1):
-		if bad := badResvFlag(val); bad != "" {
-			return "Error parsing flags " + bad + "."
+		flags, ok := parseResvFlags(val) // scontrol_advresv_flags.go
+		if !ok {
+			return "Error parsing flags " + val + "."
 		}
-		r.flags = list()
+		r.flags = &flags
 	default:
 		return "Unknown parameter " + tag + "=" + val + "."
-	}
-	return ""
-}
-
-// resvFlagNames are every flag Slurm's scontrol parses; the controller
-// refuses the ones Loam does not implement with its own message.
-var resvFlagNames = []string{"MAINT", "OVERLAP", "IGNORE_JOBS", "DAILY", "WEEKLY", "WEEKDAY", "WEEKEND",
-	"HOURLY", "FLEX", "MAGNETIC", "STATIC_ALLOC", "PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE",
-	"REPLACE_DOWN", "PURGE_COMP", "NO_HOLD_JOBS_AFTER", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
-
-func badResvFlag(val string) string {
-	for _, f := range strings.Split(val, ",") {
-		ok := false
-		for _, n := range resvFlagNames {
-			ok = ok || strings.EqualFold(f, n)
-		}
-		if !ok {
-			return f
-		}
 	}
 	return ""
 }
@@ -199,7 +181,12 @@ func (r *resvArgs) spec() *api.AdvResvSpec {
 func (s *scontrol) updateReservation(args []string) {
 	r, msg := parseResvArgs(args, s.env.Now())
 	if msg != "" {
-		s.fail("%s\n", errorLine(msg))
+		// scontrol then reports the request's errno: none but for a time.
+		errno := "No error"
+		if strings.HasPrefix(msg, "Invalid time specification") {
+			errno = api.CodeInvalidTimeValue.Text()
+		}
+		s.fail("%s  No reservation update.\nslurm_update error: %s\n", errorLine(msg), errno)
 		return
 	}
 	if r.name == "" {
@@ -254,10 +241,7 @@ func appendAdvResv(b []byte, f *jobFormatter, r *api.AdvResv) []byte {
 	if r.GPUs > 0 {
 		tres += ",gres/gpu=" + strconv.Itoa(r.GPUs)
 	}
-	state := "ACTIVE"
-	if r.Start > f.now {
-		state = "INACTIVE"
-	}
+	state := advShownState(r, f.now)
 	b = append(b, "ReservationName="+r.Name+" StartTime="+f.time(r.Start)+" EndTime="+f.time(r.End)+
 		" Duration="+string(appendHMS(nil, max(r.End-r.Start, 0)))+sep...)
 	b = append(b, "Nodes="+orNull(r.Nodes)+" NodeCnt="+strconv.Itoa(r.NodeCount)+" CoreCnt="+strconv.Itoa(r.CPUs)+
@@ -309,4 +293,14 @@ func (s *scontrol) appendAdvResvs(f *jobFormatter, names []string) int {
 		s.w.buf = appendAdvResv(s.w.buf, f, &resp.Reservations[i])
 	}
 	return len(resp.Reservations)
+}
+
+// advShownState is a reservation's State= as scontrol and sinfo -T print
+// it: ACTIVE inside its window; INACTIVE before it, and after its end
+// while a job still runs in it (ResvOverRun).
+func advShownState(r *api.AdvResv, now int64) string {
+	if r.Start <= now && now < r.End {
+		return "ACTIVE"
+	}
+	return "INACTIVE"
 }

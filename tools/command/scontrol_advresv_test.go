@@ -136,7 +136,7 @@ func TestScontrolCreateReservation(t *testing.T) {
 			"user=root", "nodes=cpu008", "flags=maint,ignore_jobs"},
 			wantOut: "Reservation created: s12a_a\n",
 			want: []api.AdvResvSpec{{Name: "s12a_a", Start: now, End: now + 7200, Nodes: "cpu008", Users: []string{"root"},
-				Flags: []string{"maint", "ignore_jobs"}}}},
+				Flags: []string{"+MAINT", "+IGNORE_JOBS"}}}},
 		"default name, duration rounded up to minutes": {args: []string{"create", "res", "starttime=now", "duration=1-02:03:04",
 			"accounts=a1", "nodecnt=2"}, wantOut: "Reservation created: root_1\n",
 			want: []api.AdvResvSpec{{Start: now, End: now + 26*3600 + 4*60, NodeCount: 2, Accounts: []string{"a1"}}}},
@@ -193,6 +193,24 @@ func TestScontrolUpdateDeleteReservation(t *testing.T) {
 		"delete by name": {args: []string{"delete", "reservationname=s12a_e"}},
 		"delete missing": {args: []string{"delete", "reservation", "s12a_zz"}, err: invalid,
 			wantErr: "delete_reservation reservation: Requested reservation is invalid\n"},
+		// The rest: testdata/peer/advresv/update_edits.txt.
+		"delete in use": {args: []string{"delete", "reservation", "s12h_a"}, err: api.NewError(api.CodeReservationInUse),
+			wantErr: "delete_reservation reservation: Requested reservation is in use\n"},
+		"-OVERLAP is refused": {args: []string{"update", "reservationname=s12h_b", "Flags=-OVERLAP"},
+			wantErr: "scontrol: error: Error parsing flags -OVERLAP.  No reservation update.\nslurm_update error: No error\n"},
+		"a sign holds for the names after it": {args: []string{"update", "reservationname=s12h_g", "flags=-ma,o"},
+			wantErr: "scontrol: error: Error parsing flags -ma,o.  No reservation update.\nslurm_update error: No error\n"},
+		"unknown parameter": {args: []string{"update", "reservationname=s12h_g", "foo=bar"},
+			wantErr: "scontrol: error: Unknown parameter foo=bar.  No reservation update.\nslurm_update error: No error\n"},
+		"bad start": {args: []string{"update", "reservationname=s12h_g", "starttime=garbage"},
+			wantErr: "Invalid time specification (pos=0): garbage\nscontrol: error: Invalid start time starttime=garbage.  No reservation update.\nslurm_update error: Invalid time specified\n"},
+		"bad duration": {args: []string{"update", "reservationname=s12h_g", "duration=xx"},
+			wantErr: "scontrol: error: Invalid duration duration=xx.  No reservation update.\nslurm_update error: No error\n"},
+		"unknown user": {args: []string{"update", "reservationname=s12h_b", "users=+nosuch"}, err: api.NewError(api.CodeUserIDMissing),
+			wantErr: "Error updating the reservation: Invalid user id\nslurm_update error: Invalid user id\n"},
+		"left without users or accounts": {args: []string{"update", "reservationname=s12h_b", "users=-daemon"},
+			err:     api.NewError(api.CodeReservationEmpty),
+			wantErr: "Error updating the reservation: Reservation request lacks users, groups or accounts\nslurm_update error: Reservation request lacks users, groups or accounts\n"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -207,8 +225,11 @@ func TestScontrolUpdateDeleteReservation(t *testing.T) {
 	f := &fakeAdv{fakeLive: &fakeLive{fakeController: &fakeController{}}}
 	te := advEnv(f, at("2026-11-29T20:30:55"))
 	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "duration=30", "users=root,bob"})
+	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "users=+daemon,-nobody", "accounts=-a1",
+		"flags=+maint,-ig"})
 	thirty := int64(1800)
-	want := []api.AdvResvUpdate{{Name: "r", Duration: &thirty, Users: &[]string{"root", "bob"}}}
+	want := []api.AdvResvUpdate{{Name: "r", Duration: &thirty, Users: &[]string{"root", "bob"}},
+		{Name: "r", Users: &[]string{"+daemon", "-nobody"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"+MAINT", "-IGNORE_JOBS"}}}
 	if diff := cmp.Diff(want, f.updated); diff != "" {
 		t.Errorf("update request (-want +got):\n%s", diff)
 	}

@@ -42,7 +42,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 	b = append(b, "Requeue="+bit(j.Requeue)+" Restarts="+strconv.Itoa(j.Restarts)+" BatchFlag="+bit(j.BatchFlag)+
 		" Reboot=0 ExitCode="+j.ExitCode.String()+sep...)
 	if f.detail {
-		b = append(b, "DerivedExitCode=0:0"+sep...)
+		b = append(b, "DerivedExitCode="+j.DerivedExitCode.String()+sep...)
 	}
 	b = f.timeLines(b, j, sep)
 	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(j.SubmitHost)+":0"+sep...)

@@ -117,6 +117,8 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 	case abbrev(t, "Gres", 2), abbrev(t, "TresPerNode", 8):
 		v = strings.TrimPrefix(v, "gres:")
 		u.GRES = &v
+	case abbrev(t, "ReservationName", 3):
+		u.Reservation = &v
 	case abbrev(t, "StdOut", 6):
 		u.StdOut = &v
 	case abbrev(t, "MailUser", 5):

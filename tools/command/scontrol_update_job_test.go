@@ -55,7 +55,10 @@ func TestScontrolUpdateJobParse(t *testing.T) {
 			want: &api.JobUpdate{BeginTime: i64(now)}},
 		"a priority that is no number": {args: []string{"Priority=abc"},
 			wantErr: "scontrol: error: Invalid Priority value: abc\n", wantCode: 1},
-		"requeue off": {args: []string{"Requeue=0"}, want: &api.JobUpdate{Requeue: new(bool)}},
+		"requeue off":            {args: []string{"Requeue=0"}, want: &api.JobUpdate{Requeue: new(bool)}},
+		"a reservation":          {args: []string{"ReservationName=s12h_a"}, want: &api.JobUpdate{Reservation: pstr("s12h_a")}},
+		"out of its reservation": {args: []string{"reservationname="}, want: &api.JobUpdate{Reservation: pstr("")}},
+		"Slurm's shortest form":  {args: []string{"res=s12h_a"}, want: &api.JobUpdate{Reservation: pstr("s12h_a")}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -35,10 +35,7 @@ func sinfoResvs(ctx context.Context, env *Env, w *output, c Controller, noHeader
 	}
 	f := &jobFormatter{now: now.Unix(), tf: newTimeFormat(env, now)}
 	for _, r := range resp.Reservations {
-		state := "ACTIVE"
-		if r.Start > now.Unix() {
-			state = "INACTIVE"
-		}
+		state := advShownState(&r, now.Unix())
 		line := fmt.Sprintf("%-*s %9s %20s %20s %12s  %s", width, r.Name, state, f.time(r.Start), f.time(r.End),
 			appendHMS(nil, max(r.End-r.Start, 0)), r.Nodes)
 		w.printf("%s\n", strings.TrimRight(line, " "))

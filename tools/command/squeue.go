@@ -25,7 +25,7 @@ const (
 )
 
 // activeStates are what squeue shows without -t.
-var activeStates = []string{"PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "COMPLETING", "STAGE_OUT"}
+var activeStates = []string{"PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "COMPLETING", "STAGE_OUT", "RESV_DEL_HOLD"}
 
 var squeueOpts = []optSpec{
 	{long: "accounts", short: 'A', arg: requiredArg},

@@ -214,9 +214,11 @@ func minMemory(j *api.Job) int64 {
 // state_desc when there is one ("ReqNodeNotAvail, UnavailableNodes:n1",
 // which begins with the reason it details), else the reason's name. A
 // description of another kind (the message of a launch failure) is
-// Loam's detail, not something Slurm prints there.
+// Loam's detail, not something Slurm prints there; but a job held because
+// its reservation ended shows "Reservation NAME was deleted", as Slurm's.
 func reasonText(j *api.Job) string {
-	if d := j.StateDescription; d != "" && strings.HasPrefix(d, string(j.StateReason)) {
+	if d := j.StateDescription; d != "" && (strings.HasPrefix(d, string(j.StateReason)) ||
+		j.StateReason == job.ReasonReservationDeleted || heldDesc(j)) {
 		return d
 	}
 	return string(j.StateReason)

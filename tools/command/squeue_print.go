@@ -254,7 +254,7 @@ func arrayTaskIDCol(b []byte, j *api.Job, _ *jobPrinter) []byte {
 // showsReason reports whether %R shows a reason rather than nodes.
 func showsReason(s job.State) bool {
 	switch s {
-	case job.Pending, job.StageOut, job.Timeout, job.OutOfMemory, job.Deadline, job.Failed:
+	case job.Pending, job.StageOut, job.Timeout, job.OutOfMemory, job.Deadline, job.Failed, job.ResvDelHold:
 		return true
 	}
 	return false
