@@ -99,10 +99,21 @@ func (o *outbox) ack(seq uint64) []uint64 {
 // loadEvents reads the event files of one job or done directory into the
 // outbox and returns the highest number found (0: none).
 func (o *outbox) loadEvents(dir string) (uint64, error) {
+	top, err := o.loadEventFiles([]string{filepath.Join(dir, spool.StartedEvent), filepath.Join(dir, spool.EndedEvent)})
+	if err != nil {
+		return top, err
+	}
+	steps, err := o.loadStepEvents(dir) // step_usage.go
+	return max(top, steps), err
+}
+
+// loadEventFiles reads the event files that exist among paths into the
+// outbox and returns the highest number found (0: none).
+func (o *outbox) loadEventFiles(paths []string) (uint64, error) {
 	var top uint64
-	for _, name := range []string{spool.StartedEvent, spool.EndedEvent} {
+	for _, path := range paths {
 		var ev api.JobEvent
-		err := o.read(filepath.Join(dir, name), &ev)
+		err := o.read(path, &ev)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -112,8 +123,7 @@ func (o *outbox) loadEvents(dir string) (uint64, error) {
 		o.add(ev)
 		top = max(top, ev.Seq)
 	}
-	steps, err := o.loadStepEvents(dir) // step_usage.go
-	return max(top, steps), err
+	return top, nil
 }
 
 // sendEvents delivers the outbox to the controller until ctx ends,

@@ -118,20 +118,11 @@ func (a *Agent) adoptSteps(e *jobEntry) {
 // loadStepEvents reads the step-usage events of the job or done directory
 // dir into the outbox and returns the highest number found (0: none).
 func (o *outbox) loadStepEvents(dir string) (uint64, error) {
-	var top uint64
+	var paths []string
 	for _, id := range stepIDs(dir) {
-		var ev api.JobEvent
-		err := o.read(filepath.Join(step.Dir(dir, id), usage.EventFile), &ev)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return top, err
-		}
-		o.add(ev)
-		top = max(top, ev.Seq)
+		paths = append(paths, filepath.Join(step.Dir(dir, id), usage.EventFile))
 	}
-	return top, nil
+	return o.loadEventFiles(paths)
 }
 
 // eventTasks counts the task records ev carries.

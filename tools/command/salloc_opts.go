@@ -77,13 +77,9 @@ func checkChdir(env *Env, w *output, dir string) bool {
 // given up, with the peer's words. A held job or one that may not start
 // yet (--begin) is refused as slurmctld refuses it for -I.
 func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Request, secs int, sigs <-chan os.Signal) (*api.Allocation, int) {
-	req.WorkDir, req.SubmitDir, req.SubmitHost = env.Cwd, env.Cwd, env.Host
-	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
-	if err != nil {
-		a.refused(req, err)
+	if !a.submit(ctx, env, req) {
 		return nil, 1
 	}
-	a.id = resp.JobID
 	if req.Hold || (req.Begin != nil && req.Begin.After(env.Now())) {
 		a.release(ctx, job.ExitCode{})
 		a.w.errf("%s: %s", allocFailed[a.prog], api.NewError(api.CodeDependency).Message)

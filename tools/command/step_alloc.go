@@ -60,19 +60,28 @@ type allocator struct {
 // allocFailed is how srun and salloc word a refused allocation.
 var allocFailed = map[string]string{"srun": "Unable to allocate resources", "salloc": "Job submit/allocate failed"}
 
+// submit asks the controller for the allocation, run from env's working
+// directory, and keeps its job id; false when it was refused (and said so).
+func (a *allocator) submit(ctx context.Context, env *Env, req job.Request) bool {
+	req.WorkDir, req.SubmitDir, req.SubmitHost = env.Cwd, env.Cwd, env.Host
+	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
+	if err != nil {
+		a.refused(req, err)
+		return false
+	}
+	a.id = resp.JobID
+	return true
+}
+
 // allocate submits req and waits until it runs, printing what Slurm's
 // srun and salloc print: "job N queued and waiting for resources" when it
 // does not start at once, then "job N has been allocated resources"
 // (salloc also "Pending job allocation N" first). A SIGINT or SIGTERM on
 // sigs while it waits cancels the job.
 func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sigs <-chan os.Signal) (*api.Allocation, int) {
-	req.WorkDir, req.SubmitDir, req.SubmitHost = env.Cwd, env.Cwd, env.Host
-	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
-	if err != nil {
-		a.refused(req, err)
+	if !a.submit(ctx, env, req) {
 		return nil, 1
 	}
-	a.id = resp.JobID
 	a.notices = watchNotices(ctx, a.c, a.w, a.prog, a.id)
 	for waits := 0; ; waits++ {
 		al, interrupted, err := a.wait(ctx, allocWaits[min(waits, len(allocWaits)-1)], sigs)
