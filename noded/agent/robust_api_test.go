@@ -210,8 +210,7 @@ func TestRobustNodedRecoveredPanicIsLogged(t *testing.T) {
 	a := &Agent{log: log.WithField("node", "n1")}
 	w := httptest.NewRecorder()
 	a.recovering(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
-		var m map[string]int
-		m["x"] = 1
+		panic("a handler's bug")
 	})).ServeHTTP(w, httptest.NewRequest("POST", "/v1/boom", nil))
 	if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), string(api.CodeInternal)) {
 		t.Errorf("answer %d %s, want 500 with %s", w.Code, w.Body, api.CodeInternal)

@@ -27,6 +27,7 @@ type request struct {
 	Blob   []byte            `json:"blob"`
 	Ratio  float64           `json:"ratio"`
 	Skip   string            `json:"-"`
+	//lint:ignore U1000 unexported on purpose: the filler must leave it alone
 	hidden int
 }
 

@@ -35,14 +35,13 @@ func (s *scontrol) advController() (AdvResvController, bool) {
 
 // resvArgs is what scontrol create/update reservation parsed.
 type resvArgs struct {
-	name                 string
-	start, end           *int64
-	dur                  *int64 // seconds, rounded up to minutes as Slurm keeps them
-	nodes, part          *string
-	count                int
-	users, accounts      *[]string
-	flags                *[]string
-	startText, parseFail string
+	name            string
+	start, end      *int64
+	dur             *int64 // seconds, rounded up to minutes as Slurm keeps them
+	nodes, part     *string
+	count           int
+	users, accounts *[]string
+	flags           *[]string
 }
 
 // parseResvArgs reads KEY=VALUE pairs (any case, Slurm's abbreviations).
