@@ -5,7 +5,7 @@
 //
 //	<spool>/jobs/<id>/                  flocked by the live supervisor
 //	                  launch.json       the job as launched (Launch)
-//	                  script            the batch script, owned by the user
+//	                  slurm_script      the batch script, owned by the user
 //	                  lock              the flock of supervisors before the
 //	                                    directory itself was locked
 //	                  sup.pid           the supervisor's pid, for operators
@@ -17,6 +17,12 @@
 //	                                    the job ended (an api.JobEvent)
 //	                  ev-started.json   the Started event with its sequence
 //	                  ev-ended.json     number, written by the daemon
+//	                  step_<id>/        an srun step's directory (noded/step)
+//	                    usage.json      what the step's tasks used here,
+//	                                    written by its step process
+//	                    ev-usage.json   the step's usage event with its
+//	                                    sequence number, written by the
+//	                                    daemon when the step process exits
 //	<spool>/done/<seq>/                 a finished job's directory, moved
 //	                                    here once its end has a number
 //	<spool>/acked                       highest event number the controller
