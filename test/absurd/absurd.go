@@ -86,6 +86,21 @@ func set(m map[string]any, path []string, v any) {
 // collect maps t's JSON field paths to their types, down into nested
 // structs.
 func collect(t reflect.Type, prefix string, depth int, out map[string]reflect.Type) {
+	eachJSONField(t, func(name string, ft reflect.Type) {
+		out[prefix+name] = ft
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct && ft != timeType && depth < 3 {
+			collect(ft, prefix+name+".", depth+1, out)
+		}
+	})
+}
+
+// eachJSONField calls visit with the JSON name and type of each field of
+// struct t that encoding/json reads, flattening embedded structs as it
+// does and skipping "-" and unexported fields.
+func eachJSONField(t reflect.Type, visit func(name string, ft reflect.Type)) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -93,21 +108,14 @@ func collect(t reflect.Type, prefix string, depth int, out map[string]reflect.Ty
 		case name == "-":
 			continue
 		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
-			collect(f.Type, prefix, depth, out)
+			eachJSONField(f.Type, visit)
 			continue
 		case !f.IsExported():
 			continue
 		case name == "":
 			name = f.Name
 		}
-		out[prefix+name] = f.Type
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if ft.Kind() == reflect.Struct && ft != timeType && depth < 3 {
-			collect(ft, prefix+name+".", depth+1, out)
-		}
+		visit(name, f.Type)
 	}
 }
 
@@ -210,20 +218,5 @@ func list(t reflect.Type, kind Kind, depth int) any {
 // fields fills out with t's JSON fields, flattening embedded structs as
 // encoding/json does.
 func fields(t reflect.Type, kind Kind, depth int, out map[string]any) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-":
-			continue
-		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
-			fields(f.Type, kind, depth, out)
-			continue
-		case !f.IsExported():
-			continue
-		case name == "":
-			name = f.Name
-		}
-		out[name] = value(f.Type, kind, depth+1)
-	}
+	eachJSONField(t, func(name string, ft reflect.Type) { out[name] = value(ft, kind, depth+1) })
 }
