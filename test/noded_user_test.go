@@ -9,34 +9,12 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/loamhpc/loam/noded/nodedtest"
 	"github.com/loamhpc/loam/pkg/api"
 )
-
-// testUser creates a system user for the test (removed afterwards) and
-// returns its uid and gid.
-func testUser(t *testing.T, name string, groups ...string) (uint32, uint32) {
-	t.Helper()
-	_ = exec.Command("userdel", name).Run()
-	args := []string{"-M", "-s", "/bin/bash", "-d", "/nonexistent"}
-	if len(groups) > 0 {
-		args = append(args, "-G", strings.Join(groups, ","))
-	}
-	if out, err := exec.Command("useradd", append(args, name)...).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v: %s", name, err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("userdel", name).Run() })
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return uint32(uid), uint32(gid)
-}
 
 func testGroup(t *testing.T, name string) uint32 {
 	t.Helper()
@@ -76,8 +54,8 @@ func ownedDir(t *testing.T, uid, gid uint32, mode os.FileMode) string {
 func TestNodedRunsAsUser(t *testing.T) {
 	nodedBin(t)
 	shared := testGroup(t, "loamitg")
-	uid1, gid1 := testUser(t, "loamit1", "loamitg")
-	uid2, gid2 := testUser(t, "loamit2")
+	uid1, gid1 := nodedtest.User(t, "loamit1", "loamitg")
+	uid2, gid2 := nodedtest.User(t, "loamit2")
 	cl := nodedCluster(t, nodedtestSpec())
 	p := startNoded(t, cl, 0)
 	n := cl.Nodes[0]

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/loamhpc/loam/noded/nodedtest"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/test/clustertest"
 )
@@ -22,8 +23,8 @@ import (
 // is refused; another user may not sbcast to the job.
 func TestSbcastTwoNodeJob(t *testing.T) {
 	s := startSrunCluster(t, clustertest.Spec{Nodes: 2, CPUs: 4})
-	uid, gid := testUser(t, "loamsbc1")
-	other, otherGID := testUser(t, "loamsbc2")
+	uid, gid := nodedtest.User(t, "loamsbc1")
+	other, otherGID := nodedtest.User(t, "loamsbc2")
 	me := &syscall.Credential{Uid: uid, Gid: gid}
 	if err := os.Chmod(s.c.Dir, 0o755); err != nil { // the users read slurm.conf there
 		t.Fatal(err)

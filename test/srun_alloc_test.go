@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/loamhpc/loam/noded/nodedtest"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/test/clustertest"
 )
@@ -25,7 +26,7 @@ import (
 // calling user; a job's tasks are reached with --jobid from outside.
 func TestSrunOutsideAnAllocation(t *testing.T) {
 	s := startSrunCluster(t, clustertest.Spec{Nodes: 2, CPUs: 4})
-	uid, gid := testUser(t, "loamsrun")
+	uid, gid := nodedtest.User(t, "loamsrun")
 	// The user reads slurm.conf and reaches the controller's socket there.
 	if err := os.Chmod(s.c.Dir, 0o755); err != nil {
 		t.Fatal(err)

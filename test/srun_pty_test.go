@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/loamhpc/loam/noded/nodedtest"
 	"github.com/loamhpc/loam/test/clustertest"
 )
 
@@ -151,7 +152,7 @@ func (s *srunCluster) onTerminal(t *testing.T, tt *testTerminal, user *syscall.C
 // shell's status; and that the terminal got its settings back.
 func TestSrunPtyInteractive(t *testing.T) {
 	s := startSrunCluster(t, clustertest.Spec{Nodes: 1, CPUs: 2})
-	uid, gid := testUser(t, "loampty")
+	uid, gid := nodedtest.User(t, "loampty")
 	if err := os.Chmod(s.c.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

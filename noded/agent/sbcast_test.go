@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/loamhpc/loam/noded/nodedtest"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
 )
@@ -28,19 +27,7 @@ func sbcastUser(t *testing.T) (uint32, uint32) {
 	if os.Geteuid() != 0 {
 		t.Skip("writing as another user needs root")
 	}
-	const name = "loamsbcast"
-	_ = exec.Command("userdel", name).Run()
-	if out, err := exec.Command("useradd", "-M", "-s", "/bin/false", "-d", "/nonexistent", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v: %s", name, err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("userdel", name).Run() })
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return uint32(uid), uint32(gid)
+	return nodedtest.User(t, "loamsbcast")
 }
 
 // sbcastFixture is a node daemon's sbcast server on node n1 where job 5
