@@ -232,7 +232,7 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 	if len(groups) == 0 {
 		groups = []uint32{cred.GID}
 	}
-	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, batchArgv(script, s.launch.Node, s.launch.Request.Argv)...)
+	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, batchArgv(script, s.launch.Request.Script, s.launch.Node, s.launch.Request.Argv)...)
 	cmd := exec.Command(shell, args...)
 	// The umask is applied; slurmstepd leaves SLURM_UMASK out of a batch
 	// script's environment (srun sets it again for its tasks).

@@ -43,7 +43,7 @@ func TestBatchArgvLife(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.script), 0o500); err != nil {
 				t.Fatal(err)
 			}
-			got := batchArgv(path, "cpu001", []string{"a1"})
+			got := batchArgv(path, tc.script, "cpu001", []string{"a1"})
 			if len(got) > 0 && got[0] == path {
 				got[0] = "SCRIPT"
 			}
@@ -57,11 +57,7 @@ func TestBatchArgvLife(t *testing.T) {
 // TestBatchArgvLifeRuns: the failing command writes exactly the line and
 // exits 2.
 func TestBatchArgvLifeRuns(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "script")
-	if err := os.WriteFile(path, []byte("#!/no/such/interp\n"), 0o500); err != nil {
-		t.Fatal(err)
-	}
-	argv := batchArgv(path, "n1", nil)
+	argv := batchArgv("script", "#!/no/such/interp\n", "n1", nil)
 	out, err := runArgv(argv)
 	want := "slurmstepd-n1: error: execve(): bad interpreter(/no/such/interp): No such file or directory\n"
 	if diff := cmp.Diff(want, out); diff != "" {
