@@ -191,6 +191,14 @@ func (c *Controller) handleEvents(ctx context.Context, id auth.Identity, body []
 // applyEvent applies one event from node.
 func (c *Controller) applyEvent(b *batch, node string, ev *api.JobEvent) {
 	r := c.jobs[ev.JobID]
+	if r != nil && ev.Run != nil && *ev.Run != r.St.Restarts {
+		// An earlier run's event, delivered after the job was requeued
+		// (its node came back after NODE_FAIL): it must neither end nor
+		// charge the run now going.
+		c.log.WithField("job_id", r.ID).WithField("node", node).WithField("run", *ev.Run).
+			WithField("kind", ev.Kind).Info("event of an earlier run of the job ignored")
+		return
+	}
 	if r != nil && ev.Usage != nil {
 		c.applyUsage(b, r, node, ev.Usage) // usage.go
 	}

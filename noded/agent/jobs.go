@@ -74,19 +74,19 @@ func (a *Agent) started(e *jobEntry, at time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e.start = at
-	if err := a.startEvent(e.dir, e.id, at); err != nil {
+	if err := a.startEvent(e.dir, e.id, &e.run, at); err != nil {
 		a.log.WithError(err).WithField("job_id", e.id).Error("record job start")
 	}
 }
 
 // startEvent writes and queues the Started event of the job in dir unless
 // it has one. The caller holds a.mu.
-func (a *Agent) startEvent(dir string, id uint32, at time.Time) error {
+func (a *Agent) startEvent(dir string, id uint32, run *int, at time.Time) error {
 	path := filepath.Join(dir, spool.StartedEvent)
 	if spool.Exists(path) {
 		return nil
 	}
-	ev := api.JobEvent{Seq: a.out.next(time.Now()), JobID: id, Kind: api.EventStarted, Time: at.Unix(), TimeNanos: at.UnixNano()}
+	ev := api.JobEvent{Seq: a.out.next(time.Now()), JobID: id, Run: run, Kind: api.EventStarted, Time: at.Unix(), TimeNanos: at.UnixNano()}
 	if err := spool.WriteJSON(path, ev); err != nil {
 		return err
 	}
@@ -100,7 +100,9 @@ func (a *Agent) startEvent(dir string, id uint32, at time.Time) error {
 // holds a.mu.
 func (a *Agent) endJob(id uint32) error {
 	dir := a.spool.JobDir(id)
+	run := -1 // not known yet: numberEnd reads it from the launch record
 	if e := a.jobs[id]; e != nil {
+		run = e.run
 		a.cpus.release(e.cpus)
 		delete(a.jobs, id)
 		close(e.gone)
@@ -108,7 +110,7 @@ func (a *Agent) endJob(id uint32) error {
 	var ev api.JobEvent
 	err := a.readRecord(filepath.Join(dir, spool.EndedEvent), &ev)
 	if errors.Is(err, fs.ErrNotExist) {
-		ev, err = a.numberEnd(dir, id)
+		ev, err = a.numberEnd(dir, id, run)
 	}
 	if err != nil {
 		return err
@@ -122,11 +124,22 @@ func (a *Agent) endJob(id uint32) error {
 	return nil
 }
 
-// numberEnd turns the supervisor's result into the numbered Ended event.
-func (a *Agent) numberEnd(dir string, id uint32) (api.JobEvent, error) {
+// numberEnd turns the supervisor's result into the numbered Ended event
+// of run run (-1: read it from the job's launch record).
+func (a *Agent) numberEnd(dir string, id uint32, run int) (api.JobEvent, error) {
+	runp := &run
+	if run < 0 {
+		var l spool.Launch
+		if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &l); err != nil {
+			a.log.WithError(err).WithField("job_id", id).Warn("job's run unknown: its end is reported without it")
+			runp = nil
+		} else {
+			run = l.Request.Restarts
+		}
+	}
 	var st spool.Start
 	if err := spool.ReadJSON(filepath.Join(dir, spool.StartFile), &st); err == nil {
-		if err := a.startEvent(dir, id, st.Time); err != nil {
+		if err := a.startEvent(dir, id, runp, st.Time); err != nil {
 			return api.JobEvent{}, err
 		}
 	}
@@ -137,7 +150,7 @@ func (a *Agent) numberEnd(dir string, id uint32) (api.JobEvent, error) {
 	} else if err != nil {
 		return api.JobEvent{}, err
 	}
-	res.JobID = id
+	res.JobID, res.Run = id, runp
 	res.Seq = a.out.next(time.Now())
 	if err := spool.WriteJSON(filepath.Join(dir, spool.EndedEvent), res); err != nil {
 		return api.JobEvent{}, err

@@ -95,9 +95,13 @@ const (
 // JobEvent reports one change of a job on a node. Seq numbers events per
 // node daemon so a retried batch is applied once.
 type JobEvent struct {
-	Seq   uint64       `json:"seq"`
-	JobID uint32       `json:"job_id"`
-	Kind  JobEventKind `json:"kind"`
+	Seq   uint64 `json:"seq"`
+	JobID uint32 `json:"job_id"`
+	// Run is the restart count of the job's run the event is about, so an
+	// event of an earlier run (a requeued job's, delivered late) cannot end
+	// or charge the run now going; nil from daemons that predate it.
+	Run  *int         `json:"run,omitempty"`
+	Kind JobEventKind `json:"kind"`
 	// Time is node-local Unix seconds; TimeNanos refines it.
 	Time      int64 `json:"time"`
 	TimeNanos int64 `json:"time_nanos,omitempty"`

@@ -205,7 +205,7 @@ func (n *FakeNode) launch(req *api.LaunchRequest) *api.Error {
 	n.running[req.JobID] = req
 	n.mu.Unlock()
 	if req.Batch {
-		go n.send(api.JobEvent{JobID: req.JobID, Kind: api.EventStarted, Time: time.Now().Unix()})
+		go n.send(api.JobEvent{JobID: req.JobID, Run: &req.Restarts, Kind: api.EventStarted, Time: time.Now().Unix()})
 	}
 	return nil
 }
@@ -237,9 +237,10 @@ func (n *FakeNode) terminate(req api.TerminateRequest) bool {
 // event (OOM, TimedOut...).
 func (n *FakeNode) End(id uint32, exit job.ExitCode, opts ...func(*api.JobEvent)) error {
 	n.mu.Lock()
+	run := n.runOf(id)
 	delete(n.running, id)
 	n.mu.Unlock()
-	ev := api.JobEvent{JobID: id, Kind: api.EventEnded, Time: time.Now().Unix(), ExitCode: exit}
+	ev := api.JobEvent{JobID: id, Run: run, Kind: api.EventEnded, Time: time.Now().Unix(), ExitCode: exit}
 	for _, o := range opts {
 		o(&ev)
 	}
@@ -249,9 +250,20 @@ func (n *FakeNode) End(id uint32, exit job.ExitCode, opts ...func(*api.JobEvent)
 // LaunchFailed reports that job id could not be started.
 func (n *FakeNode) LaunchFailed(id uint32, msg string) error {
 	n.mu.Lock()
+	run := n.runOf(id)
 	delete(n.running, id)
 	n.mu.Unlock()
-	return n.send(api.JobEvent{JobID: id, Kind: api.EventLaunchFailed, Time: time.Now().Unix(), Message: msg, ExitCode: job.ExitCode{Status: 0, Signal: 53}})
+	return n.send(api.JobEvent{JobID: id, Run: run, Kind: api.EventLaunchFailed, Time: time.Now().Unix(), Message: msg, ExitCode: job.ExitCode{Status: 0, Signal: 53}})
+}
+
+// runOf is the run of job id this node was given (nil when it runs no
+// such job: the event then carries none). The caller holds n.mu.
+func (n *FakeNode) runOf(id uint32) *int {
+	if l := n.running[id]; l != nil {
+		run := l.Restarts
+		return &run
+	}
+	return nil
 }
 
 // send delivers ev with the next sequence number. Numbering and delivery
