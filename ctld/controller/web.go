@@ -44,7 +44,7 @@ func (c *Controller) handleWebToken(_ context.Context, id auth.Identity, body []
 		}
 		u, ok := c.users.uidOf(req.User)
 		if !ok {
-			return nil, api.Errorf(api.CodeError, "Invalid user: %s", req.User)
+			return nil, api.Errorf(api.CodeUserIDMissing, "Invalid user: %s", req.User)
 		}
 		uid, name = u, req.User
 	}

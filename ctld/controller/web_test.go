@@ -104,7 +104,7 @@ func TestWebTokenRules(t *testing.T) {
 		"a user for someone else":        {alice, `{"username":"root"}`, api.CodeAccessDenied},
 		"a negative lifespan":            {alice, `{"lifespan":-5}`, api.CodeBadRequest},
 		"an unknown field":               {alice, `{"lifespan":5,"x":1}`, api.CodeBadRequest},
-		"root for a user that is absent": {0, `{"username":"nosuchuser-xyz"}`, api.CodeError},
+		"root for a user that is absent": {0, `{"username":"nosuchuser-xyz"}`, api.CodeUserIDMissing},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
