@@ -32,15 +32,6 @@ func (t *Tx) DeleteAdvResv(name string) error {
 	return nil
 }
 
-// DeleteAdvResvEndedBy forgets every reservation that ends at or before
-// end (Slurm deletes a reservation at its end time).
-func (t *Tx) DeleteAdvResvEndedBy(end int64) error {
-	if err := t.exec("DELETE FROM advance_reservations WHERE end_time <= ?", end); err != nil {
-		return fmt.Errorf("delete ended reservations: %w", err)
-	}
-	return nil
-}
-
 // SetNextResvSuffix records the next suffix of a default reservation
 // name. Like the job id sequence it only moves forward.
 func (t *Tx) SetNextResvSuffix(next uint32) error {

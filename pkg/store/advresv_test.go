@@ -37,7 +37,7 @@ func TestAdvResvRoundTrip(t *testing.T) {
 	if n, err := s.NextResvSuffix(); err != nil || n != 4 {
 		t.Errorf("NextResvSuffix = %d, %v; want 4", n, err)
 	}
-	if err := s.Update(func(tx *Tx) error { return tx.DeleteAdvResvEndedBy(100) }); err != nil {
+	if err := s.Update(func(tx *Tx) error { return tx.DeleteAdvResv("root_1") }); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.LoadAdvResvs()
@@ -45,7 +45,7 @@ func TestAdvResvRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want[:1], got); diff != "" {
-		t.Errorf("after expiry (-want +got):\n%s", diff)
+		t.Errorf("after delete (-want +got):\n%s", diff)
 	}
 }
 
