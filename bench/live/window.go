@@ -27,7 +27,7 @@ func loadWindow(tracePath, confPath string, from, span time.Duration) ([]sim.Job
 	if err != nil {
 		return nil, nil, err
 	}
-	conf, err := sim.LoadConfig(fsys, "slurm.conf", "")
+	conf, err := sim.LoadConfig(fsys, "slurm.conf", "", "")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 
@@ -12,24 +11,25 @@ import (
 // (with gres.conf, topology.conf and tenants.conf beside it, as the
 // controller reads them) and, when tenants is not empty, the tenants.conf
 // at that path instead of the one beside slurm.conf. The result is
-// validated.
-func LoadConfig(fsys fs.FS, conf, tenants string) (*slurmconf.Config, error) {
-	cfg, err := slurmconf.Load(fsys, conf)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", conf, err)
-	}
-	if tenants != "" {
+// validated. Errors name files with prefix before their fsys names ("/"
+// for os.DirFS("/")).
+func LoadConfig(fsys fs.FS, conf, tenants, prefix string) (*slurmconf.Config, error) {
+	cfg, err := slurmconf.LoadCheckedWith(fsys, conf, prefix, func(c *slurmconf.Config) error {
+		if tenants == "" {
+			return nil
+		}
 		t, err := slurmconf.ParseTenants(fsys, tenants)
 		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", tenants, err)
+			return err
 		}
-		cfg.Tenants, cfg.Users = t.Tenants, t.Users
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("validate %s: %w", conf, err)
+		c.Tenants, c.Users = t.Tenants, t.Users
+		return nil
+	})
+	if err != nil {
+		return nil, err // its messages name the file and line
 	}
 	if len(cfg.Partitions) == 0 {
-		return nil, errors.New("configuration has no partitions")
+		return nil, fmt.Errorf("%s%s: configuration has no partitions", prefix, conf)
 	}
 	return cfg, nil
 }

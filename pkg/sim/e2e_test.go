@@ -15,7 +15,7 @@ import (
 // scheduler, with sched.CheckPlan after every cycle.
 func e2eOptions(t *testing.T, p sched.Policy, log *bytes.Buffer) Options {
 	t.Helper()
-	conf, err := LoadConfig(os.DirFS("testdata/e2e"), "slurm.conf", "")
+	conf, err := LoadConfig(os.DirFS("testdata/e2e"), "slurm.conf", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,17 @@ import (
 //
 // Config.Files keeps the fs.FS names.
 func LoadChecked(fsys fs.FS, name, prefix string) (*Config, error) {
+	return LoadCheckedWith(fsys, name, prefix, nil)
+}
+
+// LoadCheckedWith is LoadChecked with edit applied to the parsed files
+// before Validate (the simulator puts another tenants.conf in place).
+// Positions in what edit returns or adds are prefixed too.
+func LoadCheckedWith(fsys fs.FS, name, prefix string, edit func(*Config) error) (*Config, error) {
 	c, err := Load(fsys, name)
+	if err == nil && edit != nil {
+		err = edit(c)
+	}
 	// Every position the Config records is prefixed before Validate, whose
 	// messages name them ("node n1 already defined at FILE:LINE").
 	prefixAll(reflect.ValueOf(c).Elem(), prefix)
@@ -28,6 +38,10 @@ func LoadChecked(fsys fs.FS, name, prefix string) (*Config, error) {
 		var pe *Error
 		if errors.As(e, &pe) {
 			pe.Pos = prefixed(pe.Pos, prefix)
+		}
+		var fe *fs.PathError // a file that could not be opened
+		if errors.As(e, &fe) && !strings.HasPrefix(fe.Path, prefix) {
+			fe.Path = prefix + fe.Path
 		}
 	}
 	return c, err

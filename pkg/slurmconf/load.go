@@ -44,7 +44,7 @@ func Load(fsys fs.FS, name string) (*Config, error) {
 		c.Files = append(c.Files, files...)
 		c.Topology = t
 	} else if tree {
-		d.errorf(top, "", "TopologyPlugin", ErrInvalid, "topology/tree needs %s", p)
+		d.errorf(top, "", "TopologyPlugin", ErrInvalid, "topology/tree needs %s beside it", TopologyFile)
 	}
 	if p := path.Join(dir, TenantsFile); exists(fsys, p, top, d) {
 		t := parseTenants(fsys, p, d)

@@ -231,3 +231,24 @@ func TestRobustLoadCheckedNamesAbsolutePaths(t *testing.T) {
 		t.Errorf("warnings %v, want FastSchedule's at /etc/slurm/slurm.conf:3", c.Warnings)
 	}
 }
+
+// TestRobustLoadCheckedWithNamesAbsolutePaths: what an edit adds (another
+// tenants.conf, as the simulator's --tenants) and a file that cannot be
+// opened are named by absolute paths too.
+func TestRobustLoadCheckedWithNamesAbsolutePaths(t *testing.T) {
+	fsys := fstest.MapFS{
+		"etc/slurm/slurm.conf": {Data: []byte(header + robustNodes + "PartitionName=q Nodes=n1\n")},
+		"srv/tenants.conf":     {Data: []byte("TenantName=a Weight=x\n")},
+	}
+	swapTenants := func(c *Config) error {
+		t, err := ParseTenants(fsys, "srv/tenants.conf")
+		if err == nil {
+			c.Tenants = t.Tenants
+		}
+		return err
+	}
+	_, err := LoadCheckedWith(fsys, "etc/slurm/slurm.conf", "/", swapTenants)
+	checkErrorPrefixes(t, err, []string{`/srv/tenants.conf:1: TenantName=a: Weight: invalid value`})
+	_, err = LoadCheckedWith(fsys, "etc/slurm/absent.conf", "/", swapTenants)
+	checkErrorPrefixes(t, err, []string{`/etc/slurm/absent.conf: open /etc/slurm/absent.conf: `})
+}

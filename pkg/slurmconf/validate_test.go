@@ -137,5 +137,5 @@ func TestValidate(t *testing.T) {
 
 func TestLoadNeedsTopologyForTree(t *testing.T) {
 	_, err := Load(fstest.MapFS{"etc/slurm.conf": {Data: []byte("TopologyPlugin=topology/tree\n")}}, "etc/slurm.conf")
-	checkErrorPrefixes(t, err, []string{"etc/slurm.conf: TopologyPlugin: invalid configuration: topology/tree needs etc/topology.conf"})
+	checkErrorPrefixes(t, err, []string{"etc/slurm.conf: TopologyPlugin: invalid configuration: topology/tree needs topology.conf beside it"})
 }

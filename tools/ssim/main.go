@@ -62,7 +62,7 @@ func replay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	conf, err := sim.LoadConfig(os.DirFS("/"), fsPath(c.String("conf")), fsPath(c.String("tenants")))
+	conf, err := sim.LoadConfig(os.DirFS("/"), fsPath(c.String("conf")), fsPath(c.String("tenants")), "/")
 	if err != nil {
 		return err
 	}
