@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -133,12 +134,10 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 			out.Jobs = append(out.Jobs, a)
 		}
 	}
-	slices.SortStableFunc(out.Jobs, func(x, y api.AcctJob) int {
-		if x.SubmitTime != y.SubmitTime {
-			return int(x.SubmitTime - y.SubmitTime)
-		}
-		return int(int64(x.JobID) - int64(y.JobID))
-	})
+	// Slurm's accounting lists jobs by job id (a requeued job, whose
+	// submit time moves, keeps its place; an array's tasks come in the
+	// order their ids were given).
+	slices.SortStableFunc(out.Jobs, func(x, y api.AcctJob) int { return cmp.Compare(x.JobID, y.JobID) })
 	if q.Limit > 0 && len(out.Jobs) > q.Limit {
 		out.Jobs = out.Jobs[:q.Limit]
 	}

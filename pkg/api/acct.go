@@ -84,7 +84,8 @@ type AcctStep struct {
 	Usage *StepUsage `json:"usage,omitempty"`
 }
 
-// AcctResponse answers PathAccounting, jobs in submit order.
+// AcctResponse answers PathAccounting, jobs in job id order (as Slurm's
+// accounting lists them).
 type AcctResponse struct {
 	Now  int64     `json:"now"`
 	Jobs []AcctJob `json:"jobs"`

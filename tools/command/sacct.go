@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
@@ -18,43 +17,6 @@ const (
 	acctBrief   = "jobid,state,exitcode"
 	acctLong    = "jobid,jobidraw,jobname,partition,maxvmsize,maxvmsizenode,maxvmsizetask,avevmsize,maxrss,maxrssnode,maxrsstask,averss,maxpages,maxpagesnode,maxpagestask,avepages,mincpu,mincpunode,mincputask,avecpu,ntasks,alloccpus,elapsed,state,exitcode,avecpufreq,reqcpufreqmin,reqcpufreqmax,reqcpufreqgov,reqmem,consumedenergy,maxdiskread,maxdiskreadnode,maxdiskreadtask,avediskread,maxdiskwrite,maxdiskwritenode,maxdiskwritetask,avediskwrite,reqtres,alloctres,tresusageinave,tresusageinmax,tresusageinmaxn,tresusageinmaxt,tresusageinmin,tresusageinminn,tresusageinmint,tresusageintot,tresusageoutmax,tresusageoutmaxn,tresusageoutmaxt,tresusageoutave,tresusageouttot"
 )
-
-var sacctOpts = []optSpec{
-	{long: "allusers", short: 'a'},
-	{long: "accounts", short: 'A', arg: requiredArg},
-	{long: "allocations", short: 'X'},
-	{long: "brief", short: 'b'},
-	{long: "delimiter", arg: requiredArg},
-	{long: "duplicates", short: 'D'},
-	{long: "helpformat", short: 'e'},
-	{long: "help-fields", short: 'e'},
-	{long: "endtime", short: 'E', arg: requiredArg},
-	{long: "help", short: 'h'},
-	{long: "name", arg: requiredArg},
-	{long: "jobs", short: 'j', arg: requiredArg},
-	{long: "long", short: 'l'},
-	{long: "cluster", short: 'M', arg: requiredArg},
-	{long: "clusters", short: 'M', arg: requiredArg},
-	{long: "nodelist", short: 'N', arg: requiredArg},
-	{long: "noconvert"},
-	{long: "noheader", short: 'n'},
-	{long: "fields", short: 'o', arg: requiredArg},
-	{long: "format", short: 'o', arg: requiredArg},
-	{long: "parsable", short: 'p'},
-	{long: "parsable2", short: 'P'},
-	{long: "qos", short: 'q', arg: requiredArg},
-	{long: "partition", short: 'r', arg: requiredArg},
-	{long: "state", short: 's', arg: requiredArg},
-	{long: "starttime", short: 'S', arg: requiredArg},
-	{long: "truncate", short: 'T'},
-	{long: "uid", short: 'u', arg: requiredArg},
-	{long: "user", short: 'u', arg: requiredArg},
-	{long: "usage", short: 'U'},
-	{long: "verbose", short: 'v'},
-	{long: "version", short: 'V'},
-	{long: "json"},
-	{long: "yaml"},
-}
 
 // acctPrinter prints sacct lines.
 type acctPrinter struct {
@@ -80,6 +42,22 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)
 	}
+	now := env.Now()
+	q := &api.AcctQuery{}
+	pr := &acctPrinter{delim: "|", tf: newTimeFormat(env, now), users: env.Users}
+	rq := &sacctRequest{header: true}
+	for _, o := range opts {
+		if code, done := sacctOption(w, env, o, now, q, pr, rq); done {
+			return w.exit(code)
+		}
+	}
+	if rq.long && len(rq.formats) > 0 {
+		w.raw("sacct: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
+		return w.exit(1)
+	}
+	if code := pr.parseFormat(w, sacctFormat(env, rq)); code != 0 {
+		return w.exit(code)
+	}
 	if len(operands) > 0 {
 		w.errf("Unknown arguments:")
 		for _, o := range operands {
@@ -87,83 +65,12 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 		}
 		return w.exit(1)
 	}
-	now := env.Now()
-	q := &api.AcctQuery{}
-	pr := &acctPrinter{delim: "|", tf: newTimeFormat(env, now), users: env.Users}
-	format, header, allUsers, qos := acctDefault, true, false, []string(nil)
-	var startSet, endSet bool
-	for _, o := range opts {
-		switch o.id {
-		case "a":
-			allUsers = true
-		case "A":
-			q.Accounts = strtok(o.val, ",")
-		case "X":
-			q.AllocationsOnly = true
-		case "b":
-			format = acctBrief
-		case "l":
-			format = acctLong
-		case "o":
-			format = o.val
-		case "delimiter":
-			pr.delim = o.val
-		case "e":
-			w.printf("%s", acctFieldHelp())
-			return w.exit(0)
-		case "h", "U":
-			w.printf("%s", sacctHelp)
-			return w.exit(0)
-		case "V":
-			w.printf("%s\n", versionLine)
-			return w.exit(0)
-		case "name":
-			q.Names = strtok(o.val, ",")
-		case "j":
-			q.JobIDs = strtok(o.val, ",")
-		case "N":
-			q.Nodes = []string{o.val}
-		case "n":
-			header = false
-		case "p":
-			pr.parsable = 1
-		case "P":
-			pr.parsable = 2
-		case "q":
-			qos = strtok(o.val, ",")
-		case "r":
-			q.Partitions = strtok(o.val, ",")
-		case "s":
-			q.States = strtok(o.val, ",")
-		case "S", "E":
-			t, err := acctTime(o.val, now)
-			if err != nil {
-				w.raw(timeSpecError(o.val))
-				return w.exit(1)
-			}
-			if o.id == "S" {
-				q.StartTime, startSet = t, true
-			} else {
-				q.EndTime, endSet = t, true
-			}
-		case "u":
-			for _, u := range strtok(o.val, ",") {
-				uid, ok := env.Users.UID(u)
-				if !ok {
-					w.errf("Invalid user id: %s", u)
-					return w.exit(1)
-				}
-				q.Users = append(q.Users, strconv.FormatUint(uint64(uid), 10))
-			}
-		case "json", "yaml":
-			w.errf("--%s is not supported", o.id)
-			return w.exit(1)
-		}
+	acctDefaults(env, q, now, rq)
+	if q.StartTime > q.EndTime {
+		w.errf("Start time (%s) requested is after end time (%s).",
+			pr.tf.appendTime(nil, q.StartTime, "Unknown"), pr.tf.appendTime(nil, q.EndTime, "Unknown"))
+		return w.exit(1)
 	}
-	if code := pr.parseFormat(w, format); code != 0 {
-		return w.exit(code)
-	}
-	acctDefaults(env, q, now, allUsers, startSet, endSet)
 	c, err := env.Dial(ctx)
 	if err != nil {
 		w.errf("%s", errText(err))
@@ -179,13 +86,18 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 			pr.cluster = cfg.ClusterName
 		}
 	}
-	b := w.buf
-	if header {
+	w.buf = pr.print(w.buf, resp.Jobs, q, rq)
+	return w.exit(0)
+}
+
+// print writes the header and every selected job with its steps.
+func (pr *acctPrinter) print(b []byte, jobs []api.AcctJob, q *api.AcctQuery, rq *sacctRequest) []byte {
+	if rq.header {
 		b = pr.header(b)
 	}
-	for i := range resp.Jobs {
-		j := &resp.Jobs[i]
-		if qos != nil && !containsFold(qos, j.QOS) {
+	for i := range jobs {
+		j := &jobs[i]
+		if rq.qos != nil && !containsFold(rq.qos, j.QOS) || !rq.timeLimitMatches(j) {
 			continue
 		}
 		b = pr.row(b, acctRow{j: j})
@@ -196,28 +108,39 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 			b = pr.row(b, acctRow{j: j, step: &j.Steps[k]})
 		}
 	}
-	w.buf = b
-	return w.exit(0)
+	return b
 }
 
-// acctDefaults applies sacct's defaults: only the caller's jobs unless -a,
-// -u or -j; from midnight today unless -S, -j or -s; up to now.
-func acctDefaults(env *Env, q *api.AcctQuery, now time.Time, all, startSet, endSet bool) {
-	if !all && q.Users == nil && q.JobIDs == nil {
-		q.Users = []string{strconv.FormatUint(uint64(env.UID), 10)}
+// timeLimitMatches is -k/-K: with both, a limit between them; with -k
+// alone, exactly that limit (as Slurm's accounting query compares).
+func (rq *sacctRequest) timeLimitMatches(j *api.AcctJob) bool {
+	if rq.tlMin == 0 {
+		return true
 	}
-	if !startSet && q.JobIDs == nil && q.States == nil {
-		y, m, d := now.Date()
-		q.StartTime = time.Date(y, m, d, 0, 0, 0, 0, now.Location()).Unix()
+	mins := j.TimeLimit / 60
+	if rq.tlMax == 0 {
+		return mins == rq.tlMin
 	}
-	if !endSet {
-		q.EndTime = now.Unix()
+	return mins >= rq.tlMin && mins <= rq.tlMax
+}
+
+// sacctFormat is the field list: every -o list in order, then -b's and
+// -l's fields; without any, SACCT_FORMAT or the default.
+func sacctFormat(env *Env, rq *sacctRequest) string {
+	list := slices.Clone(rq.formats)
+	if rq.brief {
+		list = append(list, acctBrief)
 	}
-	if q.Nodes != nil {
-		if names, err := hostlist.Expand(q.Nodes[0]); err == nil {
-			q.Nodes = names
-		}
+	if rq.long {
+		list = append(list, acctLong)
 	}
+	if len(list) > 0 {
+		return strings.Join(list, ",")
+	}
+	if f, ok := env.Getenv("SACCT_FORMAT"); ok {
+		return f
+	}
+	return acctDefault
 }
 
 // acctTime parses -S/-E as sacct does (Slurm's time forms).
@@ -240,19 +163,25 @@ func acctTime(s string, now time.Time) (int64, error) {
 	return t.Unix(), nil
 }
 
-// parseFormat reads a --format list: fields by unambiguous-prefix name,
-// each optionally "%width".
+// parseFormat reads a --format list as sacct does: fields by
+// unambiguous-prefix name ("a", "al" and "all" are every field), each
+// optionally "%width". A width is the field's own, not the entry's: a
+// field listed twice prints at the last width given for it.
 func (pr *acctPrinter) parseFormat(w *output, format string) int {
+	widths := map[int]int{}
 	for _, tok := range strtok(format, ",") {
-		tok = strings.TrimSpace(tok)
+		tok = strings.TrimLeft(tok, " \t\n\v\f\r")
 		name, width, hasWidth := strings.Cut(tok, "%")
-		if name == "" {
+		if name == "" && !hasWidth {
 			continue
 		}
 		n, _ := strtol(width)
-		if strings.EqualFold(name, "ALL") {
-			for k, c := range acctCols {
-				pr.fields = append(pr.fields, acctField{col: k, width: pick(hasWidth, n, c.width)})
+		if len(name) <= 3 && strings.EqualFold(name, "ALL"[:len(name)]) {
+			for k := range acctCols {
+				pr.fields = append(pr.fields, acctField{col: k})
+				if hasWidth {
+					widths[k] = n
+				}
 			}
 			continue
 		}
@@ -261,7 +190,17 @@ func (pr *acctPrinter) parseFormat(w *output, format string) int {
 			w.errf("Invalid field requested: \"%s\"", name)
 			return 1
 		}
-		pr.fields = append(pr.fields, acctField{col: k, width: pick(hasWidth, n, acctCols[k].width)})
+		pr.fields = append(pr.fields, acctField{col: k})
+		if hasWidth {
+			widths[k] = n
+		}
+	}
+	for i := range pr.fields {
+		f := &pr.fields[i]
+		f.width = acctCols[f.col].width
+		if n, ok := widths[f.col]; ok {
+			f.width = n
+		}
 	}
 	return 0
 }
@@ -277,11 +216,21 @@ func (pr *acctPrinter) uses(name string) bool {
 	return slices.ContainsFunc(pr.fields, func(f acctField) bool { return acctCols[f.col].name == name })
 }
 
+// How a cell too wide for its field prints: strings are cut with a "+"
+// marking the cut (print_fields_str); names and dates are cut short
+// (printf's precision, a time buffer of the field's size); numbers and
+// durations overflow the field (print_fields_uint and _time_from_secs).
+const (
+	cutPlus = iota
+	cutPlain
+	noCut
+)
+
 // header prints field names and, unless parsable, the dash line.
 func (pr *acctPrinter) header(b []byte) []byte {
 	for i, f := range pr.fields {
 		name := acctCols[f.col].name
-		b = pr.cell(b, name, f.width, i == len(pr.fields)-1, true)
+		b = pr.cellCut(b, name, f.width, i == len(pr.fields)-1, true, cutPlain)
 	}
 	b = append(b, '\n')
 	if pr.parsable > 0 {
@@ -310,15 +259,36 @@ func (pr *acctPrinter) row(b []byte, r acctRow) []byte {
 			v = c.val(r, pr)
 			set = v != ""
 		}
-		b = pr.cell(b, v, f.width, i == len(pr.fields)-1, set)
+		cut := acctCut(c.name)
+		if cut == cutPlain && len(v) > abs(f.width) {
+			// Slurm formats a date into a buffer of the field's size,
+			// parsable output included.
+			v = v[:abs(f.width)]
+		}
+		b = pr.cellCut(b, v, f.width, i == len(pr.fields)-1, set, cut)
 	}
 	return append(b, '\n')
 }
 
-// cell prints one value as print_fields_str does: parsable with its
-// delimiter; otherwise cut to the width with a "+" marking the cut, right-
-// justified for a positive width, left for a negative one, then a blank.
-func (pr *acctPrinter) cell(b []byte, v string, width int, last, set bool) []byte {
+// acctCut is how field name's values are cut (Slurm's print routine for
+// it).
+func acctCut(name string) int {
+	switch name {
+	case "Eligible", "End", "Start", "Submit":
+		return cutPlain
+	case "AllocCPUS", "AssocID", "ConsumedEnergyRaw", "CPUTime", "CPUTimeRAW", "DBIndex", "Elapsed",
+		"ElapsedRaw", "GID", "MaxDiskReadTask", "MaxDiskWriteTask", "MaxPagesTask", "MaxRSSTask",
+		"MaxVMSizeTask", "MinCPUTask", "NCPUS", "NNodes", "NTasks", "Priority", "QOSRAW", "ReqCPUS",
+		"ReservationId", "Reserved", "ResvCPU", "ResvCPURAW", "Suspended", "UID", "WCKeyID":
+		return noCut
+	}
+	return cutPlus
+}
+
+// cell prints one value as Slurm's print_fields does: parsable with its
+// delimiter; otherwise cut to the width as cut says, right-justified for
+// a positive width, left for a negative one, then a blank.
+func (pr *acctPrinter) cellCut(b []byte, v string, width int, last, set bool, cut int) []byte {
 	switch {
 	case pr.parsable == 2 && last:
 		return append(b, v...)
@@ -328,9 +298,16 @@ func (pr *acctPrinter) cell(b []byte, v string, width int, last, set bool) []byt
 	w := abs(width)
 	if !set {
 		v = " "
+		cut = cutPlain
 	}
-	if len(v) > w && w > 0 {
-		v = v[:w-1] + "+"
+	if len(v) > w {
+		switch cut {
+		case cutPlus:
+			v = v[:max(w-1, 0)] + "+"
+			v = v[:w]
+		case cutPlain:
+			v = v[:w]
+		}
 	}
 	if width < 0 {
 		b = append(b, v...)
@@ -340,6 +317,18 @@ func (pr *acctPrinter) cell(b []byte, v string, width int, last, set bool) []byt
 		b = append(b, v...)
 	}
 	return append(b, ' ')
+}
+
+// cell prints a string cell as sstat prints it: a "+" marks a cut, and a
+// field of width 0 is not cut.
+func (pr *acctPrinter) cell(b []byte, v string, width int, last, set bool) []byte {
+	if width == 0 && pr.parsable == 0 {
+		if !set {
+			v = " "
+		}
+		return pr.cellCut(b, v, width, last, true, noCut)
+	}
+	return pr.cellCut(b, v, width, last, set, cutPlus)
 }
 
 // acctFieldHelp lists the field names as sacct -e does, four per line.

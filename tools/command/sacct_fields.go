@@ -138,7 +138,13 @@ var acctCols = []acctCol{
 	{"DerivedExitCode", 15, acctJobOnly(func(j *api.AcctJob) string { return j.DerivedExitCode.String() })},
 	{"Elapsed", 10, func(r acctRow, _ *acctPrinter) string { _, _, e := r.times(); return string(appendHMS(nil, e)) }},
 	{"ElapsedRaw", 10, func(r acctRow, _ *acctPrinter) string { _, _, e := r.times(); return strconv.FormatInt(e, 10) }},
-	{"Eligible", 19, acctDate(func(r acctRow) int64 { return r.j.EligibleTime })},
+	// A step was eligible when it started (sacct prints a step's start).
+	{"Eligible", 19, acctDate(func(r acctRow) int64 {
+		if r.step != nil {
+			return r.step.StartTime
+		}
+		return r.j.EligibleTime
+	})},
 	{"End", 19, acctDate(func(r acctRow) int64 { _, e, _ := r.times(); return e })},
 	{"ExitCode", 8, func(r acctRow, _ *acctPrinter) string {
 		if r.step != nil {

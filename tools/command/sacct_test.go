@@ -69,22 +69,56 @@ func TestSacct(t *testing.T) {
 	}
 }
 
-// TestSacctQuery checks what sacct asks for: its defaults and filters.
+// TestSacctQuery checks what sacct asks for: its defaults and filters,
+// by Slurm 22.05's rules (slurmdb_job_cond_def_start_end and sacct's
+// options: root and -j/-N see every user; the window excludes its end).
 func TestSacctQuery(t *testing.T) {
 	const now = 1795953600 // 2026-11-29T11:00:00Z
 	midnight := int64(1795910400)
 	cases := map[string]struct {
+		uid  uint32
 		args []string
 		want api.AcctQuery
 	}{
 		"defaults: my jobs since midnight": {
-			want: api.AcctQuery{Users: []string{"0"}, StartTime: midnight, EndTime: now},
+			uid: 1000, want: api.AcctQuery{Users: []string{"1000"}, StartTime: midnight, EndTime: now + 1},
+		},
+		"root sees every user": {
+			want: api.AcctQuery{StartTime: midnight, EndTime: now + 1},
 		},
 		"all users": {
-			args: []string{"-a"}, want: api.AcctQuery{StartTime: midnight, EndTime: now},
+			uid: 1000, args: []string{"-a"}, want: api.AcctQuery{StartTime: midnight, EndTime: now + 1},
 		},
-		"job ids drop the window start": {
-			args: []string{"-j", "12,13_2"}, want: api.AcctQuery{JobIDs: []string{"12", "13_2"}, EndTime: now},
+		"user -1 is every user": {
+			uid: 1000, args: []string{"-u", "-1"}, want: api.AcctQuery{StartTime: midnight, EndTime: now + 1},
+		},
+		"the last of -a and -u wins": {
+			uid: 1000, args: []string{"-a", "-u", "alice"},
+			want: api.AcctQuery{Users: []string{"1000"}, StartTime: midnight, EndTime: now + 1},
+		},
+		"root asking for a user": {
+			args: []string{"-u", "alice"}, want: api.AcctQuery{Users: []string{"1000"}, StartTime: midnight, EndTime: now + 1},
+		},
+		"job ids drop the window start and the user": {
+			uid: 1000, args: []string{"-j", "12,13_2"}, want: api.AcctQuery{JobIDs: []string{"12", "13_2"}, EndTime: now + 1},
+		},
+		"nodes drop the user": {
+			uid: 1000, args: []string{"-N", "cpu01"},
+			want: api.AcctQuery{Nodes: []string{"cpu01"}, StartTime: midnight, EndTime: now + 1},
+		},
+		"states alone: the instant now": {
+			args: []string{"-s", "R"}, want: api.AcctQuery{States: []string{"R"}, StartTime: now, EndTime: now + 1},
+		},
+		"states with a start end there": {
+			args: []string{"-s", "CD", "-S", "2026-11-28T00:00"},
+			want: api.AcctQuery{States: []string{"CD"}, StartTime: 1795824000, EndTime: 1795824001},
+		},
+		"states with jobs: from the Epoch": {
+			args: []string{"-s", "CD", "-j", "5"}, want: api.AcctQuery{States: []string{"CD"}, JobIDs: []string{"5"}, EndTime: now + 1},
+		},
+		"repeated lists add up": {
+			args: []string{"-j", "1", "-j", "2", "-r", "a", "--partition=b", "-X", "-t"},
+			want: api.AcctQuery{JobIDs: []string{"1", "2"}, Partitions: []string{"a", "b"}, EndTime: now + 1, AllocationsOnly: true},
 		},
 		"filters": {
 			args: []string{"-u", "alice", "-A", "nlp", "-r", "normal", "-s", "CD,F", "-S", "2026-11-28T00:00",
@@ -93,11 +127,16 @@ func TestSacctQuery(t *testing.T) {
 				States: []string{"CD", "F"}, StartTime: 1795824000, EndTime: 1795946400, AllocationsOnly: true,
 				Names: []string{"x"}, Nodes: []string{"gpu001", "gpu002"}},
 		},
+		"options Loam accepts and ignores": {
+			args: []string{"-L", "--local", "--federation", "--units=M", "--use-local-uid", "-T"},
+			want: api.AcctQuery{StartTime: midnight, EndTime: now + 1},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeController{}
 			te := newTestEnv(f, now)
+			te.Env.UID = tc.uid
 			if code := Sacct(context.Background(), te.Env, tc.args); code != 0 {
 				t.Fatalf("exit %d: %s", code, te.stderr)
 			}
@@ -122,6 +161,12 @@ func TestSacctErrors(t *testing.T) {
 		"bad month":   {[]string{"-S", "2026-13-01"}, "Invalid time specification (pos=5): 2026-13-01\n"},
 		"bad end":     {[]string{"-E", "now+x"}, "Invalid time specification (pos=3): now+x\n"},
 		"bad minutes": {[]string{"-E", "12:99"}, "Invalid time specification (pos=3): 12:99\n"},
+		"long and format": {[]string{"-l", "-o", "jobid"},
+			"sacct: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n"},
+		"start after end": {[]string{"-S", "2026-11-29T10:00", "-E", "2026-11-29T09:00"},
+			"sacct: error: Start time (2026-11-29T10:00:00) requested is after end time (2026-11-29T09:00:00).\n"},
+		"bad time limit":              {[]string{"-k", "0"}, "sacct: fatal: Invalid time limit specification\n"},
+		"field before stray argument": {[]string{"-o", "frob", "12"}, "sacct: error: Invalid field requested: \"frob\"\n"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

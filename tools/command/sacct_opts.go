@@ -1,0 +1,214 @@
+package command
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
+
+var sacctOpts = []optSpec{
+	{long: "allusers", short: 'a'},
+	{long: "accounts", short: 'A', arg: requiredArg},
+	{long: "allocations", short: 'X'},
+	{long: "brief", short: 'b'},
+	{long: "delimiter", arg: requiredArg},
+	{long: "duplicates", short: 'D'},
+	{long: "helpformat", short: 'e'},
+	{long: "help-fields", short: 'e'},
+	{long: "endtime", short: 'E', arg: requiredArg},
+	{long: "help", short: 'h'},
+	{long: "name", arg: requiredArg},
+	{long: "jobs", short: 'j', arg: requiredArg},
+	{long: "long", short: 'l'},
+	{long: "cluster", short: 'M', arg: requiredArg},
+	{long: "clusters", short: 'M', arg: requiredArg},
+	{long: "nodelist", short: 'N', arg: requiredArg},
+	{long: "noconvert"},
+	{long: "noheader", short: 'n'},
+	{long: "fields", short: 'o', arg: requiredArg},
+	{long: "format", short: 'o', arg: requiredArg},
+	{long: "parsable", short: 'p'},
+	{long: "parsable2", short: 'P'},
+	{long: "qos", short: 'q', arg: requiredArg},
+	{long: "partition", short: 'r', arg: requiredArg},
+	{long: "state", short: 's', arg: requiredArg},
+	{long: "starttime", short: 'S', arg: requiredArg},
+	{long: "truncate", short: 'T'},
+	{long: "uid", short: 'u', arg: requiredArg},
+	{long: "user", short: 'u', arg: requiredArg},
+	{long: "usage", short: 'U'},
+	{long: "verbose", short: 'v'},
+	{long: "version", short: 'V'},
+	{long: "json"},
+	{long: "yaml"},
+	// Accepted for scripts; Loam has one cluster, no federation and no
+	// unit conversion of its own.
+	{long: "allclusters", short: 'L'},
+	{long: "federation"},
+	{long: "local"},
+	{long: "use-local-uid"},
+	{long: "units", arg: requiredArg},
+	{long: "timelimit-min", short: 'k', arg: requiredArg},
+	{long: "timelimit-max", short: 'K', arg: requiredArg},
+	{short: 't'}, // the old spelling of -X
+}
+
+// sacctRequest is what sacct's options ask for beyond the query itself.
+type sacctRequest struct {
+	formats          []string // -o lists, in order
+	brief, long      bool
+	header, allUsers bool
+	startSet, endSet bool
+	qos              []string
+	tlMin, tlMax     int64 // -k/-K in minutes; 0 when not given
+}
+
+// sacctOption applies one option; done reports that sacct ends now with
+// code.
+func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery, pr *acctPrinter, rq *sacctRequest) (code int, done bool) {
+	switch o.id {
+	case "a":
+		rq.allUsers = true
+	case "A":
+		q.Accounts = append(q.Accounts, strtok(o.val, ",")...)
+	case "X", "t":
+		q.AllocationsOnly = true
+	case "b":
+		rq.brief = true
+	case "l":
+		rq.long = true
+	case "o":
+		rq.formats = append(rq.formats, o.val)
+	case "delimiter":
+		pr.delim = o.val
+	case "e":
+		w.printf("%s", acctFieldHelp())
+		return 0, true
+	case "h", "U":
+		w.printf("%s", sacctHelp)
+		return 0, true
+	case "V":
+		w.printf("%s\n", versionLine)
+		return 0, true
+	case "name":
+		q.Names = append(q.Names, strtok(o.val, ",")...)
+	case "j":
+		q.JobIDs = append(q.JobIDs, strtok(o.val, ",")...)
+	case "N":
+		q.Nodes = []string{o.val}
+	case "n":
+		rq.header = false
+	case "p":
+		pr.parsable = 1
+	case "P":
+		pr.parsable = 2
+	case "q":
+		rq.qos = strtok(o.val, ",")
+	case "r":
+		q.Partitions = append(q.Partitions, strtok(o.val, ",")...)
+	case "s":
+		q.States = append(q.States, strtok(o.val, ",")...)
+	case "S", "E":
+		return sacctWindow(w, o, now, q, rq)
+	case "k", "K":
+		return sacctTimeLimit(w, o, rq)
+	case "u":
+		return sacctUsers(w, env, o.val, q, rq)
+	case "json", "yaml":
+		w.errf("--%s is not supported", o.id)
+		return 1, true
+	}
+	return 0, false
+}
+
+func sacctWindow(w *output, o option, now time.Time, q *api.AcctQuery, rq *sacctRequest) (int, bool) {
+	t, err := acctTime(o.val, now)
+	if err != nil {
+		w.raw(timeSpecError(o.val))
+		return 1, true
+	}
+	if o.id == "S" {
+		q.StartTime, rq.startSet = t, true
+	} else {
+		q.EndTime, rq.endSet = t, true
+	}
+	return 0, false
+}
+
+// sacctTimeLimit reads -k/-K as Slurm's time_str2mins does: seconds
+// round up to a minute; a limit under a minute is refused.
+func sacctTimeLimit(w *output, o option, rq *sacctRequest) (int, bool) {
+	d, err := slurmtime.ParseDuration(o.val)
+	mins := int64((d + time.Minute - 1) / time.Minute)
+	if d == slurmtime.Unlimited {
+		mins = api.UnlimitedSeconds / 60
+	}
+	if err != nil || mins <= 0 {
+		w.raw("sacct: fatal: Invalid time limit specification\n")
+		return 1, true
+	}
+	if o.id == "k" {
+		rq.tlMin = mins
+	} else {
+		rq.tlMax = mins
+	}
+	return 0, false
+}
+
+// sacctUsers reads -u: names or uids; "-1" means every user.
+func sacctUsers(w *output, env *Env, val string, q *api.AcctQuery, rq *sacctRequest) (int, bool) {
+	if val == "-1" {
+		rq.allUsers = true
+		return 0, false
+	}
+	rq.allUsers = false
+	for _, u := range strtok(val, ",") {
+		uid, ok := env.Users.UID(u)
+		if !ok {
+			w.errf("Invalid user id: %s", u)
+			return 1, true
+		}
+		q.Users = append(q.Users, strconv.FormatUint(uint64(uid), 10))
+	}
+	return 0, false
+}
+
+// acctDefaults applies sacct's defaults. Users: the caller's own jobs,
+// unless -a, -u, -j or -N, or the caller is root. Window (Slurm's rule):
+// with -s, from now (Epoch with -j) to the start; with only -j, Epoch to
+// now; otherwise midnight today to now. The window excludes its end, so
+// an end equal to the start or to now moves one second on.
+func acctDefaults(env *Env, q *api.AcctQuery, now time.Time, rq *sacctRequest) {
+	all := rq.allUsers || (q.Users == nil && (env.UID == 0 || q.JobIDs != nil || q.Nodes != nil))
+	if all {
+		q.Users = nil
+	} else if q.Users == nil {
+		q.Users = []string{strconv.FormatUint(uint64(env.UID), 10)}
+	}
+	switch {
+	case q.States != nil:
+		if !rq.startSet && q.JobIDs == nil {
+			q.StartTime = now.Unix()
+		}
+		if q.StartTime != 0 && !rq.endSet {
+			q.EndTime = q.StartTime
+		}
+	case q.JobIDs == nil && !rq.startSet:
+		y, m, d := now.Date()
+		q.StartTime = time.Date(y, m, d, 0, 0, 0, 0, now.Location()).Unix()
+	}
+	if q.EndTime == 0 {
+		q.EndTime = now.Unix()
+	}
+	if q.EndTime == q.StartTime || q.EndTime == now.Unix() {
+		q.EndTime++
+	}
+	if q.Nodes != nil {
+		if names, err := hostlist.Expand(q.Nodes[0]); err == nil {
+			q.Nodes = names
+		}
+	}
+}
