@@ -167,7 +167,7 @@ func admitPartitions(cs *confState, a *admitted) *api.Error {
 		usable = usable || (p.State != "INACTIVE" && p.State != "DRAIN")
 	}
 	if !usable {
-		return api.Errorf(api.CodePartitionNotAvail, "partition %s is %s", parts[0].Name, parts[0].State)
+		return api.NewError(api.CodePartitionNotAvail) // the peer's one line: no detail for sbatch to add
 	}
 	return nil
 }

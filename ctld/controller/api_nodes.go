@@ -118,18 +118,15 @@ func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, bod
 	if err := c.requireOperator(id, "updating nodes"); err != nil {
 		return nil, err
 	}
-	if in.Features != nil || in.Weight != nil {
-		return nil, api.Errorf(api.CodeNotSupported, "changing node features or weight: edit slurm.conf and reconfigure")
-	}
 	state := strings.ToUpper(in.State)
 	switch state {
 	case "", "RESUME", "IDLE", "UNDRAIN":
-	case "DRAIN", "DOWN":
+	case "DRAIN", "DOWN", "FAIL":
 		if in.Reason == "" {
 			return nil, api.Errorf(api.CodeInvalidNodeState, "state=%s needs a reason", state)
 		}
 	default:
-		return nil, api.Errorf(api.CodeInvalidNodeState, "state %q: use DRAIN, DOWN, RESUME, IDLE or UNDRAIN", in.State)
+		return nil, api.Errorf(api.CodeInvalidNodeState, "state %q: use DRAIN, FAIL, DOWN, RESUME, IDLE or UNDRAIN", in.State)
 	}
 	var b batch
 	c.mu.Lock()
@@ -137,6 +134,16 @@ func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, bod
 	if aerr != nil {
 		c.mu.Unlock()
 		return nil, aerr
+	}
+	if err := resumable(nodes, state); err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	if hasConfigEdit(&in) {
+		if err := c.editNodes(nodes, &in); err != nil { // node_edit.go
+			c.mu.Unlock()
+			return nil, err
+		}
 	}
 	out := &api.NodeUpdateResponse{}
 	now := unix(c.now())
@@ -158,7 +165,10 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 	setReason := func() { a.Reason, a.ReasonUser, a.ReasonTime = in.Reason, id.User, now }
 	switch state {
 	case "DRAIN":
-		a.Drain = true
+		a.Drain, a.Fail = true, false // the peer: DRAIN replaces FAIL
+		setReason()
+	case "FAIL":
+		a.Fail, a.Drain = true, false
 		setReason()
 	case "DOWN":
 		a.Down, a.DownByController = true, false
@@ -173,13 +183,13 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 		}
 		n.lastBusy = c.now() // as Slurm's resume: LastBusyTime restarts
 	case "UNDRAIN":
-		a.Drain = false
+		a.Drain, a.Fail = false, false
 		if !a.Down {
 			a.Reason, a.ReasonUser, a.ReasonTime = "", "", 0
 		}
 	}
-	if state == "" && in.Reason != "" {
-		setReason()
+	if state == "" && in.Reason != "" && (a.Down || a.Drain || a.Fail) {
+		setReason() // Slurm ignores a reason for a node neither down nor drained
 	}
 	b.persist(c.persistNode(n))
 	c.updateEngine(n)

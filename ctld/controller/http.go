@@ -57,6 +57,10 @@ func (c *Controller) routes() map[string]route {
 		api.PathNodeHeartbeat: {http.MethodPost, true, c.handleHeartbeat},
 		api.PathNodeEvents:    {http.MethodPost, true, c.handleEvents},
 
+		// Partition administration (partition_admin.go).
+		api.PathPartitionUpdate: {http.MethodPost, false, c.handlePartitionUpdate},
+		api.PathPartitionDelete: {http.MethodPost, false, c.handlePartitionDelete},
+
 		// Steps and interactive allocations (step.go, step_alloc.go).
 		api.PathStepCreate:        {http.MethodPost, false, c.handleStepCreate},
 		api.PathStepComplete:      {http.MethodPost, false, c.handleStepComplete},

@@ -17,6 +17,9 @@ import (
 type nodeRec struct {
 	name string
 	conf *slurmconf.Node
+	// activeFeatures, when set, is what scontrol update ActiveFeatures=
+	// left active of the configured features (node_edit.go).
+	activeFeatures []string
 	// addr is where its daemon listens ("host:port"), from registration.
 	addr string
 	// registered: the daemon registered since this controller started;
@@ -40,6 +43,7 @@ type nodeRec struct {
 // stopped answering) set, persisted across restarts.
 type nodeAdmin struct {
 	Drain      bool   `json:"drain,omitempty"`
+	Fail       bool   `json:"fail,omitempty"` // State=FAIL: drains as DRAIN does
 	Down       bool   `json:"down,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	ReasonUser string `json:"reason_user,omitempty"`
@@ -82,7 +86,7 @@ func (n *nodeRec) schedState() NodeState {
 	switch {
 	case !n.registered || n.notResponding || n.admin.Down || !n.health.OK:
 		return NodeDown
-	case n.admin.Drain:
+	case n.admin.Drain || n.admin.Fail:
 		return NodeDrain
 	}
 	return NodeUp
@@ -198,6 +202,9 @@ func (c *Controller) baseState(n *nodeRec, cpus int) (string, []string) {
 	if n.admin.Drain {
 		flags = append(flags, api.FlagDrain)
 	}
+	if n.admin.Fail {
+		flags = append(flags, api.FlagFail)
+	}
 	if n.notResponding || (!n.registered && !n.admin.Down) {
 		flags = append(flags, api.FlagNotResponding)
 	}
@@ -224,7 +231,7 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 		CPUs: nc.CPUs, AllocCPUs: cpus, Boards: nc.Boards, Sockets: nc.Sockets,
 		CoresPerSocket: nc.CoresPerSocket, ThreadsPerCore: nc.ThreadsPerCore,
 		RealMemory: nc.RealMemory, AllocMemory: mem, FreeMemory: n.freeMem, TmpDisk: nc.TmpDisk,
-		CPULoad: n.cpuLoad, Weight: nc.Weight, Features: nc.Features, ActiveFeatures: nc.Features,
+		CPULoad: n.cpuLoad, Weight: nc.Weight, Features: nc.Features, ActiveFeatures: n.active(),
 		Partitions: c.confNow().partsOfNode[n.name], AllocGPUs: len(gpus), GRES: gresConf(nc.GRES),
 	}
 	out.State, out.StateFlags = c.baseState(n, cpus)

@@ -70,6 +70,7 @@ func (c *Controller) Reconfigure() (*api.ReconfigureResponse, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	keepPartitions(c.confNow().conf, conf) // ReconfigFlags (partition_admin.go)
 	cs, err := newConfState(conf, c.now())
 	if err != nil {
 		return nil, err

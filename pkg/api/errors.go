@@ -46,10 +46,13 @@ const (
 	CodeReservationInvalid    Code = "ESLURM_RESERVATION_INVALID"
 	CodeReservationAccess     Code = "ESLURM_RESERVATION_ACCESS"
 	CodeReservationBusy       Code = "ESLURM_RESERVATION_BUSY"
+	CodeNodesBusy             Code = "ESLURM_NODES_BUSY"
 	CodeReservationNameDup    Code = "ESLURM_RESERVATION_NAME_DUP"
 	CodeReservationOverlap    Code = "ESLURM_RESERVATION_OVERLAP"
 	CodeReservationInUse      Code = "ESLURM_RESERVATION_IN_USE"
 	CodeReservationEmpty      Code = "ESLURM_RESERVATION_EMPTY"
+	CodePartitionInUse        Code = "ESLURM_PARTITION_IN_USE"
+	CodeActiveNotSubset       Code = "ESLURM_ACTIVE_FEATURE_NOT_SUBSET"
 	CodeInvalidTimeValue      Code = "ESLURM_INVALID_TIME_VALUE"
 	CodeMissingWorkDir        Code = "ESLURM_MISSING_WORK_DIR"
 	CodeNodeNotAvail          Code = "ESLURM_NODE_NOT_AVAIL"
@@ -132,10 +135,13 @@ var texts = map[Code]string{
 	CodeReservationInvalid:    "Requested reservation is invalid",
 	CodeReservationAccess:     "Access denied to requested reservation",
 	CodeReservationBusy:       "Requested nodes are busy",
+	CodeNodesBusy:             "Requested nodes are busy",
 	CodeReservationNameDup:    "Duplicate reservation name",
 	CodeReservationOverlap:    "Requested reservation overlaps with another reservation",
 	CodeReservationInUse:      "Requested reservation is in use",
 	CodeReservationEmpty:      "Reservation request lacks users, groups or accounts",
+	CodePartitionInUse:        "Partition is in use",
+	CodeActiveNotSubset:       "Active features not subset of available features",
 	CodeInvalidTimeValue:      "Invalid time specified",
 	CodeMissingWorkDir:        "Job cannot be submitted without the current working directory specified.",
 	CodeNodeNotAvail:          "Required node not available (down, drained or reserved)",

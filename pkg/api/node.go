@@ -14,6 +14,7 @@ const (
 // ("IDLE+DRAIN", "DOWN+NOT_RESPONDING").
 const (
 	FlagDrain         = "DRAIN"
+	FlagFail          = "FAIL" // scontrol update State=FAIL: drains as DRAIN does
 	FlagNotResponding = "NOT_RESPONDING"
 	FlagCompleting    = "COMPLETING"
 	FlagReserved      = "RESERVED"
@@ -121,6 +122,11 @@ type NodeUpdateRequest struct {
 	// Features and Weight, when set, replace the node's.
 	Features *[]string `json:"features,omitempty"`
 	Weight   *int64    `json:"weight,omitempty"`
+	// ActiveFeatures, a subset of the available ones, replaces the active
+	// list; GRES must name the node's own (Loam changes no GRES at run
+	// time).
+	ActiveFeatures *[]string `json:"active_features,omitempty"`
+	GRES           *string   `json:"gres,omitempty"`
 }
 
 // NodeUpdateResponse answers PathNodeUpdate with the nodes changed.

@@ -96,6 +96,7 @@ var statPaths = []string{
 	PathJobScript, PathSetDebug, PathShutdown,
 	PathStepStat,
 	PathSbcast,
+	PathPartitionUpdate, PathPartitionDelete,
 }
 
 var statPathIDs = func() map[string]int {

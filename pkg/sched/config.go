@@ -111,6 +111,7 @@ type Partition struct {
 	JobFactor   int // PriorityJobFactor
 	Nodes       []string
 	Up          bool
+	Inactive    bool          // State=INACTIVE (Up false): jobs wait with PartitionInactive, not PartitionDown
 	MaxTime     time.Duration // 0: unlimited
 	DefaultTime time.Duration
 	MaxNodes    int // 0: unlimited

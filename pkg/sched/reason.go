@@ -13,6 +13,7 @@ const (
 	ReasonPartitionTimeLimit       Reason = "PartitionTimeLimit"
 	ReasonPartitionNodeLimit       Reason = "PartitionNodeLimit"
 	ReasonPartitionDown            Reason = "PartitionDown"
+	ReasonPartitionInactive        Reason = "PartitionInactive"
 	// ReasonPartitionConfig: the request can never fit a node of the
 	// partition (more GPUs, CPUs or memory per node than any node has), or
 	// names a partition that does not exist.

@@ -224,6 +224,9 @@ func (c *cycle) effectiveLimit(pj *PendingJob, pi int32) time.Duration {
 // the cluster stands, or the resolved demand.
 func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache) (demand, Reason) {
 	if !p.cfg.Up {
+		if p.cfg.Inactive {
+			return demand{}, ReasonPartitionInactive
+		}
 		return demand{}, ReasonPartitionDown
 	}
 	if !accountAllowed(p.cfg, pj.Tenant) {

@@ -24,7 +24,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"MailProg", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode",
 			"JobRequeue", "ReturnToService", "TopologyPlugin", "SelectType",
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
-			"BackupController", "BackupAddr", "ResvOverRun",
+			"BackupController", "BackupAddr", "ResvOverRun", "ReconfigFlags",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -75,7 +75,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"PrioritySiteFactorPlugin", "PriorityWeightAssoc", "PrivateData",
 			"Prolog", "PrologSlurmctld", "PrologEpilogTimeout", "PrologFlags",
 			"PrologTimeout", "PropagatePrioProcess", "PropagateResourceLimitsExcept",
-			"PropagateResourceLimits", "RebootProgram", "ReconfigFlags",
+			"PropagateResourceLimits", "RebootProgram",
 			"RequeueExit", "RequeueExitHold", "ResumeFailProgram", "ResumeProgram",
 			"ResumeRate", "ResumeTimeout", "ResvEpilog",
 			"ResvProlog", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
@@ -106,6 +106,7 @@ func decodeCluster(x *dec, c *Config) {
 	x.str("SlurmUser", &c.SlurmUser)
 	x.str("MailProg", &c.MailProg)
 	x.list("GresTypes", &c.GresTypes)
+	x.list("ReconfigFlags", &c.ReconfigFlags) // KeepPartInfo, KeepPartState: the controller's reconfigure
 	x.seconds("KillWait", &c.KillWait)
 	x.seconds("MinJobAge", &c.MinJobAge)
 	x.seconds("SlurmdTimeout", &c.SlurmdTimeout)

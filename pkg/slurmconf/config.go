@@ -22,6 +22,9 @@ type Config struct {
 	SlurmUser         string
 	MailProg          string
 	GresTypes         []string
+	// ReconfigFlags as written: KeepPartInfo and KeepPartState make a
+	// reconfigure keep the partitions scontrol changed.
+	ReconfigFlags []string
 
 	KillWait       time.Duration
 	MinJobAge      time.Duration

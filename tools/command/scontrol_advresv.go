@@ -125,6 +125,10 @@ func (r *resvArgs) set(tag, val string, now time.Time) string {
 
 // create handles "create reservation KEY=VALUE...".
 func (s *scontrol) create(argv []string) {
+	if isPartitionWord(argv[1:]) {
+		s.createPartition(argv[1:]) // scontrol_partition.go
+		return
+	}
 	if len(argv) < 2 || !abbrev(strings.SplitN(argv[1], "=", 2)[0], "reservation", 3) &&
 		!abbrev(strings.SplitN(argv[1], "=", 2)[0], "reservationname", 3) {
 		s.fail("invalid keyword: %s\n", strings.Join(argv[1:], " "))
@@ -208,6 +212,10 @@ func (s *scontrol) updateReservation(args []string) {
 
 // delete handles "delete reservation NAME" and "delete ReservationName=NAME".
 func (s *scontrol) delete(argv []string) {
+	if isPartitionWord(argv[1:]) {
+		s.deletePartition(argv[1:]) // scontrol_partition.go
+		return
+	}
 	name := ""
 	for _, a := range argv[1:] {
 		tag, val, ok := strings.Cut(a, "=")

@@ -170,7 +170,7 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		strconv.FormatInt(p.GraceTime, 10)+" Hidden=NO"+sep...)
 	b = append(b, "MaxNodes="+unlimited(p.MaxNodes)+" MaxTime="+string(appendHMS(nil, p.MaxTime))+
 		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode=UNLIMITED"+sep...)
-	b = append(b, "Nodes="+p.Nodes+sep...)
+	b = append(b, "Nodes="+orNull(p.Nodes)+sep...) // (null): a partition made empty or created without nodes
 	b = append(b, "PriorityJobFactor="+strconv.Itoa(p.PriorityJobFactor)+" PriorityTier="+strconv.Itoa(p.PriorityTier)+
 		" RootOnly=NO ReqResv=NO OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
 	b = append(b, "OverTimeLimit=NONE PreemptMode="+orDefault(p.PreemptMode, "OFF")+sep...)
@@ -178,8 +178,12 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		strconv.Itoa(p.TotalNodes)+" SelectTypeParameters=NONE"+sep...)
 	b = append(b, "JobDefaults=(null)"+sep...)
 	b = append(b, defMem(p)+" MaxMemPerNode="+unlimited(p.MaxMemPerNode)+sep...)
-	b = append(b, "TRES=cpu="+strconv.Itoa(p.TotalCPUs)+",mem="+resource.FormatTRESMemory(totalMem)+
-		",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(p.TotalCPUs)...)
+	if p.TotalNodes == 0 {
+		b = append(b, "TRES=(null)"...)
+	} else {
+		b = append(b, "TRES=cpu="+strconv.Itoa(p.TotalCPUs)+",mem="+resource.FormatTRESMemory(totalMem)+
+			",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(p.TotalCPUs)...)
+	}
 	if p.QueueClass != "" {
 		b = append(b, sep+"QueueClass="+p.QueueClass+" AgingRate="+strconv.FormatFloat(p.AgingRate, 'g', -1, 64)+
 			" AgingCap="+strconv.FormatFloat(p.AgingCap, 'g', -1, 64)+" ReservationTimeout="+

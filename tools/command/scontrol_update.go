@@ -3,7 +3,6 @@ package command
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -187,7 +186,7 @@ func (s *scontrol) update(args []string) {
 	case resv:
 		s.updateReservation(args) // scontrol_advresv.go
 	case part:
-		s.fail("scontrol: error: Loam reads partitions from slurm.conf: edit it and run scontrol reconfigure\n")
+		s.updatePartition(args) // scontrol_partition.go
 	default:
 		s.fail("No valid entity in update command\nInput line must include \"NodeName\", " +
 			"\"PartitionName\", \"Reservation\", \"JobId\", or \"SlurmctldDebug\"\n")
@@ -327,24 +326,38 @@ func (s *scontrol) updateNode(args []string) {
 			req.Nodes = a.val
 		case abbrev(a.tag, "State", 1):
 			req.State = strings.ToUpper(a.val)
+			if !knownNodeState(req.State) { // scontrol_partition_node.go
+				s.fail("Invalid input: %s\nRequest aborted\n%s", a.raw, nodeStatesHelp)
+				return
+			}
 		case abbrev(a.tag, "Reason", 1):
 			req.Reason = a.val
 		case abbrev(a.tag, "Weight", 1):
-			w, err := strconv.ParseInt(a.val, 10, 64)
-			if err != nil {
-				s.fail("Invalid weight specification: %s\n", a.val)
+			w, msg := nodeWeight(a.val) // scontrol_partition_node.go
+			if msg != "" {
+				s.fail("%s", msg)
 				return
 			}
 			req.Weight = &w
 		case abbrev(a.tag, "AvailableFeatures", 3), abbrev(a.tag, "Features", 1):
 			f := strtok(a.val, ",")
 			req.Features = &f
+		case abbrev(a.tag, "ActiveFeatures", 3):
+			f := strtok(a.val, ",")
+			req.ActiveFeatures = &f
+		case abbrev(a.tag, "Gres", 1):
+			g := a.val
+			req.GRES = &g
 		default:
 			s.fail("Update of this parameter is not supported: %s\nRequest aborted\n", a.raw)
 			return
 		}
 	}
-	if (req.State == "DRAIN" || req.State == "DOWN") && req.Reason == "" {
+	if onlyNodeNames(list) {
+		s.fail("No changes specified\n")
+		return
+	}
+	if (req.State == "DRAIN" || req.State == "DOWN" || req.State == "FAIL") && req.Reason == "" {
 		s.fail("You must specify a reason when DOWNING or DRAINING a node. Request denied\n")
 		return
 	}

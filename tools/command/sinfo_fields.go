@@ -155,7 +155,7 @@ func orNone(s string) string { return orDefault(s, "none") }
 var sinfoCols = append([]sinfoCol{
 	{letter: 'a', names: []string{"available"}, header: "AVAIL",
 		match: func(m *sinfoMatch) { m.avail = true },
-		val:   partVal(func(p *api.Partition) string { return strings.ToLower(orDefault(p.State, "up")) })},
+		val:   partVal(partAvail)},
 	{letter: 'A', names: []string{"nodeai"}, header: "NODES(A/I)",
 		val: func(r *sinfoRec, _ *sinfoPrinter) string { a, i, _, _ := counts(r, false); return slash(a, i) }},
 	{letter: 'b', names: []string{"features_act"}, header: "ACTIVE_FEATURES",

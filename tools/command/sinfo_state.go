@@ -20,6 +20,7 @@ const (
 	flagDrain   = 0x200
 	flagComp    = 0x400
 	flagNoResp  = 0x800
+	flagFail    = 0x2000 // scontrol update State=FAIL
 	flagMaint   = 0x8000 // in a maintenance reservation's window
 )
 
@@ -31,6 +32,8 @@ func nodeStateNum(n *api.Node) int {
 		switch f {
 		case api.FlagDrain:
 			s |= flagDrain
+		case api.FlagFail:
+			s |= flagFail
 		case api.FlagCompleting:
 			s |= flagComp
 		case api.FlagNotResponding:
@@ -59,6 +62,10 @@ func stateCompact(s int) string {
 		return "DRNG" + star
 	case s&flagDrain != 0:
 		return "DRAIN" + star
+	case s&flagFail != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
+		return "FAILG" + star
+	case s&flagFail != 0:
+		return "FAIL" + star
 	case base == stDown:
 		return "DOWN" + star
 	case s&flagComp != 0:
@@ -91,6 +98,10 @@ func stateLong(s int) string {
 		return "DRAINING" + star
 	case s&flagDrain != 0:
 		return "DRAINED" + star
+	case s&flagFail != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
+		return "FAILING" + star
+	case s&flagFail != 0:
+		return "FAIL" + star
 	case base == stDown:
 		return "DOWN" + star
 	case s&flagComp != 0:
@@ -128,7 +139,7 @@ var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"DRAINED":    func(_ *api.Node, s int) bool { return stateLong(s) == "DRAINED" || stateLong(s) == "DRAINED*" },
 	"DRAINING":   func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINING") },
 	"DRNG":       func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINING") },
-	"FAIL":       func(*api.Node, int) bool { return false },
+	"FAIL":       func(_ *api.Node, s int) bool { return s&flagFail != 0 },
 	"FUTURE":     func(_ *api.Node, s int) bool { return s&0xf == stFuture },
 	"FUTR":       func(_ *api.Node, s int) bool { return s&0xf == stFuture },
 	"IDLE":       func(_ *api.Node, s int) bool { return s&0xf == stIdle },

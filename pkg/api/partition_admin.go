@@ -1,0 +1,50 @@
+package api
+
+// Partition administration: scontrol update, create and delete partition.
+// The changes live in the controller's memory only: a restart or a
+// reconfigure takes the partitions from slurm.conf again, as Slurm 22.05
+// does without -R and without ReconfigFlags=KeepPartInfo.
+
+const (
+	// PathPartitionUpdate takes PartitionUpdate and answers PartitionsResponse
+	// with the partition as it now stands.
+	PathPartitionUpdate = "/v1/partitions/update"
+	// PathPartitionDelete takes PartitionDelete and answers an empty object.
+	PathPartitionDelete = "/v1/partitions/delete"
+)
+
+// PartitionUpdate changes a partition (scontrol update PartitionName=...)
+// or, with Create, adds one (scontrol create partition). Nil fields stay
+// as they are; durations are seconds (UnlimitedSeconds: UNLIMITED) and
+// node counts -1 when unlimited.
+type PartitionUpdate struct {
+	Name              string    `json:"name"`
+	Create            bool      `json:"create,omitempty"`
+	State             *string   `json:"state,omitempty"` // UP, DOWN, DRAIN, INACTIVE
+	MaxTime           *int64    `json:"max_time,omitempty"`
+	DefaultTime       *int64    `json:"default_time,omitempty"`
+	MaxNodes          *int64    `json:"max_nodes,omitempty"`
+	MinNodes          *int64    `json:"min_nodes,omitempty"`
+	Default           *bool     `json:"default,omitempty"`
+	PriorityTier      *int      `json:"priority_tier,omitempty"`
+	PriorityJobFactor *int      `json:"priority_job_factor,omitempty"`
+	AllowAccounts     *[]string `json:"allow_accounts,omitempty"` // empty: ALL
+	DenyAccounts      *[]string `json:"deny_accounts,omitempty"`
+	Nodes             *string   `json:"nodes,omitempty"` // a host list, or ALL
+	OverSubscribe     *string   `json:"oversubscribe,omitempty"`
+	GraceTime         *int64    `json:"grace_time,omitempty"`
+}
+
+// Empty tells whether u changes nothing.
+func (u *PartitionUpdate) Empty() bool {
+	return u.State == nil && u.MaxTime == nil && u.DefaultTime == nil && u.MaxNodes == nil &&
+		u.MinNodes == nil && u.Default == nil && u.PriorityTier == nil && u.PriorityJobFactor == nil &&
+		u.AllowAccounts == nil && u.DenyAccounts == nil && u.Nodes == nil && u.OverSubscribe == nil &&
+		u.GraceTime == nil
+}
+
+// PartitionDelete removes a partition (scontrol delete partition=NAME).
+// Slurm refuses while any pending or running job uses it.
+type PartitionDelete struct {
+	Name string `json:"name"`
+}
