@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -110,8 +109,15 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 	for uid := range f.users {
 		sf.UserIDs = append(sf.UserIDs, uid)
 	}
-	for st := range f.states {
-		sf.States = append(sf.States, string(st))
+	// -s selects the runs that were in a state during the window, not by
+	// the state they ended in (acct_runs_window.go); the store's window
+	// is wider than every state's rule.
+	win := stateWindow{states: f.states, start: q.StartTime, end: q.EndTime}
+	f.states = nil
+	if q.StartTime == 0 && q.EndTime == 0 { // no window: the state a run is in
+		for st := range win.states {
+			sf.States = append(sf.States, string(st))
+		}
 	}
 	if f.noUser {
 		return &api.AcctResponse{Jobs: []api.AcctJob{}}, nil
@@ -120,24 +126,29 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 	if err != nil {
 		return nil, api.Errorf(api.CodeInternal, "%v", err)
 	}
+	runs, err := c.store.QueryAcctRuns(sf) // earlier runs of requeued jobs (acct_runs.go)
+	if err != nil {
+		return nil, api.Errorf(api.CodeInternal, "%v", err)
+	}
 	out := &api.AcctResponse{Now: unix(c.now()), Jobs: []api.AcctJob{}}
-	seen := c.liveAccounting(f, &q, out)
-	for _, row := range rows {
-		if seen[row.ID] {
+	seen := c.liveAccounting(f, win, &q, out)
+	for i, row := range append(rows, runs...) {
+		if seen[row.ID] && i < len(rows) {
 			continue
 		}
 		var a api.AcctJob
 		if err := json.Unmarshal(row.Record, &a); err != nil {
 			continue
 		}
-		if acctMatches(f, &a) {
+		if acctMatches(f, &a) && win.match(acctTimes(&a)) {
 			out.Jobs = append(out.Jobs, a)
 		}
 	}
 	// Slurm's accounting lists jobs by job id (a requeued job, whose
 	// submit time moves, keeps its place; an array's tasks come in the
-	// order their ids were given).
-	slices.SortStableFunc(out.Jobs, func(x, y api.AcctJob) int { return cmp.Compare(x.JobID, y.JobID) })
+	// order their ids were given), a job's runs oldest first, and only
+	// the latest run that matched unless -D asks for every one.
+	out.Jobs = orderRuns(out.Jobs, q.Duplicates)
 	if q.Limit > 0 && len(out.Jobs) > q.Limit {
 		out.Jobs = out.Jobs[:q.Limit]
 	}
@@ -150,13 +161,13 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 }
 
 // liveAccounting adds the jobs still in memory that have not finished.
-func (c *Controller) liveAccounting(f *jobFilter, q *api.AcctQuery, out *api.AcctResponse) map[uint32]bool {
+func (c *Controller) liveAccounting(f *jobFilter, win stateWindow, q *api.AcctQuery, out *api.AcctResponse) map[uint32]bool {
 	seen := map[uint32]bool{}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	now := unix(c.now())
 	c.selectJobs(f, func(r *jobRecord) {
-		if r.finished() || (q.EndTime > 0 && r.St.Submit > q.EndTime) {
+		if r.finished() || (q.EndTime > 0 && r.St.Submit > q.EndTime) || !win.match(liveTimes(r)) {
 			return
 		}
 		out.Jobs = append(out.Jobs, c.acctJob(r, now))

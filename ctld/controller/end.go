@@ -66,6 +66,7 @@ var oomExitCode = job.ExitCode{Signal: 125}
 // decided when the stop began, or goes back to the queue.
 func (c *Controller) finishStopped(r *jobRecord, exit job.ExitCode) *store.Pending {
 	if r.St.EndState == job.Requeued {
+		r.St.ExitCode = exit // the ended run's batch step keeps it (acct_runs.go)
 		lost := time.Duration(0)
 		if r.St.Preempt != 0 {
 			lost = c.now().Sub(fromUnix(r.St.Start))
@@ -79,6 +80,7 @@ func (c *Controller) finishStopped(r *jobRecord, exit job.ExitCode) *store.Pendi
 // same id: Restarts+1, a new submit time, the hold asked for.
 func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duration) *store.Pending {
 	now := c.now()
+	c.keepRun(r, now) // the ended run's accounting record (acct_runs.go)
 	wasRunning := r.running()
 	if wasRunning {
 		if err := c.eng.Requeue(r.ID, now, max(lostRun, 0)); err != nil {

@@ -20,6 +20,10 @@ type AcctQuery struct {
 	EndTime   int64 `json:"end_time,omitempty"`
 	// AllocationsOnly (-X) leaves out the steps.
 	AllocationsOnly bool `json:"allocations_only,omitempty"`
+	// Duplicates (-D) lists every run of a requeued job, the earlier ones
+	// in the state they ended in (REQUEUED, PREEMPTED, NODE_FAIL); without
+	// it a job id gets one record, its latest run that matched.
+	Duplicates bool `json:"duplicates,omitempty"`
 	// Limit caps the number of records (0: no cap).
 	Limit int `json:"limit,omitempty"`
 }
@@ -85,7 +89,7 @@ type AcctStep struct {
 }
 
 // AcctResponse answers PathAccounting, jobs in job id order (as Slurm's
-// accounting lists them).
+// accounting lists them), a job's runs oldest first (Duplicates).
 type AcctResponse struct {
 	Now  int64     `json:"now"`
 	Jobs []AcctJob `json:"jobs"`

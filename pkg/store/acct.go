@@ -61,6 +61,12 @@ type AcctFilter struct {
 
 // QueryAcct returns the records matching f in submit order.
 func (s *Store) QueryAcct(f AcctFilter) ([]AcctRow, error) {
+	return s.queryAcctTable("acct_jobs", f)
+}
+
+// acctWhere is f as an SQL condition ("" when f selects everything) and
+// its arguments.
+func acctWhere(f AcctFilter) (string, []any) {
 	var where []string
 	var args []any
 	add := func(cond string, arg any) { where, args = append(where, cond), append(args, arg) }
@@ -87,11 +93,18 @@ func (s *Store) QueryAcct(f AcctFilter) ([]AcctRow, error) {
 	if f.End > 0 {
 		where, args = append(where, "submit_time <= ?"), append(args, f.End)
 	}
-	q := "SELECT id, array_job_id, user_id, user_name, account, partition, name, state, submit_time, eligible_time, start_time, end_time, record FROM acct_jobs"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
-	q += " ORDER BY submit_time, id"
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// queryAcctTable reads the records matching f from table (acct_jobs or
+// acct_runs, which share their columns) in submit order.
+func (s *Store) queryAcctTable(table string, f AcctFilter) ([]AcctRow, error) {
+	where, args := acctWhere(f)
+	q := "SELECT id, array_job_id, user_id, user_name, account, partition, name, state, submit_time, eligible_time, start_time, end_time, record FROM " +
+		table + where + " ORDER BY submit_time, id"
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}

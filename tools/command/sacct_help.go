@@ -17,6 +17,10 @@ const sacctHelp = `sacct [<OPTION>]
                    ASCII characters used to separate the fields when
                    specifying the -p or -P options. The default delimiter
                    is a '|'.
+     -D, --duplicates:
+                   Display every run of a requeued job, each in the state
+                   it ended in. Without this option only the most recent
+                   run of each job is displayed.
      -e, --helpformat:
                    Print a list of fields that can be specified with the
                    '--format' option

@@ -76,6 +76,8 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		q.Accounts = append(q.Accounts, strtok(o.val, ",")...)
 	case "X", "t":
 		q.AllocationsOnly = true
+	case "D":
+		q.Duplicates = true
 	case "b":
 		rq.brief = true
 	case "l":

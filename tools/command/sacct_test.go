@@ -127,6 +127,9 @@ func TestSacctQuery(t *testing.T) {
 				States: []string{"CD", "F"}, StartTime: 1795824000, EndTime: 1795946400, AllocationsOnly: true,
 				Names: []string{"x"}, Nodes: []string{"gpu001", "gpu002"}},
 		},
+		"duplicates asks for every run": {
+			args: []string{"-D", "-j", "7"}, want: api.AcctQuery{JobIDs: []string{"7"}, EndTime: now + 1, Duplicates: true},
+		},
 		"options Loam accepts and ignores": {
 			args: []string{"-L", "--local", "--federation", "--units=M", "--use-local-uid", "-T"},
 			want: api.AcctQuery{StartTime: midnight, EndTime: now + 1},

@@ -1,0 +1,39 @@
+//go:build integration
+
+package test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
+)
+
+// TestSacctRunsRequeue: a job requeued by scontrol while it runs, then run
+// to its end: sacct -D lists both runs, the first REQUEUED with a
+// cancelled batch step, and plain sacct only the last; sacct -s RQ finds
+// the requeued run.
+func TestSacctRunsRequeue(t *testing.T) {
+	lc := startLive(t, clustertest.Spec{Nodes: 1, CPUs: 2, SlurmdTimeout: 9}, "")
+	yes := true
+	id := lc.submit(lc.script(`if [ "$SLURM_RESTART_COUNT" = 0 ]; then sleep 300; fi`, withLimit(10*time.Minute),
+		func(r *job.Request) { r.Requeue = &yes }))
+	lc.waitState(id, job.Running)
+	sid := fmt.Sprint(id)
+	tool := func(args ...string) string { t.Helper(); return mustTool(t, lc.c, lc.work, args[0], args[1:]...) }
+	tool("scontrol", "requeue", sid)
+	lc.waitState(id, job.Completed)
+
+	want := fmt.Sprintf("%[1]s|REQUEUED|0:0\n%[1]s.batch|CANCELLED|0:15\n%[1]s|COMPLETED|0:0\n%[1]s.batch|COMPLETED|0:0\n", sid)
+	if got := tool("sacct", "-D", "-n", "-P", "-j", sid, "-o", "jobid,state,exitcode"); got != want {
+		t.Errorf("sacct -D = %q, want %q", got, want)
+	}
+	if got, want := tool("sacct", "-n", "-P", "-X", "-j", sid, "-o", "jobid,state"), sid+"|COMPLETED\n"; got != want {
+		t.Errorf("sacct = %q, want %q", got, want)
+	}
+	if got, want := tool("sacct", "-n", "-P", "-X", "-s", "RQ", "-j", sid, "-o", "jobid,state"), sid+"|REQUEUED\n"; got != want {
+		t.Errorf("sacct -s RQ = %q, want %q", got, want)
+	}
+}
