@@ -88,6 +88,9 @@ type Controller struct {
 	arrays map[uint32][]uint32 // array job id -> live records of the array
 	// runningByName counts running jobs per user and name (singleton).
 	runningByName map[string]int
+	// byName lists the live records of each user and name, ascending
+	// (singleton: who can hold a job back, without a scan of every job).
+	byName map[string][]uint32
 	// tasks counts live job records as MaxJobCount does: an array's
 	// pending record counts each of its tasks.
 	tasks int
@@ -132,7 +135,7 @@ func New(opts Options) (*Controller, error) {
 		verifier: auth.NewVerifier(opts.Key), creds: auth.NewCredentialVerifier(opts.Key),
 		users: newUserCache(), noded: client.NewNoded(auth.NewSigner(opts.Key, "loam-ctld"), 30*time.Second),
 		jobs: make(map[uint32]*jobRecord), nodes: make(map[string]*nodeRec), evSeq: make(map[string]uint64),
-		deps: newDepIndex(), arrays: make(map[uint32][]uint32), runningByName: make(map[string]int),
+		deps: newDepIndex(), arrays: make(map[uint32][]uint32), runningByName: make(map[string]int), byName: make(map[string][]uint32),
 		runningSet: make(map[uint32]*jobRecord), deadlines: make(map[uint32]bool), steps: make(map[uint32]*jobSteps), kick: make(chan struct{}, 1), fatal: make(chan error, 1), ready: make(chan struct{}),
 	}
 	// Credentials and signatures are checked against the wall clock, not

@@ -73,6 +73,10 @@ func (c *Controller) checkDependencyTargets(dep *job.Dependency) *api.Error {
 		if d.Type == job.Singleton || c.jobKnown(d.JobID, d.Task) {
 			continue
 		}
+		if d.Task >= 0 && c.jobKnown(d.JobID, job.NoTask) {
+			// The array exists, the task does not: name the task.
+			return api.Errorf(api.CodeDependency, "job %d_%d does not exist", d.JobID, d.Task)
+		}
 		return api.Errorf(api.CodeDependency, "job %d does not exist", d.JobID)
 	}
 	return nil
@@ -263,24 +267,6 @@ func outcome(t job.DepType, st job.State, start, end int64) (depOutcome, time.Ti
 		}
 	}
 	return depWaiting, time.Time{}
-}
-
-// evalSingleton: no other job of the same user and name runs, or pends
-// ahead of r.
-func (c *Controller) evalSingleton(r *jobRecord) depOutcome {
-	for _, id := range c.deps.singleton[singletonKey(r)] {
-		o := c.jobs[id]
-		if o == nil || o.ID == r.ID {
-			continue
-		}
-		if o.running() || (o.pending() && o.ID < r.ID && o.St.Hold != HeldUser && o.St.Hold != HeldAdmin) {
-			return depWaiting
-		}
-	}
-	if c.runningByName[singletonKey(r)] > 0 {
-		return depWaiting
-	}
-	return depMet
 }
 
 // jobChanged re-checks the jobs that depend on r after r changed state.

@@ -57,6 +57,7 @@ func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc)
 	for _, ref := range f.refs {
 		res := api.JobResult{JobID: ref.String()}
 		found := false
+		var groups taskGroups // ops_array.go
 		for _, jid := range c.candidates(ref.JobID) {
 			r := c.jobs[jid]
 			if r == nil || !refMatches(ref, r) || !f.matchAttrs(r) {
@@ -67,13 +68,17 @@ func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc)
 			if len(ref.Tasks) > 0 && r.arrayRecord() && r.pending() {
 				tasks = ref.Tasks
 			}
-			if err := act(r, tasks); err != nil && res.Error == nil {
+			held := r.pendingTasks()
+			err := act(r, tasks)
+			if err != nil && res.Error == nil {
 				res.Error = err
 			}
+			groups.add(r, ref, held, err)
 		}
 		if !found {
 			res.Error = api.Errorf(api.CodeInvalidJobID, "no job %s", ref.String())
 		}
+		res.Tasks = groups.outcomes(ref)
 		out.Results = append(out.Results, res)
 	}
 	return out, nil

@@ -32,6 +32,7 @@ func (c *Controller) addRecord(r *jobRecord) {
 		c.arrays[r.St.ArrayJobID] = append(c.arrays[r.St.ArrayJobID], r.ID)
 	}
 	c.tasks += weight(r)
+	c.nameIndexAdd(r)
 	if r.running() {
 		c.runningByName[singletonKey(r)]++
 		c.runningSet[r.ID] = r
@@ -54,6 +55,7 @@ func (c *Controller) removeRecord(r *jobRecord) {
 	c.forgetSteps(r.ID)
 	r.gone = true
 	c.tasks -= weight(r)
+	c.nameIndexRemove(r)
 	if r.St.ArrayJobID != 0 {
 		ids := slices.DeleteFunc(c.arrays[r.St.ArrayJobID], func(x uint32) bool { return x == r.ID })
 		if len(ids) == 0 {

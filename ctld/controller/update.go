@@ -110,15 +110,21 @@ func (c *Controller) updatePriority(r *jobRecord, st *jobStatus, u *api.JobUpdat
 func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
 	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
 		u.NumTasks != nil || u.CPUsPerTask != nil || u.Features != nil || u.RequiredNodes != nil ||
-		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil || u.ArrayMaxTasks != nil ||
+		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
 		u.MemPerCPU != nil || u.MemPerNode != nil
 	if !r.pending() {
 		if touched {
 			return api.NewError(api.CodeJobNotPending)
 		}
+		// The throttle is the array's: a started task takes it without
+		// complaint, as in Slurm ("update jobid=12 ArrayTaskThrottle=3"
+		// with tasks running answers nothing).
+		if u.ArrayMaxTasks != nil && st.ArrayJobID != 0 && *u.ArrayMaxTasks >= 0 {
+			st.Throttle = *u.ArrayMaxTasks
+		}
 		return runningNodeCount(r, u)
 	}
-	if !touched && u.MinNodes == nil {
+	if !touched && u.MinNodes == nil && u.ArrayMaxTasks == nil {
 		return nil
 	}
 	if err := updateShape(q, u); err != nil {
@@ -263,12 +269,18 @@ func updateAnytime(q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
 // the nodes, and persists.
 func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st jobStatus, u *api.JobUpdate) *api.Error {
 	renamed := q.Name != r.Req.Name
-	if renamed && r.running() {
-		c.runningByName[singletonKey(r)]--
+	if renamed {
+		c.nameIndexRemove(r)
+		if r.running() {
+			c.runningByName[singletonKey(r)]--
+		}
 	}
 	r.Req, r.reqBlob, r.St = q, nil, st
-	if renamed && r.running() {
-		c.runningByName[singletonKey(r)]++
+	if renamed {
+		c.nameIndexAdd(r)
+		if r.running() {
+			c.runningByName[singletonKey(r)]++
+		}
 	}
 	c.deps.add(r)
 	if r.pending() {

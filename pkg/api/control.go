@@ -49,6 +49,17 @@ type CancelRequest struct {
 type JobResult struct {
 	JobID string `json:"job_id"`
 	Error *Error `json:"error,omitempty"`
+	// Tasks, on the result of a reference to a job array, are the outcomes
+	// of the array's tasks grouped by error, in order of first appearance,
+	// as Slurm answers an array operation ("12_0,3-5: MESSAGE").
+	Tasks []TaskOutcome `json:"tasks,omitempty"`
+}
+
+// TaskOutcome is one group of an array's tasks that ended alike.
+type TaskOutcome struct {
+	ArrayJobID uint32 `json:"array_job_id"`
+	Tasks      string `json:"tasks"` // "0,3-5"
+	Error      *Error `json:"error,omitempty"`
 }
 
 // JobResults answers the operations on many jobs, in the order of the

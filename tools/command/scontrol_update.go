@@ -22,13 +22,17 @@ func jobIDList(s string) ([]string, bool) {
 	if s == "" || strings.Trim(s, "0123456789_[]-,%") != "" || s[0] < '0' || s[0] > '9' {
 		return nil, false
 	}
-	return strtok(s, ","), true
+	return splitJobIDs(s), true
 }
 
 // reportResults prints per-job failures as scontrol does and tells
 // whether any failed; lastErr is the last failure's text.
 func (s *scontrol) reportResults(res *api.JobResults) (lastErr string) {
 	for _, r := range res.Results {
+		if len(r.Tasks) > 0 {
+			s.reportTasks(r.Tasks) // scontrol_jobids.go
+			continue
+		}
 		if r.Error == nil {
 			continue
 		}

@@ -67,7 +67,11 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 		return 1
 	}
 	recs := p.records(ctx, c, jobs)
-	(&jobSorter{now: now.Unix()}).sort(recs, keys)
+	srt := &jobSorter{now: now.Unix()}
+	if len(p.jobs) == 1 {
+		srt.single = p.jobs[0].JobID
+	}
+	srt.sort(recs, keys)
 	for _, r := range recs {
 		b = p.printRec(b, pr, r)
 		if len(b) >= streamChunk {

@@ -32,6 +32,9 @@ type jobCmp func(a, b *jobRec) int
 type jobSorter struct {
 	now int64
 	tmp []*jobRec
+	// single is the id squeue asked for alone (-j with one id), whose
+	// answer starts in the one-job order (singlePositions); 0 otherwise.
+	single uint32
 }
 
 // sortKey is one key of a -S specification.
@@ -71,9 +74,13 @@ func (s *jobSorter) sort(recs []*jobRec, keys []sortKey) {
 	for _, r := range recs {
 		r.code = r.j.JobState.ShortCode()
 	}
-	listPositions(recs)
-	if !slices.IsSortedFunc(recs, func(a, b *jobRec) int { return cmp.Compare(a.pos, b.pos) }) {
-		s.msort(recs, func(a, b *jobRec) int { return cmp.Compare(a.pos, b.pos) })
+	if s.single != 0 {
+		singlePositions(recs, s.single)
+	} else {
+		listPositions(recs)
+	}
+	if !slices.IsSortedFunc(recs, byPos) {
+		s.msort(recs, byPos)
 	}
 	s.startOrder(recs)
 	var run []sortKey // consistent keys applied since the last flush
