@@ -2,7 +2,6 @@ package jobopt
 
 import (
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -68,12 +67,8 @@ func (p *Parser) table() *Table {
 // errorExit is the exit status for errors Slurm exits error_exit for: 1,
 // or SLURM_EXIT_ERROR when that is set and not 0.
 func (p *Parser) errorExit() int {
-	if v, ok := p.getenv("SLURM_EXIT_ERROR"); ok {
-		if n, err := strconv.Atoi(v); err == nil && n != 0 {
-			return n
-		}
-	}
-	return ExitError
+	n, _ := ExitStatusVar(p.Env, "SLURM_EXIT_ERROR", ExitError)
+	return n
 }
 
 func (p *Parser) getenv(name string) (string, bool) {

@@ -18,6 +18,7 @@ type output struct {
 }
 
 func newOutput(env *Env, prog string) *output {
+	noteProg(env, prog)
 	return &output{env: env, prog: prog, buf: make([]byte, 0, 64<<10)}
 }
 

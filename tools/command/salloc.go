@@ -28,6 +28,7 @@ func Salloc(ctx context.Context, env *Env, args []string) int {
 func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	env = lockedStderr(env) // the notice watch writes there too
 	w := newOutput(env, "salloc")
+	warnExitVars(env, w, "SLURM_EXIT_ERROR", "SLURM_EXIT_IMMEDIATE")
 	p := &jobopt.Parser{Prog: "salloc", Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
 	res, err := p.Salloc(args)
 	if err != nil {

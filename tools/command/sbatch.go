@@ -22,6 +22,7 @@ const sbatchRetries = 15
 // client rejects, 1 for script problems and controller rejections.
 func Sbatch(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sbatch")
+	warnExitVars(env, w, "SLURM_EXIT_ERROR")
 	p := &jobopt.Parser{Prog: "sbatch", Env: sbatchEnv(env), Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0,
 		Host: env.Host}
 	cl, err := p.CommandLine(args)
@@ -99,7 +100,7 @@ func readScript(env *Env, w *output, cl *jobopt.CommandLine) ([]byte, int) {
 	data, err := env.ReadFile(name)
 	if err != nil {
 		w.errf("Unable to open file %s", cl.Script)
-		return nil, 1
+		return nil, errorExit(env)
 	}
 	return data, 0
 }
@@ -110,7 +111,7 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 	req.Job.SubmitDir, req.Job.SubmitHost = env.Cwd, env.Host
 	c, err := env.Dial(ctx)
 	if err != nil {
-		return submitFailed(w, res, err)
+		return submitFailed(w, res, err, errorExit(env))
 	}
 	var resp *api.SubmitResponse
 	for retry := 0; ; retry++ {
@@ -127,7 +128,7 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 		}
 	}
 	if err != nil {
-		return submitFailed(w, res, err)
+		return submitFailed(w, res, err, errorExit(env))
 	}
 	for _, m := range resp.Warnings {
 		w.raw("sbatch: warning: " + m + "\n")
@@ -157,8 +158,12 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 // submitFailed prints a rejected submission as Slurm does: the
 // controller's detail first, then "Batch job submission failed: <text>"
 // ("allocation failure: <text>" for --test-only). An unknown GRES is one
-// line with no prefix, with or without --test-only, as in Slurm.
-func submitFailed(w *output, res *jobopt.Result, err error) int {
+// line with no prefix, with or without --test-only, as in Slurm. It
+// returns fail (SLURM_EXIT_ERROR or 1), 1 for --test-only.
+func submitFailed(w *output, res *jobopt.Result, err error, fail int) int {
+	if res.TestOnly {
+		fail = 1
+	}
 	var ae *api.Error
 	if errors.As(err, &ae) {
 		if ae.Detail != "" && ae.Code != api.CodeInvalidGRES {
@@ -169,17 +174,17 @@ func submitFailed(w *output, res *jobopt.Result, err error) int {
 				w.errf("%s", ae.Detail)
 			}
 			w.errf("%s", ae.Message)
-			return 1
+			return fail
 		}
 		if res.TestOnly {
 			w.raw("allocation failure: " + ae.Message + "\n")
 		} else {
 			w.errf("Batch job submission failed: %s", ae.Message)
 		}
-		return 1
+		return fail
 	}
 	w.errf("Batch job submission failed: %v", err)
-	return 1
+	return fail
 }
 
 // waitJob is --wait: poll until every record of the job has ended, with

@@ -325,5 +325,5 @@ func (s *scontrol) reconfigure(argv []string) {
 
 // formatter returns the record formatter for this session's flags.
 func (s *scontrol) formatter(now time.Time) *jobFormatter {
-	return &jobFormatter{now: now.Unix(), tf: newTimeFormat(s.env, now), detail: s.detail, oneLine: s.one}
+	return &jobFormatter{now: now.Unix(), tf: newTimeFormat(s.env, now), tasks: newTaskListFormat(s.env), detail: s.detail, oneLine: s.one}
 }

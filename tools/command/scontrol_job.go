@@ -17,6 +17,7 @@ import (
 type jobFormatter struct {
 	now     int64
 	tf      timeFormat
+	tasks   taskListFormat // SLURM_BITSTR_LEN
 	detail  bool
 	oneLine bool
 }
@@ -86,7 +87,7 @@ func (f *jobFormatter) idLine(b []byte, j *api.Job) []byte {
 	if j.ArrayJobID != 0 {
 		b = append(b, "ArrayJobId="+u32(j.ArrayJobID)+" ArrayTaskId="...)
 		if j.ArrayTaskString != "" {
-			b = append(b, taskString(j)...)
+			b = append(b, f.tasks.cut(taskString(j))...)
 		} else if j.ArrayTaskID != nil {
 			b = strconv.AppendInt(b, int64(*j.ArrayTaskID), 10)
 		}

@@ -1,7 +1,10 @@
 package command
 
 import (
+	"io"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -65,19 +68,57 @@ func two(b []byte, v int64) []byte {
 }
 
 // timeFormat prints Unix times as slurm_make_time_str does, in the
-// caller's location and SLURM_TIME_FORMAT ("standard" or unset:
-// 2026-11-29T10:00:00; a strftime format otherwise).
+// caller's location and SLURM_TIME_FORMAT: "standard" or unset
+// (2026-11-29T10:00:00), "relative" (10:00:00 today, "Tomorr 10:00", "Wed
+// 10:00", "3 Jan 10:00", "3 Jan 2028"), or a strftime format. Like Slurm,
+// a format without '%' or of 32 bytes or more is refused with an error on
+// the first time printed, and every time is cut to 31 bytes.
 type timeFormat struct {
-	loc    *time.Location
-	layout string // strftime; "" for the standard form
+	loc      *time.Location
+	layout   string // strftime; "" for the standard form
+	relative bool
+	today    int // dayNumber of now, for relative
+	env      *Env
+	invalid  string // the refused SLURM_TIME_FORMAT
 }
 
+// timeStrMax is the size of Slurm's time buffers less the NUL.
+const timeStrMax = 31
+
 func newTimeFormat(env *Env, now time.Time) timeFormat {
-	tf := timeFormat{loc: now.Location()}
-	if f, ok := env.Getenv("SLURM_TIME_FORMAT"); ok && f != "" && f != "standard" && f != "relative" {
+	tf := timeFormat{loc: now.Location(), env: env, today: dayNumber(now)}
+	f, _ := env.Getenv("SLURM_TIME_FORMAT")
+	switch {
+	case f == "" || f == "standard":
+	case f == "relative":
+		tf.relative = true
+	case !strings.Contains(f, "%") || len(f) > timeStrMax:
+		tf.invalid = f
+	default:
 		tf.layout = f
 	}
 	return tf
+}
+
+// dayNumber numbers t's day as Slurm's relative form compares days:
+// across a new year the distance is large, so such dates print in full.
+func dayNumber(t time.Time) int { return 1000*t.Year() + t.YearDay() }
+
+// relativeLayout is the layout "relative" prints t with.
+func (tf timeFormat) relativeLayout(t time.Time) string {
+	switch d := dayNumber(t) - tf.today; {
+	case d == -1:
+		return "Ystday %H:%M"
+	case d == 0:
+		return "%H:%M:%S"
+	case d == 1:
+		return "Tomorr %H:%M"
+	case d < -365 || d > 365:
+		return "%-d %b %Y"
+	case d < -1 || d > 6:
+		return "%-d %b %H:%M"
+	}
+	return "%a %H:%M"
 }
 
 // appendTime prints t, or unset (a zero time) as given.
@@ -85,78 +126,55 @@ func (tf timeFormat) appendTime(b []byte, unix int64, unset string) []byte {
 	if unix == 0 {
 		return append(b, unset...)
 	}
+	if tf.invalid != "" {
+		warnTimeFormat(tf.env, tf.invalid)
+	}
 	loc := tf.loc
 	if loc == nil {
 		loc = time.Local
 	}
 	t := time.Unix(unix, 0).In(loc)
-	if tf.layout == "" {
+	layout := tf.layout
+	if tf.relative {
+		layout = tf.relativeLayout(t)
+	}
+	if layout == "" {
 		return t.AppendFormat(b, "2006-01-02T15:04:05")
 	}
-	return strftime(b, tf.layout, t)
-}
-
-// strftime supports the conversions people put in SLURM_TIME_FORMAT.
-func strftime(b []byte, layout string, t time.Time) []byte {
-	for i := 0; i < len(layout); i++ {
-		c := layout[i]
-		if c != '%' || i+1 == len(layout) {
-			b = append(b, c)
-			continue
-		}
-		i++
-		switch layout[i] {
-		case 'Y':
-			b = strconv.AppendInt(b, int64(t.Year()), 10)
-		case 'y':
-			b = two(b, int64(t.Year()%100))
-		case 'm':
-			b = two(b, int64(t.Month()))
-		case 'd':
-			b = two(b, int64(t.Day()))
-		case 'e':
-			b = t.AppendFormat(b, "_2")
-		case 'H':
-			b = two(b, int64(t.Hour()))
-		case 'I':
-			b = t.AppendFormat(b, "03")
-		case 'M':
-			b = two(b, int64(t.Minute()))
-		case 'S':
-			b = two(b, int64(t.Second()))
-		case 'p':
-			b = t.AppendFormat(b, "PM")
-		case 'F':
-			b = t.AppendFormat(b, "2006-01-02")
-		case 'T':
-			b = t.AppendFormat(b, "15:04:05")
-		case 'R':
-			b = t.AppendFormat(b, "15:04")
-		case 'D':
-			b = t.AppendFormat(b, "01/02/06")
-		case 'b', 'h':
-			b = t.AppendFormat(b, "Jan")
-		case 'B':
-			b = t.AppendFormat(b, "January")
-		case 'a':
-			b = t.AppendFormat(b, "Mon")
-		case 'A':
-			b = t.AppendFormat(b, "Monday")
-		case 'j':
-			b = append(b, strconv.Itoa(1000 + t.YearDay())[1:]...)
-		case 'Z':
-			b = t.AppendFormat(b, "MST")
-		case 'z':
-			b = t.AppendFormat(b, "-0700")
-		case 's':
-			b = strconv.AppendInt(b, t.Unix(), 10)
-		case '%':
-			b = append(b, '%')
-		default:
-			b = append(b, '%', layout[i])
-		}
+	start := len(b)
+	b = strftime(b, layout, t)
+	if len(b)-start > timeStrMax {
+		b = b[:start+timeStrMax]
 	}
 	return b
+}
+
+// timeFormatWarned holds the environments (one per command run) already
+// told that their SLURM_TIME_FORMAT is invalid: Slurm says it once.
+var timeFormatWarned sync.Map
+
+// commandProgs maps an environment to the name of the command running
+// in it, for messages printed away from the command's output.
+var commandProgs sync.Map
+
+// noteProg records that prog runs in env.
+func noteProg(env *Env, prog string) { commandProgs.Store(env, prog) }
+
+// warnTimeFormat prints Slurm's error for an invalid SLURM_TIME_FORMAT,
+// once per environment.
+func warnTimeFormat(env *Env, f string) {
+	if env == nil || env.Stderr == nil {
+		return
+	}
+	if _, done := timeFormatWarned.LoadOrStore(env, true); done {
+		return
+	}
+	name, _ := commandProgs.Load(env)
+	prog, _ := name.(string)
+	if prog == "" {
+		prog = "slurm"
+	}
+	io.WriteString(env.Stderr, prog+": error: invalid SLURM_TIME_FORMAT = '"+f+"'\n")
 }
 
 // ctime prints t as C's ctime without the newline ("Sun Nov 29 10:39:57

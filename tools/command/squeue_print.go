@@ -59,6 +59,7 @@ type jobPrinter struct {
 	items   []item
 	now     int64
 	tf      timeFormat
+	tasks   taskListFormat // SLURM_BITSTR_LEN
 	cluster string
 	scratch []byte
 }
@@ -216,14 +217,21 @@ func arrayJobID(j *api.Job) uint32 {
 	return j.JobID
 }
 
-func jobIDCol(b []byte, j *api.Job, _ *jobPrinter) []byte {
+func jobIDCol(b []byte, j *api.Job, p *jobPrinter) []byte {
 	start := len(b)
+	var tasks taskListFormat
+	if p != nil {
+		tasks = p.tasks
+	}
 	switch {
 	case j.ArrayTaskString != "":
 		b = strconv.AppendUint(b, uint64(arrayJobID(j)), 10)
 		b = append(b, "_["...)
-		b = append(b, taskString(j)...)
+		b = append(b, tasks.cut(taskString(j))...)
 		b = append(b, ']')
+		if !tasks.capsIDs() {
+			return b
+		}
 	case j.ArrayTaskID != nil:
 		b = strconv.AppendUint(b, uint64(arrayJobID(j)), 10)
 		b = append(b, '_')
@@ -241,10 +249,10 @@ func arrayJobIDCol(b []byte, j *api.Job, _ *jobPrinter) []byte {
 	return strconv.AppendUint(b, uint64(j.JobID), 10)
 }
 
-func arrayTaskIDCol(b []byte, j *api.Job, _ *jobPrinter) []byte {
+func arrayTaskIDCol(b []byte, j *api.Job, p *jobPrinter) []byte {
 	switch {
 	case j.ArrayTaskString != "":
-		return append(b, taskString(j)...)
+		return append(b, p.tasks.cut(taskString(j))...)
 	case j.ArrayTaskID != nil:
 		return strconv.AppendInt(b, int64(*j.ArrayTaskID), 10)
 	}

@@ -91,7 +91,7 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 
 // printer parses the format in use, reporting invalid specifications.
 func (p *squeueParams) printer(env *Env, w *output, now time.Time) *jobPrinter {
-	pr := &jobPrinter{now: now.Unix(), tf: newTimeFormat(env, now)}
+	pr := &jobPrinter{now: now.Unix(), tf: newTimeFormat(env, now), tasks: newTaskListFormat(env)}
 	var bad []string
 	if p.formatSet {
 		pr.items, bad = parseShortFormat(p.format, squeueColumns)

@@ -53,6 +53,7 @@ type srunRun struct {
 func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	env = lockedStderr(env) // the notice watch writes there too
 	w := newOutput(env, "srun")
+	warnExitVars(env, w, "SLURM_EXIT_ERROR", "SLURM_EXIT_IMMEDIATE")
 	p := &jobopt.Parser{Prog: "srun", Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
 	res, err := p.Srun(args)
 	if err != nil {
