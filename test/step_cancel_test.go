@@ -20,16 +20,18 @@ import (
 
 // stepCancelScript (the peer's run of its like: testdata/step-cancel-peer.txt)
 // runs two steps: step 0 (two tasks) traps USR1 and
-// waits for ever; step 1 (one task) traps USR1 and waits for a gate. The
+// waits for ever; step 1 (one task) traps USR1 and waits for a gate. Both
+// use --exact so that they run side by side (without it step 1 waits for
+// the CPUs step 0 holds, as on the peer: "Requested nodes are busy"). The
 // batch shell reports each srun's exit and that it is still there after
 // step 0 ended.
 const stepCancelScript = `#!/bin/bash
 #SBATCH -N1 -n3 -o out.txt
 unset LOAM_CONF
-srun -n2 bash -c 'trap "echo USR1 \$SLURM_PROCID >> step0.txt" USR1; touch ready0.$SLURM_PROCID; while :; do sleep 0.1; done' &
+srun -n2 --exact bash -c 'trap "echo USR1 \$SLURM_PROCID >> step0.txt" USR1; touch ready0.$SLURM_PROCID; while :; do sleep 0.1; done' &
 p0=$!
 while [ ! -e ready0.0 ] || [ ! -e ready0.1 ]; do sleep 0.1; done
-srun -n1 bash -c 'trap "echo USR1 >> step1.txt" USR1; touch ready1; while [ ! -e go ]; do sleep 0.1; done; true' &
+srun -n1 --exact bash -c 'trap "echo USR1 >> step1.txt" USR1; touch ready1; while [ ! -e go ]; do sleep 0.1; done; true' &
 p1=$!
 wait $p0; echo "srun0 exit $?"
 touch shell-alive

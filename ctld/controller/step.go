@@ -44,6 +44,9 @@ type stepRecord struct {
 	Suspended     int64 `json:"suspended,omitempty"`
 	// Usage is what the step's tasks used, from its nodes (usage.go).
 	Usage *api.StepUsage `json:"usage,omitempty"`
+	// Holds is what the step holds of the job's nodes while it runs
+	// (step_share.go).
+	Holds []stepHold `json:"holds,omitempty"`
 }
 
 // jobSteps are a job's steps in id order and the id the next one gets.
@@ -140,9 +143,9 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 	case r.St.State == job.Suspended:
 		return nil, nil, 0, nil, stepWhileSuspended() // srun waits and asks again
 	}
-	layout, aerr := planStep(r.St.Alloc, in)
+	layout, holds, aerr := planStep(r.St.Alloc, in, c.stepsHeld(r.ID))
 	if aerr != nil {
-		return nil, nil, 0, nil, aerr
+		return nil, nil, 0, nil, explainStepGRES(aerr, r.Req, in) // step_gres.go
 	}
 	targets, aerr := c.stepTargets(&layout)
 	if aerr != nil {
@@ -150,9 +153,12 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 	}
 	js := c.stepsOf(r.ID)
 	show, cpus := newStepShow(r, in, &layout)
+	if use, mem := stepUse(holds); use > 0 {
+		cpus, show.Memory = use, mem // step_share.go
+	}
 	now := unix(c.now())
 	s := &stepRecord{JobID: r.ID, StepID: js.next, Name: in.Name, State: job.Running, Start: now,
-		Layout: layout, CPUs: cpus, Run: r.St.Restarts, Show: show, SuspendedBase: suspendedAt(r, now)}
+		Layout: layout, CPUs: cpus, Run: r.St.Restarts, Show: show, SuspendedBase: suspendedAt(r, now), Holds: holds}
 	if s.Name == "" {
 		s.Name = path.Base(in.Argv[0]) // srun names steps so
 	}

@@ -3,7 +3,6 @@ package controller
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
@@ -16,70 +15,87 @@ import (
 // (block), or dealt round-robin with -m cyclic. Without GPU options the step gets every GPU the job
 // has on its nodes; --gpus-per-task and --gpus-per-node take the first
 // GPUs of each node. It is pure: the allocation and the request in, the
-// layout or Slurm's error out.
-func planStep(alloc []api.NodeAllocation, req *api.StepCreateRequest) (api.StepLayout, *api.Error) {
+// layout or Slurm's error out. held is what the job's other running
+// steps hold (step_share.go): the step takes only what is free, and
+// holds is what it holds itself.
+func planStep(alloc []api.NodeAllocation, req *api.StepCreateRequest, held map[string]*heldOnNode) (api.StepLayout, []stepHold, *api.Error) {
 	if aerr := stepGRES(alloc, req); aerr != nil {
-		return api.StepLayout{}, aerr
+		return api.StepLayout{}, nil, aerr
 	}
-	nodes, aerr := stepNodes(alloc, req)
+	busy := held
+	if req.Overlap {
+		busy = nil // it shares the others' CPUs and GPUs, not their memory
+	}
+	var (
+		nodes  []api.NodeAllocation
+		counts []int
+		ids    [][]int
+		aerr   *api.Error
+	)
+	if len(req.TaskNodes) > 0 {
+		nodes, counts, ids, aerr = arbitrary(alloc, req) // step_dist.go
+	} else {
+		nodes, counts, ids, aerr = laidOut(alloc, req, busy)
+	}
 	if aerr != nil {
-		return api.StepLayout{}, aerr
+		return api.StepLayout{}, nil, aerr
 	}
-	counts, aerr := stepTasks(nodes, req)
-	if aerr != nil {
-		return api.StepLayout{}, aerr
-	}
-	nodes = nodes[:len(counts)]
-	ids := taskIDs(counts, strings.HasPrefix(strings.ToLower(req.Distribution), "cyclic"))
 	out := api.StepLayout{Nodes: make([]api.StepNode, len(nodes))}
 	names := make([]string, len(nodes))
+	holds := make([]stepHold, len(nodes))
 	for i, a := range nodes {
 		if aerr := stepMemory(a, counts[i], req); aerr != nil {
-			return api.StepLayout{}, aerr
+			return api.StepLayout{}, nil, aerr
 		}
 		n := api.StepNode{Node: a.Node, CPUs: a.CPUs, TaskIDs: ids[i]}
 		out.Tasks += len(ids[i])
-		gpus, aerr := stepGPUs(a, counts[i], len(nodes), req)
+		gpus, aerr := stepGPUs(a, counts[i], len(nodes), req, heldOn(busy, a.Node))
 		if aerr != nil {
-			return api.StepLayout{}, aerr
+			return api.StepLayout{}, nil, aerr
+		}
+		if holds[i], aerr = holdOn(a, counts[i], gpus, req, heldOn(held, a.Node)); aerr != nil {
+			return api.StepLayout{}, nil, aerr
 		}
 		n.GPUs = gpus
 		out.Nodes[i], names[i] = n, a.Node
 	}
 	out.NodeList = hostlist.Compress(names)
-	return out, nil
+	return out, holds, nil
+}
+
+// laidOut picks the step's nodes and numbers its tasks there.
+func laidOut(alloc []api.NodeAllocation, req *api.StepCreateRequest, busy map[string]*heldOnNode) ([]api.NodeAllocation, []int, [][]int, *api.Error) {
+	nodes, aerr := stepNodes(alloc, req, busy)
+	if aerr != nil {
+		return nil, nil, nil, aerr
+	}
+	counts, aerr := stepTasks(nodes, req)
+	if aerr != nil {
+		return nil, nil, nil, aerr
+	}
+	return nodes[:len(counts)], counts, distribute(counts, req.Distribution), nil
 }
 
 // taskIDs numbers the tasks of each node: consecutive ids per node
-// (block), or dealt round-robin over the nodes (-m cyclic).
-func taskIDs(counts []int, cyclic bool) [][]int {
+// (block).
+func taskIDs(counts []int) [][]int {
 	out := make([][]int, len(counts))
 	next := 0
-	if !cyclic {
-		for i, c := range counts {
-			for k := 0; k < c; k++ {
-				out[i] = append(out[i], next)
-				next++
-			}
-		}
-		return out
-	}
-	for dealt := true; dealt; {
-		dealt = false
-		for i, c := range counts {
-			if len(out[i]) < c {
-				out[i] = append(out[i], next)
-				next++
-				dealt = true
-			}
+	for i, c := range counts {
+		for k := 0; k < c; k++ {
+			out[i] = append(out[i], next)
+			next++
 		}
 	}
 	return out
 }
 
-// stepNodes picks the step's candidate nodes in allocation order: the -w
-// nodes first, without the -x nodes, as many as -N asks (all when 0).
-func stepNodes(alloc []api.NodeAllocation, req *api.StepCreateRequest) ([]api.NodeAllocation, *api.Error) {
+// stepNodes picks the step's nodes: the -w nodes, then others without the
+// -x nodes, those where no other step holds CPUs first, as many as -N
+// asks (all when 0); the step uses them in allocation order, as the
+// peer's -w gpu002 in a gpu[001-002] job still numbers gpu001 node 0.
+// When there are more nodes than tasks, the last ones are dropped.
+func stepNodes(alloc []api.NodeAllocation, req *api.StepCreateRequest, held map[string]*heldOnNode) ([]api.NodeAllocation, *api.Error) {
 	unavailable := api.NewError(api.CodeNodeConfigUnavailable)
 	excluded, err := expandSet(req.Exclude)
 	if err != nil {
@@ -90,7 +106,7 @@ func stepNodes(alloc []api.NodeAllocation, req *api.StepCreateRequest) ([]api.No
 		return nil, api.Errorf(api.CodeInvalidNodeName, "invalid -w list %q: %v", req.NodeList, err)
 	}
 	var first, rest []api.NodeAllocation
-	for _, a := range alloc {
+	for _, a := range alloc[min(max(req.Relative, 0), len(alloc)):] { // -r
 		switch {
 		case excluded[a.Node]:
 		case wanted[a.Node]:
@@ -103,7 +119,7 @@ func stepNodes(alloc []api.NodeAllocation, req *api.StepCreateRequest) ([]api.No
 	if len(wanted) > 0 {
 		return nil, unavailable // a -w node outside the allocation
 	}
-	all := append(first, rest...)
+	all := append(first, freeFirst(rest, held)...)
 	n := req.Nodes
 	switch {
 	case n == 0 && req.NodeList != "":
@@ -114,7 +130,22 @@ func stepNodes(alloc []api.NodeAllocation, req *api.StepCreateRequest) ([]api.No
 	if n > len(all) || n < len(first) || n == 0 {
 		return nil, unavailable
 	}
-	return all[:n], nil
+	return inAllocationOrder(alloc, all[:n]), nil
+}
+
+// inAllocationOrder sorts picked as the nodes are in alloc.
+func inAllocationOrder(alloc, picked []api.NodeAllocation) []api.NodeAllocation {
+	in := map[string]bool{}
+	for _, a := range picked {
+		in[a.Node] = true
+	}
+	out := make([]api.NodeAllocation, 0, len(picked))
+	for _, a := range alloc {
+		if in[a.Node] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func expandSet(list string) (map[string]bool, error) {
@@ -199,7 +230,10 @@ func rebalance(counts, capacity []int) {
 // wins over --gpus: the peer's step with --gpus-per-node=1
 // --gpus-per-task=1 -n2 gets one GPU, and srun -n1 --gpus-per-task=1 in a
 // --gpus-per-node=2 job (srun reads SLURM_GPUS_PER_NODE) gets two.
-func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest) ([]int, *api.Error) {
+//
+// The GPUs are the first ones no other step holds (others); too few free
+// is a busy refusal, srun asks again.
+func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest, others *heldOnNode) ([]int, *api.Error) {
 	want := len(a.GPUs)
 	switch {
 	case req.GPUsPerNode > 0:
@@ -209,10 +243,16 @@ func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest
 	case req.GPUs > 0:
 		want = (req.GPUs + nodes - 1) / nodes
 	}
-	if want > len(a.GPUs) {
-		return nil, api.Errorf(api.CodeNodeConfigUnavailable, "%d GPUs asked on %s, the job has %d there", want, a.Node, len(a.GPUs))
+	// Every GPU option given must fit in the job's GPUs there, else the
+	// step is refused as the peer refuses it (step_gres.go says why).
+	if max(want, tasks*req.GPUsPerTask, (req.GPUs+nodes-1)/nodes) > len(a.GPUs) {
+		return nil, api.NewError(api.CodeInvalidGRES)
 	}
-	return slices.Clone(a.GPUs[:want]), nil
+	gpus, ok := freeGPUs(a, want, others)
+	if !ok {
+		return nil, api.NewError(api.CodeNodesBusy)
+	}
+	return gpus, nil
 }
 
 // stepGRES refuses GPUs asked for a step of a job that has none, with

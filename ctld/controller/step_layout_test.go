@@ -74,12 +74,12 @@ func TestPlanStep(t *testing.T) {
 			wantCode: api.CodeInvalidTaskMemory},
 		"GPUs in a job without any":        {alloc: eight[:1], req: api.StepCreateRequest{GPUs: 1}, wantCode: api.CodeInvalidGRES},
 		"-w outside the allocation":        {alloc: two, req: api.StepCreateRequest{NodeList: "n07"}, wantCode: api.CodeNodeConfigUnavailable},
-		"more GPUs per task than the node": {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerTask: 2}, wantCode: api.CodeNodeConfigUnavailable},
+		"more GPUs per task than the node": {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerTask: 2}, wantCode: api.CodeInvalidGRES},
 		"a bad host list":                  {alloc: two, req: api.StepCreateRequest{NodeList: "n[01"}, wantCode: api.CodeInvalidNodeName},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, aerr := planStep(tc.alloc, &tc.req)
+			got, _, aerr := planStep(tc.alloc, &tc.req, nil)
 			if tc.wantCode != "" {
 				if aerr == nil || aerr.Code != tc.wantCode {
 					t.Fatalf("planStep error %v, want code %s (layout %+v)", aerr, tc.wantCode, got)

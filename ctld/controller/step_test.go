@@ -97,7 +97,9 @@ func (sn *stepNode) stepLaunches() []api.StepLaunchRequest {
 }
 
 func stepReq(id uint32, mods ...func(*api.StepCreateRequest)) api.StepCreateRequest {
-	r := api.StepCreateRequest{JobID: id, Argv: []string{"/bin/hostname"}, IO: api.StepIOAddr{Addr: "127.0.0.1:9", Key: []byte("0123456789abcdef")}}
+	// --overlap: these tests run steps side by side without the sharing
+	// rules (step_share.go; steps_share_steps_test.go tests those).
+	r := api.StepCreateRequest{JobID: id, Argv: []string{"/bin/hostname"}, IO: api.StepIOAddr{Addr: "127.0.0.1:9", Key: []byte("0123456789abcdef")}, Overlap: true}
 	for _, m := range mods {
 		m(&r)
 	}

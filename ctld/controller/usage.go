@@ -37,6 +37,7 @@ func (c *Controller) applyUsage(b *batch, r *jobRecord, node string, u *api.JobU
 			s.Usage = &api.StepUsage{}
 		}
 		s.Usage.Add(su.Usage)
+		s.releaseHold(node) // step_share.go
 		b.persist(c.persistStep(s))
 		changed = true
 	}

@@ -23,6 +23,21 @@ func (l *List) Set(name, value string) {
 	l.entries = append(l.entries, kv)
 }
 
+// Unset removes name (an inherited variable the step must not see).
+func (l *List) Unset(name string) {
+	i, ok := l.at[name]
+	if !ok {
+		return
+	}
+	l.entries = append(l.entries[:i], l.entries[i+1:]...)
+	delete(l.at, name)
+	for k, j := range l.at {
+		if j > i {
+			l.at[k] = j - 1
+		}
+	}
+}
+
 // Merge sets each NAME=value entry; entries without '=' are ignored.
 func (l *List) Merge(kvs ...string) {
 	for _, kv := range kvs {

@@ -133,6 +133,15 @@ func taskVars(e *jobenv.List, in EnvInput) {
 	n := &r.Layout.Nodes[r.NodeIndex]
 	e.Set("SLURM_PROCID", strconv.Itoa(n.TaskIDs[in.Local]))
 	e.Set("SLURM_LOCALID", strconv.Itoa(in.Local))
+	if gpuBindNone(&r.Step) && len(n.GPUs) > 0 && len(n.TaskIDs) > 1 {
+		// The peer's --gpu-bind=none task sees no GPU variable, only
+		// SLURMD_TRES_BIND=gpu:none (a node's lone task is not bound).
+		e.Set("SLURMD_TRES_BIND", "gpu:none")
+		for _, k := range gpuVars {
+			e.Unset(k)
+		}
+		return
+	}
 	gpus := n.GPUs
 	if in.GPUs != nil {
 		gpus = in.GPUs
@@ -144,9 +153,18 @@ func taskVars(e *jobenv.List, in EnvInput) {
 		return
 	}
 	idx := jobenv.Indices(gpus)
-	for _, k := range []string{"CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "SLURM_STEP_GPUS"} {
+	for _, k := range gpuVars {
 		e.Set(k, idx)
 	}
+}
+
+// gpuVars name a task's GPUs.
+var gpuVars = []string{"CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "SLURM_STEP_GPUS"}
+
+// gpuBindNone reports --gpu-bind=none (with or without verbose).
+func gpuBindNone(s *api.StepCreateRequest) bool {
+	_, b := splitVerbose(s.GPUBind)
+	return strings.EqualFold(b, "none")
 }
 
 // distribution is SLURM_DISTRIBUTION: -m in lower case (the peer's

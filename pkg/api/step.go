@@ -54,6 +54,15 @@ type StepCreateRequest struct {
 	// 22.05) gives the step only the CPUs its tasks need on each node
 	// (SLURM_CPUS_ON_NODE) instead of all the job's CPUs there.
 	Exact bool `json:"exact,omitempty"`
+	// Overlap (--overlap) shares the CPUs and GPUs that the job's other
+	// running steps hold, and holds none itself; without it a step waits
+	// for them (as in Slurm 22.05).
+	Overlap bool `json:"overlap,omitempty"`
+	// Relative (-r) is the index of the allocation's node the step's
+	// nodes start at (0: the first).
+	Relative int `json:"relative,omitempty"`
+	// TaskNodes (-m arbitrary) is the node of each task in task order.
+	TaskNodes []string `json:"task_nodes,omitempty"`
 	// CPUBind and GPUBind are --cpu-bind and --gpu-bind as given;
 	// Distribution is -m (block or cyclic; "" block, or cyclic when there
 	// are no more tasks than nodes, as srun decides).

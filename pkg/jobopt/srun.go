@@ -31,6 +31,16 @@ type StepOptions struct {
 	Overcommit bool
 	// Exact is --exact as given (-c and --exclusive imply it too).
 	Exact bool
+	// Overlap (--overlap) shares the CPUs and GPUs other steps hold.
+	Overlap bool
+	// Relative (-r) is the allocation's node the step starts at (nil: not
+	// given); NodesOnCommandLine says -N was an option, not SLURM_NNODES
+	// (srun's -r error names which).
+	Relative           *int
+	NodesOnCommandLine bool
+	// TaskHosts (-m arbitrary) are the nodes of the tasks in task order,
+	// from -w or the SLURM_HOSTFILE file (srun_steps.go).
+	TaskHosts []string
 	// Input is -i (all, none, a task id or a file pattern; "" all);
 	// Output and Error are -o and -e file patterns ("" to srun).
 	Input, Output, Error string
@@ -154,6 +164,9 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
+	if err := b.arbitraryHosts(st); err != nil {
+		return err
+	}
 	if err := b.verifyDistribution(); err != nil {
 		return err
 	}
@@ -172,6 +185,9 @@ func (b *builder) verifyStep(st *srunState) error {
 	}
 	b.deriveTasks()
 	b.fitNodesToTasks(hosts)
+	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {
+		st.NodesOnCommandLine = true
+	}
 	if st.Name != "" {
 		r.Name = st.Name
 	} else if len(st.Command) > 0 {
@@ -184,6 +200,7 @@ func (st *srunState) setLabel(b *builder, v value) error      { st.Label = !v.re
 func (st *srunState) setUnbuffered(b *builder, v value) error { st.Unbuffered = !v.reset; return nil }
 func (st *srunState) setOvercommit(b *builder, v value) error { st.Overcommit = !v.reset; return nil }
 func (st *srunState) setExact(b *builder, v value) error      { st.Exact = !v.reset; return nil }
+func (st *srunState) setOverlap(b *builder, v value) error    { st.Overlap = !v.reset; return nil }
 func (st *srunState) setQuiet(b *builder, v value) error      { st.Quiet = !v.reset; return nil }
 func (st *srunState) setJobName(b *builder, v value) error    { st.Name = v.str; return nil }
 func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str; return nil }

@@ -136,6 +136,9 @@ func (r *srunRun) allocation(ctx context.Context) int {
 	r.jobID = r.res.Step.JobID
 	if r.jobID == 0 {
 		r.allocator = &allocator{c: r.c, w: r.w, prog: "srun"}
+		if r.res.Step.Immediate != nil {
+			r.w.raw("srun: warning: Loam ignores --immediate for a new allocation\n") // steps: srun_busy.go
+		}
 		al, code := r.allocator.allocate(ctx, r.env, r.res.Request, r.sigs)
 		if code != 0 {
 			return code
@@ -170,6 +173,9 @@ func (r *srunRun) allocation(ctx context.Context) int {
 // nodes. While the job is suspended the controller refuses steps for now:
 // srun waits and asks again (srun_suspended.go).
 func (r *srunRun) createStep(ctx context.Context, s *ioSession) (*api.StepCreateResponse, int) {
+	if code := r.checkStepNodes(); code != 0 {
+		return nil, code // srun_layout.go
+	}
 	req := r.stepRequest(s)
 	for tries := 0; ; tries++ {
 		resp, err := r.c.CreateStep(ctx, req)
@@ -212,9 +218,9 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	q, st := &r.res.Request, &r.res.Step
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
-		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(gpuCount(q.GPUsPerNode), gresGPUs(q.GRES)), GPUs: gpuCount(q.GPUs),
+		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(gresGPUs(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs),
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
-		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
+		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes, Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: st.Output, StdErr: st.Error, StdIn: st.Input, OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {

@@ -28,7 +28,7 @@ func stepRetryWait() time.Duration {
 // stepRetryable reports that the controller refused a step only for now.
 func stepRetryable(err error) bool {
 	var ae *api.Error
-	return errors.As(err, &ae) && ae.Code == api.CodeDisabled
+	return errors.As(err, &ae) && ae.Code == api.CodeDisabled || stepBusy(err)
 }
 
 // retryStep waits for a job whose step creation is disabled to be resumed
@@ -36,6 +36,9 @@ func stepRetryable(err error) bool {
 // times it has already). A signal while it waits gives the step up; the
 // answer is then srun's exit status (0: ask again).
 func (r *srunRun) retryStep(ctx context.Context, tries int, err error) int {
+	if stepBusy(err) {
+		return r.retryBusyStep(ctx, tries, err) // srun_busy.go
+	}
 	if sig := r.awaitResume(ctx); sig != 0 {
 		r.w.raw(fmt.Sprintf("srun: Cancelled pending job step with signal %d\n", sig))
 		r.w.errf("Unable to create step for job %d: %s", r.jobID, api.CodeAlreadyDone.Text())
