@@ -69,10 +69,7 @@ func batchCPUs(r *jobRecord) int {
 // acctRow is r's accounting row for the store.
 func (c *Controller) acctRow(r *jobRecord) store.AcctRow {
 	a := c.acctJob(r, unix(c.now()))
-	data, _ := json.Marshal(a)
-	return store.AcctRow{ID: r.ID, ArrayJobID: r.St.ArrayJobID, UserID: a.UserID, UserName: a.UserName,
-		Account: a.Account, Partition: a.Partition, Name: a.Name, State: string(a.State),
-		SubmitTime: a.SubmitTime, EligibleTime: a.EligibleTime, StartTime: a.StartTime, EndTime: a.EndTime, Record: data}
+	return acctRowOf(&a) // acct_runs.go
 }
 
 // lookupEnded finds how a job no longer in memory ended.
@@ -122,6 +119,14 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 	if f.noUser {
 		return &api.AcctResponse{Jobs: []api.AcctJob{}}, nil
 	}
+	// The jobs in memory first, then the store once every change already
+	// made is committed: a job that ends (or a run that is requeued) in
+	// between is in the store by then, and counted once.
+	out := &api.AcctResponse{Now: unix(c.now()), Jobs: []api.AcctJob{}}
+	seen := c.liveAccounting(f, win, &q, out)
+	if err := c.store.Barrier(); err != nil {
+		return nil, api.Errorf(api.CodeInternal, "%v", err)
+	}
 	rows, err := c.store.QueryAcct(sf)
 	if err != nil {
 		return nil, api.Errorf(api.CodeInternal, "%v", err)
@@ -130,8 +135,6 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 	if err != nil {
 		return nil, api.Errorf(api.CodeInternal, "%v", err)
 	}
-	out := &api.AcctResponse{Now: unix(c.now()), Jobs: []api.AcctJob{}}
-	seen := c.liveAccounting(f, win, &q, out)
 	for i, row := range append(rows, runs...) {
 		if seen[row.ID] && i < len(rows) {
 			continue

@@ -47,6 +47,11 @@ func (s *Store) Enqueue(fn func(*Tx) error) *Pending {
 // Update runs fn in a group transaction and waits for the commit.
 func (s *Store) Update(fn func(*Tx) error) error { return s.Enqueue(fn).Wait() }
 
+// Barrier waits until every change enqueued before it is committed, so a
+// reader sees what the caller's earlier changes wrote. A group with no
+// other change writes nothing.
+func (s *Store) Barrier() error { return s.Update(func(*Tx) error { return nil }) }
+
 func (s *Store) signal() {
 	select {
 	case s.wake <- struct{}{}:

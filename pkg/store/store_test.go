@@ -245,3 +245,23 @@ func TestNodesAndEvents(t *testing.T) {
 		t.Errorf("events %v (%v)", ev, err)
 	}
 }
+
+// TestBarrierWaitsForEarlierChanges: once Barrier returns, every change
+// enqueued before it is committed and readable.
+func TestBarrierWaitsForEarlierChanges(t *testing.T) {
+	s := open(t, t.TempDir())
+	s.mu.Lock()
+	p := s.enqueueLocked(func(tx *Tx) error { return tx.PutJob(7, []byte("r"), []byte("s")) })
+	s.mu.Unlock()
+	if err := s.Barrier(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	default:
+		t.Fatal("Barrier returned before the change enqueued ahead of it was committed")
+	}
+	if n, err := s.CountJobs(); err != nil || n != 1 {
+		t.Errorf("CountJobs = %d, %v after Barrier; want 1", n, err)
+	}
+}
