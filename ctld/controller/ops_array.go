@@ -3,8 +3,6 @@ package controller
 import (
 	"cmp"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
 )
@@ -130,21 +128,5 @@ func (g *taskGroups) outcomes(ref api.JobRef) []api.TaskOutcome {
 func taskRanges(tasks []int) string {
 	ts := slices.Clone(tasks)
 	slices.Sort(ts)
-	ts = slices.Compact(ts)
-	var b strings.Builder
-	for i := 0; i < len(ts); {
-		j := i
-		for j+1 < len(ts) && ts[j+1] == ts[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(ts[i]))
-		if j > i {
-			b.WriteString("-" + strconv.Itoa(ts[j]))
-		}
-		i = j + 1
-	}
-	return b.String()
+	return indexRanges(slices.Compact(ts)) // convert.go
 }

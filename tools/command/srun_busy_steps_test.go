@@ -12,27 +12,6 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 )
 
-// busySteps refuses the first busy step requests as a controller does
-// while the job's other steps hold what the step needs.
-type busySteps struct {
-	*fakeSteps
-	busy int
-}
-
-func (d *busySteps) CreateStep(ctx context.Context, req *api.StepCreateRequest) (*api.StepCreateResponse, error) {
-	d.mu.Lock()
-	refuse := d.busy > 0
-	if refuse {
-		d.busy--
-		d.created = append(d.created, *req)
-	}
-	d.mu.Unlock()
-	if refuse {
-		return nil, api.NewError(api.CodeNodesBusy)
-	}
-	return d.fakeSteps.CreateStep(ctx, req)
-}
-
 // TestSrunStepNodesBusy: a step whose nodes the job's other steps hold is
 // asked for again until it fits, with the peer's two lines (the "still
 // disabled" line is verbose only in Slurm's srun), given up with
@@ -78,7 +57,7 @@ func TestSrunStepNodesBusy(t *testing.T) {
 					n.exit(api.StepIOExit{Tasks: []int{0}})
 					n.done()
 				}}}
-			d := &busySteps{fakeSteps: f, busy: tc.busy}
+			d := &refusingSteps{fakeSteps: f, refuse: tc.busy, code: api.CodeNodesBusy}
 			te := newTestEnv(f.fakeController, 1_800_000_000)
 			te.Environ = append(te.Environ, insideJobEnv...)
 			te.Dial = func(context.Context) (Controller, error) { return d, nil }

@@ -13,23 +13,25 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 )
 
-// disabledSteps refuses the first disabled step requests as a controller
-// does while the job is suspended.
-type disabledSteps struct {
+// refusingSteps refuses the first refuse step requests with code, as a
+// controller does while the job is suspended (CodeDisabled) or its other
+// steps hold what the step needs (CodeNodesBusy).
+type refusingSteps struct {
 	*fakeSteps
-	disabled int
+	refuse int
+	code   api.Code
 }
 
-func (d *disabledSteps) CreateStep(ctx context.Context, req *api.StepCreateRequest) (*api.StepCreateResponse, error) {
+func (d *refusingSteps) CreateStep(ctx context.Context, req *api.StepCreateRequest) (*api.StepCreateResponse, error) {
 	d.mu.Lock()
-	refuse := d.disabled > 0
+	refuse := d.refuse > 0
 	if refuse {
-		d.disabled--
+		d.refuse--
 		d.created = append(d.created, *req)
 	}
 	d.mu.Unlock()
 	if refuse {
-		return nil, api.NewError(api.CodeDisabled)
+		return nil, api.NewError(d.code)
 	}
 	return d.fakeSteps.CreateStep(ctx, req)
 }
@@ -74,7 +76,7 @@ func TestSrunStepInSuspendedJob(t *testing.T) {
 					n.exit(api.StepIOExit{Tasks: []int{0}})
 					n.done()
 				}}}
-			d := &disabledSteps{fakeSteps: f, disabled: tc.disabled}
+			d := &refusingSteps{fakeSteps: f, refuse: tc.disabled, code: api.CodeDisabled}
 			te := newTestEnv(f.fakeController, 1_800_000_000)
 			te.Environ = append(te.Environ, insideJobEnv...)
 			te.Dial = func(context.Context) (Controller, error) { return d, nil }
