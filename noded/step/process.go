@@ -161,6 +161,9 @@ func (p *proc) cred() Credential {
 // collectExits waits for every task and reports their ends to srun,
 // tasks of this node that end together with the same status in one frame
 // (srun prints them as one line, "tasks 0-3: Exited with exit code 2").
+// Tasks of a step being ended are all killed at once, so their ends are
+// waited for longer: a loaded node may reap them tens of milliseconds
+// apart, and they still end together.
 func (p *proc) collectExits() {
 	exits := make(chan *task, len(p.tasks))
 	for _, t := range p.tasks {
@@ -169,7 +172,11 @@ func (p *proc) collectExits() {
 	for left := len(p.tasks); left > 0; {
 		batch := []*task{<-exits}
 		left--
-		linger := time.NewTimer(10 * time.Millisecond)
+		wait := exitLinger
+		if p.terminating.Load() {
+			wait = killedExitLinger
+		}
+		linger := time.NewTimer(wait)
 	more:
 		for left > 0 {
 			select {
@@ -184,6 +191,12 @@ func (p *proc) collectExits() {
 		p.reportExits(batch)
 	}
 }
+
+// How long collectExits waits for more tasks to end after one did.
+const (
+	exitLinger       = 10 * time.Millisecond
+	killedExitLinger = 500 * time.Millisecond
+)
 
 // reportExits sends one IOExit frame per distinct status.
 func (p *proc) reportExits(batch []*task) {
