@@ -89,7 +89,9 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 		j.Dependency = st.Dep.String()
 	}
 	if n.stdio {
-		j.StdOut, j.StdErr, j.StdIn = c.stdioPath(r, q.StdOut), c.stdioPath(r, q.StdErr), c.stdioPath(r, q.StdIn)
+		// The patterns as written, as Slurm's job records carry them:
+		// squeue prints them so and scontrol expands what it knows.
+		j.StdOut, j.StdErr, j.StdIn = q.StdOut, q.StdErr, q.StdIn
 		if q.StdErr == "" {
 			j.StdErr = j.StdOut
 		}
@@ -375,20 +377,6 @@ func commandOf(q *job.Request) string {
 		return ""
 	}
 	return strings.Join(q.Argv, " ")
-}
-
-// stdioPath expands an output pattern as scontrol shows it (before the job
-// runs, %N is not known and stays as written).
-func (c *Controller) stdioPath(r *jobRecord, pattern string) string {
-	if pattern == "" {
-		return ""
-	}
-	v := api.StdioVars{JobID: r.ID, ArrayJobID: r.St.ArrayJobID, ArrayTaskID: r.taskID(),
-		User: r.Req.UserName, JobName: r.Req.Name, Host: "%N", Step: "batch"}
-	if r.St.BatchHost != "" {
-		v.Host = c.hostnameOf(r.St.BatchHost)
-	}
-	return api.ExpandStdio(pattern, v)
 }
 
 // fillLoam adds Loam's user-view fields (R13).

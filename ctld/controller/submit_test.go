@@ -19,8 +19,8 @@ func TestSubmitDefaults(t *testing.T) {
 	j := h.job(fmt.Sprint(id))
 	want := api.Job{JobID: id, Name: "wrap", UserID: 54321, GroupID: 54321, UserName: "54321", Partition: "normal",
 		JobState: job.Pending, StateReason: job.ReasonNone, TimeLimit: 3600, SubmitTime: h.clock.Now().Unix(),
-		EligibleTime: h.clock.Now().Unix(), AccrueTime: h.clock.Now().Unix(), MinCPUsNode: 1, BatchFlag: true, WorkDir: "/tmp", StdOut: "/tmp/slurm-1.out",
-		StdErr: "/tmp/slurm-1.out", Requeue: true, Tasks: 1, CPUsPerTask: 1, NodeCount: 1, CPUs: 1,
+		EligibleTime: h.clock.Now().Unix(), AccrueTime: h.clock.Now().Unix(), MinCPUsNode: 1, BatchFlag: true, WorkDir: "/tmp", StdOut: "/tmp/slurm-%j.out",
+		StdErr: "/tmp/slurm-%j.out", Requeue: true, Tasks: 1, CPUsPerTask: 1, NodeCount: 1, CPUs: 1,
 		TRESReqStr: "cpu=1,mem=100M,node=1,billing=1", SubmitDir: "/tmp", QueueClass: "normal", GroupName: "54321",
 		// DefMemPerCPU=100 is the job's memory per CPU from submit on, as slurmctld sets it.
 		MemoryPerCPU: 100, MinMemory: 100, LastSchedEval: h.clock.Now().Unix()}

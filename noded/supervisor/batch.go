@@ -170,29 +170,29 @@ func openStdio(l *spool.Launch, cred Credential) (stdio, error) {
 	if r.StdErr != "" {
 		errPath = fname.Path(r.StdErr, r.WorkDir, v)
 	}
+	in := os.DevNull
+	if r.StdIn != "" {
+		in = fname.Path(r.StdIn, r.WorkDir, v)
+	}
 	var f stdio
+	// Input first, as slurmstepd opens them: a job whose input is missing
+	// fails without creating (or truncating) its output file.
 	err := asuser.Do(cred, func() error {
 		var err error
+		if f.in, err = os.Open(in); err != nil {
+			return shim.OpenError{Stream: "stdin", Path: in, Err: err}
+		}
 		if f.out, err = os.OpenFile(outPath, flags, 0o644); err != nil {
+			f.in.Close()
 			return shim.OpenError{Stream: "stdout", Path: outPath, Err: err}
 		}
 		f.err = f.out
 		if errPath != outPath {
 			if f.err, err = os.OpenFile(errPath, flags, 0o644); err != nil {
+				f.in.Close()
 				f.out.Close()
 				return shim.OpenError{Stream: "stderr", Path: errPath, Err: err}
 			}
-		}
-		in := os.DevNull
-		if r.StdIn != "" {
-			in = fname.Path(r.StdIn, r.WorkDir, v)
-		}
-		if f.in, err = os.Open(in); err != nil {
-			f.out.Close()
-			if f.err != f.out {
-				f.err.Close()
-			}
-			return shim.OpenError{Stream: "stdin", Path: in, Err: err}
 		}
 		return nil
 	})

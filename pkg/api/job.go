@@ -94,7 +94,7 @@ type Job struct {
 	BatchFlag   bool         `json:"batch_flag"`
 	Command     string       `json:"command,omitempty"`
 	WorkDir     string       `json:"current_working_directory,omitempty"`
-	StdOut      string       `json:"standard_output,omitempty"` // path with patterns expanded
+	StdOut      string       `json:"standard_output,omitempty"` // pattern as written, made absolute
 	StdErr      string       `json:"standard_error,omitempty"`
 	StdIn       string       `json:"standard_input,omitempty"`
 	Restarts    int          `json:"restart_cnt"`

@@ -190,6 +190,7 @@ func peerJob(t *testing.T, r kvRecord) api.Job {
 	j.GroupName, j.GroupID = nameID(kv["GroupId"])
 	j.SubmitHost, _, _ = strings.Cut(kv["AllocNode:Sid"], ":")
 	peerArray(&j, kv)
+	peerPatterns(&j)
 	peerReason(&j, kv["Reason"])
 	min, max, isRange := strings.Cut(kv["NumNodes"], "-")
 	j.NodeCount = atoi(min)

@@ -305,9 +305,9 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"Comment="+j.Comment+" "...)
 	}
 	if j.BatchFlag {
-		b = append(b, sep+"StdErr="+stdErrPath(j)...)
-		b = append(b, sep+"StdIn="+orDefault(j.StdIn, "/dev/null")...)
-		b = append(b, sep+"StdOut="+stdOutPath(j)...)
+		b = append(b, sep+"StdErr="+shownStdio(stdErrPath(j), j)...)
+		b = append(b, sep+"StdIn="+shownStdio(orDefault(j.StdIn, "/dev/null"), j)...)
+		b = append(b, sep+"StdOut="+shownStdio(stdOutPath(j), j)...)
 	}
 	b = append(b, sep+"Power="...)
 	if j.KillInvDep {

@@ -111,11 +111,7 @@ func taskView(j *api.Job, task int) (*api.Job, bool) {
 		return j, false
 	}
 	v := *j
-	v.ArrayTaskString, v.ArrayTaskID = "", &task
-	// Output names were expanded for the array's record; %a is the task's.
-	no, t := strconv.Itoa(api.NoArrayTask), strconv.Itoa(task)
-	v.StdOut = strings.ReplaceAll(v.StdOut, no, t)
-	v.StdErr = strings.ReplaceAll(v.StdErr, no, t)
+	v.ArrayTaskString, v.ArrayTaskID = "", &task // StdOut='s %a is the task's
 	return &v, true
 }
 

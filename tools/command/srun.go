@@ -221,7 +221,7 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(gresGPUs(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs),
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
 		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes, Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, Environment: r.stepEnv(),
-		WorkDir: q.WorkDir, StdOut: st.Output, StdErr: st.Error, StdIn: st.Input, OpenMode: q.OpenMode,
+		WorkDir: q.WorkDir, StdOut: srunFileName(st.Output, q.NTasks), StdErr: srunFileName(st.Error, q.NTasks), StdIn: srunInputName(st.Input, q.NTasks), OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {
 		req.Nodes = q.MinNodes

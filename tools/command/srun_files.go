@@ -18,8 +18,8 @@ var patternLetters = regexp.MustCompile(`%[0-9]*(.)`)
 // srunLocal reports whether Slurm's srun opens a -i, -o or -e file itself:
 // a name, not all, none or a task id, whose fields srun knows (%j, %%),
 // none of them per node or task.
-func srunLocal(pattern string) bool {
-	if pattern == "" || pattern == "all" || pattern == "none" || pattern == "-" || isDigits(pattern) || strings.Contains(pattern, `\`) {
+func srunLocal(pattern string, ntasks int) bool {
+	if pattern == "" || srunFileName(pattern, ntasks) == "" || pattern == "none" || pattern == "-" || strings.Contains(pattern, `\`) {
 		return false
 	}
 	for _, m := range patternLetters.FindAllStringSubmatch(pattern, -1) {
@@ -51,7 +51,7 @@ func (r *srunRun) stdioError() string {
 		}
 		return p
 	}
-	if srunLocal(st.Input) {
+	if srunLocal(st.Input, r.res.Request.NTasks) {
 		f, err := os.Open(path(st.Input))
 		if err != nil {
 			return "Could not open stdin file: " + cStrerror(err)
@@ -59,7 +59,7 @@ func (r *srunRun) stdioError() string {
 		f.Close()
 	}
 	for _, o := range []struct{ pattern, stream string }{{st.Output, "stdout"}, {st.Error, "stderr"}} {
-		if !srunLocal(o.pattern) {
+		if !srunLocal(o.pattern, r.res.Request.NTasks) {
 			continue
 		}
 		p := path(o.pattern)

@@ -24,7 +24,7 @@ func TestSrunLocal(t *testing.T) {
 		"out-%s.txt":  false,
 		`out\%t.txt`:  false,
 	} {
-		if got := srunLocal(pattern); got != want {
+		if got := srunLocal(pattern, 0); got != want {
 			t.Errorf("srunLocal(%q) = %v, want %v", pattern, got, want)
 		}
 	}

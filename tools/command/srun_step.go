@@ -1,6 +1,7 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,10 @@ type stepRun struct {
 	out     *taskWriter
 	errw    *taskWriter
 	killBad bool
+
+	// outTask and errTask: the one task whose stream srun shows (-o N,
+	// -e N), -1 for every task's.
+	outTask, errTask int
 	// terminated: srun ended the step (-K after a bad exit, or an abort);
 	// aborted: srun killed the tasks (a second Ctrl-C, SIGTERM, SIGHUP or
 	// SIGQUIT, --wait running out); forced: by a second Ctrl-C, whose
@@ -56,6 +61,8 @@ func newStepRun(r *srunRun, resp *api.StepCreateResponse) *stepRun {
 	width := len(strconv.Itoa(max(resp.Layout.Tasks-1, 0)))
 	s.out = newTaskWriter(r.env.Stdout, st.Label, st.Unbuffered, width)
 	s.errw = newTaskWriter(r.env.Stderr, st.Label, st.Unbuffered, width)
+	n := r.res.Request.NTasks // what the nodes were told (stepRequest)
+	s.outTask, s.errTask = srunStreamTask(st.Output, n), srunStreamTask(cmp.Or(st.Error, st.Output), n)
 	return s
 }
 
@@ -63,9 +70,13 @@ func newStepRun(r *srunRun, resp *api.StepCreateResponse) *stepRun {
 func (s *stepRun) frame(i int, f api.StepIOFrame) {
 	switch f.Kind {
 	case api.IOStdout:
-		s.out.write(f.Task, f.Data)
+		if s.outTask < 0 || int(f.Task) == s.outTask {
+			s.out.write(f.Task, f.Data)
+		}
 	case api.IOStderr:
-		s.errw.write(f.Task, f.Data)
+		if s.errTask < 0 || int(f.Task) == s.errTask {
+			s.errw.write(f.Task, f.Data)
+		}
 	case api.IOExit:
 		var e api.StepIOExit
 		if json.Unmarshal(f.Data, &e) == nil {
