@@ -73,6 +73,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.DerivedExitCode = st.Derived // step_derived.go
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
+	j.NoKillInvDep = st.NoKillInvDep
 	if q.MailType != 0 {
 		j.MailType = q.MailType.String()
 	}

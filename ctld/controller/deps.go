@@ -127,20 +127,52 @@ const (
 )
 
 // evalDependency re-checks r's dependency at now and sets its dependency
-// hold. It reports whether anything changed.
+// hold. It reports whether anything changed. A job under an explicit hold
+// is left alone, as slurmctld's scheduler passes leave it: its conditions
+// keep the state they had ("afterok:5(unfulfilled)" even after job 5
+// failed) until it is released. (slurmctld's background pass, about once
+// a minute, does test held jobs; Loam does not follow that.)
 func (c *Controller) evalDependency(r *jobRecord) bool {
-	if r.St.Dep == nil || !r.pending() {
+	if r.St.Dep == nil || !r.pending() || explicitHold(r) {
 		return false
 	}
 	c.splitCorr(r) // deps_corr.go
-	now := c.now()
 	delete(c.deps.timed, r.ID)
+	outcomes, changed := c.evalConds(r)
+	hold := combine(outcomes, r.St.Dep.Any)
+	if hold == NotHeld {
+		// Met: slurmctld clears the whole list, so that scontrol shows
+		// Dependency=(null) even when one condition of a "?" list failed.
+		for i := range r.St.Dep.Deps {
+			if d := &r.St.Dep.Deps[i]; d.State != job.DepFulfilled {
+				d.State, changed = job.DepFulfilled, true
+			}
+		}
+	}
+	return c.setDepHold(r, hold) || changed
+}
+
+// depOutcomeOf is the outcome a condition's recorded state stands for.
+var depOutcomeOf = map[job.DepState]depOutcome{job.DepFulfilled: depMet, job.DepFailed: depNever}
+
+// evalConds evaluates r's conditions one by one and records their states.
+// A condition fulfilled or failed keeps that state for good, as in
+// slurmctld, which drops the one and never re-tests the other: even when
+// its target is requeued, or when the user wrote "(failed)".
+func (c *Controller) evalConds(r *jobRecord) ([]depOutcome, bool) {
+	now := c.now()
 	outcomes := make([]depOutcome, len(r.St.Dep.Deps))
 	changed := false
 	for i := range r.St.Dep.Deps {
 		d := &r.St.Dep.Deps[i]
+		if o, ok := depOutcomeOf[d.State]; ok {
+			outcomes[i] = o
+			continue
+		}
 		o, at := c.evalOne(r, d)
-		if o == depMet && d.Minutes > 0 && at.Add(time.Duration(d.Minutes)*time.Minute).After(now) {
+		// Only "after" waits out its "+min"; slurmctld keeps but ignores
+		// the delay of the other types.
+		if o == depMet && d.Type == job.After && d.Minutes > 0 && at.Add(time.Duration(d.Minutes)*time.Minute).After(now) {
 			o = depWaiting
 			c.deps.timed[r.ID] = true
 		}
@@ -150,8 +182,7 @@ func (c *Controller) evalDependency(r *jobRecord) bool {
 			d.State, changed = st, true
 		}
 	}
-	hold := combine(outcomes, r.St.Dep.Any)
-	return c.setDepHold(r, hold) || changed
+	return outcomes, changed
 }
 
 // combine folds the conditions: all must hold (",") or one must ("?").
@@ -180,8 +211,12 @@ func (c *Controller) setDepHold(r *jobRecord, h Hold) bool {
 	if r.St.Hold == HeldUser || r.St.Hold == HeldAdmin || r.St.Hold == h {
 		return false
 	}
-	if h == HeldDependencyNever && r.St.KillInvDep {
+	if h == HeldDependencyNever && c.killsInvalid(r) { // deps_update.go
 		c.cancelPendingLocked(r, job.ReasonDependencyNeverSatisfied)
+		// Never eligible: slurmctld shows EligibleTime and AccrueTime
+		// Unknown for a job its kill_invalid_depend cancelled, where a
+		// pending job cancelled otherwise is eligible from its end.
+		r.St.Eligible = 0
 		return true
 	}
 	r.St.Hold = h
@@ -221,6 +256,9 @@ func (c *Controller) evalOne(r *jobRecord, d *job.Dep) (depOutcome, time.Time) {
 
 // evalRecords evaluates d against the live records it waits for.
 func evalRecords(d *job.Dep, recs []*jobRecord) (depOutcome, time.Time) {
+	if o, at, ok := wholeArrayOutcome(d, recs); ok { // deps_array.go
+		return o, at
+	}
 	result, last := depMet, time.Time{}
 	for _, t := range recs {
 		o, at := outcome(d.Type, t.St.State, t.St.Start, t.St.End)
@@ -244,8 +282,13 @@ func outcome(t job.DepType, st job.State, start, end int64) (depOutcome, time.Ti
 	done := st.IsTerminal()
 	switch t {
 	case job.After:
-		if start != 0 || done {
-			return depMet, fromUnix(max(start, end))
+		// "+min" counts from the start, or from the end of a job
+		// cancelled before it started.
+		if start != 0 {
+			return depMet, fromUnix(start)
+		}
+		if done {
+			return depMet, fromUnix(end)
 		}
 	case job.AfterAny, job.AfterBurstBuffer:
 		if done {

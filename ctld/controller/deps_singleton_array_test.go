@@ -51,7 +51,7 @@ func TestSingletonWaitsForEarlierPendingLife(t *testing.T) {
 	}
 	want := map[string]string{
 		"behind a held plain job":     "PENDING Dependency singleton(unfulfilled)",
-		"first singleton, held":       "PENDING JobHeldUser ",
+		"first singleton, held":       "PENDING JobHeldUser singleton(unfulfilled)",
 		"behind a held singleton job": "PENDING Dependency singleton(unfulfilled)",
 		"behind a running array":      "PENDING Dependency singleton(unfulfilled)",
 		"array task 0":                "RUNNING",

@@ -100,6 +100,8 @@ type jobStatus struct {
 
 	Dep        *job.Dependency `json:"dep,omitempty"`
 	KillInvDep bool            `json:"kill_inv_dep,omitempty"`
+	// NoKillInvDep: --kill-on-invalid-dep=no, over DependencyParameters.
+	NoKillInvDep bool `json:"no_kill_inv_dep,omitempty"`
 
 	// Suspension (suspend.go), as Slurm keeps it: when the job was last
 	// suspended or resumed, the seconds it ran before its last

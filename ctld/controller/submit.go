@@ -114,7 +114,7 @@ func (c *Controller) newRecord(id uint32, a *admitted) *jobRecord {
 		Nice: a.nice, Hold: a.hold, Requeue: a.requeue, Dep: a.dep,
 	}}
 	if a.req.KillOnInvalidDep != nil {
-		rec.St.KillInvDep = *a.req.KillOnInvalidDep
+		rec.St.KillInvDep, rec.St.NoKillInvDep = *a.req.KillOnInvalidDep, !*a.req.KillOnInvalidDep
 	}
 	if a.array != nil {
 		rec.St.ArrayJobID = id

@@ -185,10 +185,13 @@ func (c *Controller) readmit(r *jobRecord, q *job.Request, st *jobStatus, u *api
 	if u.Dependency != nil {
 		d, err := job.ParseDependency(*u.Dependency)
 		if err != nil {
-			return api.Errorf(api.CodeDependency, "%v", err)
+			return dependencyRefusal(*u.Dependency) // admission_depend.go
 		}
 		if err := c.checkDependencyTargets(d); err != nil {
 			return err
+		}
+		if c.selfDependency(d, r) { // deps_update.go
+			return api.NewError(api.CodeDependency)
 		}
 		if c.dependsOn(d, r.ID, map[uint32]bool{}) {
 			return api.NewError(api.CodeCircularDependency)
@@ -288,8 +291,7 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 			return api.Errorf(api.CodeInternal, "scheduler refused the update of job %d: %v", r.ID, err)
 		}
 		if u.Dependency != nil {
-			r.St.Hold = map[bool]Hold{true: r.St.Hold, false: NotHeld}[r.St.Hold == HeldUser || r.St.Hold == HeldAdmin]
-			c.evalDependency(r)
+			c.resetDependency(r) // deps_update.go
 		}
 		r.St.Reason = initialReason(r)
 		c.schedule()

@@ -108,6 +108,9 @@ type Job struct {
 	Reservation string       `json:"reservation,omitempty"` // an admin reservation name (--reservation)
 	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it
 
+	// NoKillInvDep: submitted with --kill-on-invalid-dep=no.
+	NoKillInvDep bool `json:"no_kill_on_invalid_dependency,omitempty"`
+
 	// DerivedExitCode is the highest exit code of the job's steps.
 	DerivedExitCode job.ExitCode `json:"derived_exit_code"`
 

@@ -25,6 +25,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"JobRequeue", "ReturnToService", "TopologyPlugin", "SelectType",
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
 			"BackupController", "BackupAddr", "ResvOverRun", "ReconfigFlags",
+			"DependencyParameters",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -52,7 +53,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"CliFilterParameters", "CliFilterPlugins", "CommunicationParameters",
 			"CompleteWait", "CpuFreqDef", "CpuFreqGovernors", "CryptoType",
 			"DataParserParameters", "DebugFlags", "DefCPUPerGPU", "DefMemPerNode",
-			"DependencyParameters", "DisableRootJobs", "EioTimeout",
+			"DisableRootJobs", "EioTimeout",
 			"EnforcePartLimits", "Epilog", "EpilogMsgTime", "EpilogSlurmctld",
 			"EpilogTimeout", "ExtSensorsType", "ExtSensorsFreq",
 			"FairShareDampeningFactor", "FastSchedule", "FederationParameters",
@@ -107,6 +108,10 @@ func decodeCluster(x *dec, c *Config) {
 	x.str("MailProg", &c.MailProg)
 	x.list("GresTypes", &c.GresTypes)
 	x.list("ReconfigFlags", &c.ReconfigFlags) // KeepPartInfo, KeepPartState: the controller's reconfigure
+	x.list("DependencyParameters", &c.DependencyParameters)
+	for _, o := range c.DependencyParameters {
+		c.KillInvalidDepend = c.KillInvalidDepend || strings.EqualFold(o, "kill_invalid_depend")
+	}
 	x.seconds("KillWait", &c.KillWait)
 	x.seconds("MinJobAge", &c.MinJobAge)
 	x.seconds("SlurmdTimeout", &c.SlurmdTimeout)

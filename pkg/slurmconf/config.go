@@ -25,6 +25,11 @@ type Config struct {
 	// ReconfigFlags as written: KeepPartInfo and KeepPartState make a
 	// reconfigure keep the partitions scontrol changed.
 	ReconfigFlags []string
+	// DependencyParameters as written; KillInvalidDepend is its
+	// kill_invalid_depend: cancel a job whose dependency can never be met
+	// unless it asked --kill-on-invalid-dep=no.
+	DependencyParameters []string
+	KillInvalidDepend    bool
 
 	KillWait       time.Duration
 	MinJobAge      time.Duration

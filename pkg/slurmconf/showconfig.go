@@ -32,6 +32,7 @@ func (c *Config) ShowConfig() []KeyValue {
 		kv = append(kv, KeyValue{"DefMemPerNode", "UNLIMITED"})
 	}
 	kv = append(kv,
+		KeyValue{"DependencyParameters", orNull(strings.Join(c.DependencyParameters, ","))},
 		KeyValue{"GresTypes", orNull(strings.Join(c.GresTypes, ","))},
 		KeyValue{"InactiveLimit", secs(c.InactiveLimit)},
 		KeyValue{"JobRequeue", boolDigit(c.JobRequeue)},

@@ -312,6 +312,8 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 	b = append(b, sep+"Power="...)
 	if j.KillInvDep {
 		b = append(b, sep+"KillOInInvalidDependent=Yes"...)
+	} else if j.NoKillInvDep {
+		b = append(b, sep+"KillOInInvalidDependent=No"...)
 	}
 	for _, kv := range [][2]string{{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
 		if kv[1] != "" {
