@@ -144,6 +144,11 @@ func (c *Controller) handleHeartbeat(ctx context.Context, id auth.Identity, body
 		return out, nil
 	}
 	n.lastSeen, n.cpuLoad, n.freeMem = now, in.CPULoad, in.FreeMemory
+	if n.noRespond { // State=NoResp lasts until the node is heard from
+		n.noRespond = false
+		c.updateEngine(n)
+		c.schedule()
+	}
 	if n.health != in.Health {
 		n.health = in.Health
 		c.updateEngine(n)

@@ -120,13 +120,13 @@ func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, bod
 	}
 	state := strings.ToUpper(in.State)
 	switch state {
-	case "", "RESUME", "IDLE", "UNDRAIN":
+	case "", "RESUME", "IDLE", "UNDRAIN", "NORESP":
 	case "DRAIN", "DOWN", "FAIL":
 		if in.Reason == "" {
 			return nil, api.Errorf(api.CodeInvalidNodeState, "state=%s needs a reason", state)
 		}
 	default:
-		return nil, api.Errorf(api.CodeInvalidNodeState, "state %q: use DRAIN, FAIL, DOWN, RESUME, IDLE or UNDRAIN", in.State)
+		return nil, api.Errorf(api.CodeInvalidNodeState, "state %q: use DRAIN, FAIL, DOWN, RESUME, IDLE, UNDRAIN or NORESP", in.State)
 	}
 	var b batch
 	c.mu.Lock()
@@ -182,6 +182,8 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 			n.notResponding = false
 		}
 		n.lastBusy = c.now() // as Slurm's resume: LastBusyTime restarts
+	case "NORESP":
+		n.noRespond = true // cleared by its next heartbeat (api_noded.go)
 	case "UNDRAIN":
 		a.Drain, a.Fail = false, false
 		if !a.Down {

@@ -145,7 +145,10 @@ func refMatches(ref api.JobRef, r *jobRecord) bool {
 		return false
 	case len(ref.Tasks) == 0:
 		return ref.JobID == r.St.ArrayJobID || ref.JobID == r.ID
-	case r.arrayRecord() && r.pending():
+	case r.arrayRecord():
+		// A pending array record holds its pending tasks; one that ended
+		// pending (scancel A) still names them, as Slurm's does: scancel
+		// A_2 then hears "already completing", not "Invalid job id".
 		pend := r.pendingTasks()
 		for _, t := range ref.Tasks {
 			if _, ok := slices.BinarySearch(pend, t); ok {

@@ -39,7 +39,7 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 			return api.Errorf(api.CodeInternal, "hold job %d: %v", r.ID, err)
 		}
 		b.persist(c.persistStatus(r))
-		return nil
+		return c.inactivePartition(r) // hold_partition.go
 	}))
 }
 
@@ -62,13 +62,13 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == NotHeld:
 			c.releaseUnheld(b, r) // hold_running.go
-			return nil
+			return c.inactivePartition(r)
 		case r.St.Hold != HeldUser && r.St.Hold != HeldAdmin:
 			return nil
 		}
 		c.releaseLocked(r)
 		b.persist(c.persistStatus(r))
-		return nil
+		return c.inactivePartition(r) // hold_partition.go
 	}))
 }
 

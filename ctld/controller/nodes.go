@@ -26,6 +26,7 @@ type nodeRec struct {
 	// notResponding: it then went silent past SlurmdTimeout.
 	registered    bool
 	notResponding bool
+	noRespond     bool // State=NoResp: NOT_RESPONDING, state kept, until its next heartbeat
 	lastSeen      time.Time
 	report        *api.RegisterRequest
 	health        api.Health
@@ -86,7 +87,7 @@ func (n *nodeRec) schedState() NodeState {
 	switch {
 	case !n.registered || n.notResponding || n.admin.Down || !n.health.OK:
 		return NodeDown
-	case n.admin.Drain || n.admin.Fail:
+	case n.admin.Drain || n.admin.Fail || n.noRespond: // NoResp: its jobs run on
 		return NodeDrain
 	}
 	return NodeUp
@@ -205,7 +206,7 @@ func (c *Controller) baseState(n *nodeRec, cpus int) (string, []string) {
 	if n.admin.Fail {
 		flags = append(flags, api.FlagFail)
 	}
-	if n.notResponding || (!n.registered && !n.admin.Down) {
+	if n.notResponding || n.noRespond || (!n.registered && !n.admin.Down) {
 		flags = append(flags, api.FlagNotResponding)
 	}
 	switch {

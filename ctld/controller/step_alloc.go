@@ -42,7 +42,7 @@ func (c *Controller) handleAllocate(ctx context.Context, id auth.Identity, body 
 	sub.Job.Script = allocationPlaceholder
 	a, aerr := c.admit(c.confNow(), id, &sub, c.now())
 	if aerr != nil {
-		c.burnID()
+		c.burnIDFor(aerr)
 		return nil, aerr
 	}
 	// An interactive job is never requeued: its client would not know.

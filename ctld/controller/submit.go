@@ -23,12 +23,7 @@ func (c *Controller) handleSubmit(ctx context.Context, id auth.Identity, body []
 	now := c.now()
 	a, aerr := c.admit(c.confNow(), id, &in, now)
 	if aerr != nil {
-		// Slurm uses up a job id on a rejected submission, except for a
-		// bad --array (checked before any id is given: the peer's next job
-		// takes the next id).
-		if aerr.Code != api.CodeInvalidArray {
-			c.burnID()
-		}
+		c.burnIDFor(aerr)
 		return nil, aerr
 	}
 	if in.TestOnly {

@@ -79,10 +79,11 @@ func TestSubmitRefusals(t *testing.T) {
 			if tc.wantMsg != "" && err.Message != tc.wantMsg {
 				t.Errorf("message %q, want %q", err.Message, tc.wantMsg)
 			}
-			// A refused submission uses one id up, but a bad --array is
-			// refused before any id is given (submit_array_test.go).
+			// A refused submission uses one id up, but a bad --array, an
+			// unknown partition, node or GRES (and the account checks) are
+			// refused before any id is given (submit_burn_leftover_test.go).
 			want := uint32(2)
-			if tc.wantCode == api.CodeInvalidArray {
+			if idKeptFor[tc.wantCode] {
 				want = 1
 			}
 			if id := h.mustSubmit(54321, simpleJob()); id != want {

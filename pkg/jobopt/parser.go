@@ -45,6 +45,8 @@ type Result struct {
 	// Warnings are lines for standard error that do not stop the
 	// submission, prefixed as sbatch prints them.
 	Warnings []string
+	// Defined are the options set, for the block sbatch -v prints.
+	Defined []DefinedOption
 }
 
 func (p *Parser) prog() string {

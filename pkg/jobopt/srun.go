@@ -81,6 +81,9 @@ type StepResult struct {
 	Step    StepOptions
 	// Warnings are lines for standard error ("srun: Warning: ...").
 	Warnings []string
+	// Defined are the options set, for the block srun -v and salloc -v
+	// print.
+	Defined []DefinedOption
 }
 
 // Srun parses srun's command line: SLURM_* input variables first, then
@@ -132,7 +135,7 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 		return nil, err
 	}
 	st.Quiet, st.Verbose = b.quiet || st.Quiet, b.verbose
-	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings}, nil
+	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings, Defined: b.defined(t, nil)}, nil
 }
 
 // applyEnvVar applies one input variable, as sbatch's SBATCH_* are read.

@@ -43,14 +43,14 @@ func (p *Parser) Submission(cl *CommandLine, script []byte) (*Result, error) {
 	}
 	b.finish(cl, body)
 	if err := b.validate(); err != nil {
-		return nil, err
+		return nil, b.afterDefined(cl, err)
 	}
 	if err := batchscript.CheckSize(b.req.Script); err != nil {
 		return nil, b.scriptError(err)
 	}
 	return &Result{
 		Request: b.req, Parsable: b.parsable, TestOnly: b.testOnly, Wait: b.wait,
-		Quiet: b.quiet, Verbose: b.verbose, Warnings: b.warnings,
+		Quiet: b.quiet, Verbose: b.verbose, Warnings: b.warnings, Defined: b.defined(b.p.table(), cl.Wrap),
 	}, nil
 }
 

@@ -46,6 +46,9 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		w = newOutput(env, "salloc")
 	}
 	w.lines(res.Warnings)
+	if res.Step.Verbose > 0 {
+		w.lines(jobopt.DefinedLines("salloc", res.Defined))
+	}
 	dir := res.Request.WorkDir
 	if !checkChdir(env, w, dir) {
 		return 1
@@ -53,7 +56,7 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	c, err := dialSteps(ctx, env)
 	if err != nil {
 		w.errf("Job submit/allocate failed: %s", errText(err))
-		return 1
+		return errorExit(env)
 	}
 	sigs := make(chan os.Signal, 8)
 	stop := h.notify(sigs)

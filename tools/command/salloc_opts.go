@@ -78,7 +78,7 @@ func checkChdir(env *Env, w *output, dir string) bool {
 // yet (--begin) is refused as slurmctld refuses it for -I.
 func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Request, secs int, sigs <-chan os.Signal) (*api.Allocation, int) {
 	if !a.submit(ctx, env, req) {
-		return nil, 1
+		return nil, errorExit(env)
 	}
 	if req.Hold || (req.Begin != nil && req.Begin.After(env.Now())) {
 		a.release(ctx, job.ExitCode{})

@@ -41,6 +41,9 @@ func Sbatch(ctx context.Context, env *Env, args []string) int {
 		return w.exit(optionError(w, err))
 	}
 	w.lines(res.Warnings)
+	if res.Verbose > 0 {
+		w.lines(jobopt.DefinedLines("sbatch", res.Defined))
+	}
 	return w.exit(submit(ctx, env, w, res))
 }
 

@@ -233,7 +233,7 @@ func (r *scancelRun) send(ctx context.Context, ids []string) {
 				if len(res.Results) == len(valid) {
 					x.JobID = valid[i] // the answer may name "12_*" as "12"
 				}
-				got[x.JobID] = x.Error
+				got[x.JobID] = refError(x)
 			}
 		}
 	}
@@ -244,6 +244,19 @@ func (r *scancelRun) send(ctx context.Context, ids []string) {
 		}
 		r.jobOutcome(s, e)
 	}
+}
+
+// refError is the error scancel reports for one reference: any task it
+// named that no job holds makes it an invalid job id, as the peer's
+// scancel -v A_[2-5] says for an array of tasks 1-3 (the tasks it holds
+// are cancelled all the same).
+func refError(x api.JobResult) *api.Error {
+	for _, t := range x.Tasks {
+		if t.Error != nil && t.Error.Code == api.CodeInvalidJobID {
+			return t.Error
+		}
+	}
+	return x.Error
 }
 
 // transportError is a request that failed as a whole, as an error of

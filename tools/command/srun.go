@@ -70,6 +70,9 @@ func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		}
 	}
 	w.lines(res.Warnings)
+	if res.Step.Verbose > 0 {
+		w.lines(jobopt.DefinedLines("srun", res.Defined))
+	}
 	var pty *srunPty
 	if res.Step.Pty {
 		if pty = newSrunPty(w, h); pty != nil {
@@ -79,7 +82,7 @@ func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	c, err := dialSteps(ctx, env)
 	if err != nil {
 		w.errf("Unable to allocate resources: %s", errText(err))
-		return 1
+		return errorExit(env)
 	}
 	r := &srunRun{env: env, w: w, h: h, c: c, res: res, sigs: make(chan os.Signal, 8), multiProg: multiProg, pty: pty}
 	stop := h.notify(r.sigs)

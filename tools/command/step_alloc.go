@@ -80,7 +80,7 @@ func (a *allocator) submit(ctx context.Context, env *Env, req job.Request) bool 
 // sigs while it waits cancels the job.
 func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sigs <-chan os.Signal) (*api.Allocation, int) {
 	if !a.submit(ctx, env, req) {
-		return nil, 1
+		return nil, errorExit(env) // SLURM_EXIT_ERROR, as Slurm exits for a refusal
 	}
 	a.notices = watchNotices(ctx, a.c, a.w, a.prog, a.id)
 	for waits := 0; ; waits++ {

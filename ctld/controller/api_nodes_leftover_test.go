@@ -1,0 +1,50 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/auth"
+)
+
+// TestNodeNoRespLife follows the peer's scontrol update NodeName=cpu008
+// State=NoResp: accepted, the node shows IDLE+NOT_RESPONDING (its base
+// state kept), State=RESUME is then refused ("Invalid node state
+// specified"), and the flag goes at the node's next answer. FUTURE stays
+// refused: Loam has no nodes defined for future use.
+func TestNodeNoRespLife(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	n.Stop() // no background heartbeats: the test sends the next one
+	state := func() (string, []string) {
+		var nodes api.NodesResponse
+		if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes); err != nil {
+			t.Fatal(err)
+		}
+		return nodes.Nodes[0].State, nodes.Nodes[0].StateFlags
+	}
+	var out api.NodeUpdateResponse
+	if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: "NoResp"}, &out); err != nil {
+		t.Fatalf("State=NoResp: %v", err)
+	}
+	if s, f := state(); s != api.NodeIdle || !cmp.Equal(f, []string{api.FlagNotResponding}) {
+		t.Errorf("after NoResp: state %s %v, want IDLE [NOT_RESPONDING]", s, f)
+	}
+	for _, st := range []string{"resume", "future"} {
+		err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: st}, &out)
+		if err == nil || err.Code != api.CodeInvalidNodeState {
+			t.Errorf("State=%s: %v, want %s", st, err, api.CodeInvalidNodeState)
+		}
+	}
+	body, _ := json.Marshal(api.HeartbeatRequest{Node: "n01", Health: api.Health{OK: true}})
+	if _, err := h.c.handleHeartbeat(context.Background(), auth.Identity{}, body); err != nil {
+		t.Fatalf("heartbeat: %v", err)
+	}
+	if s, f := state(); s != api.NodeIdle || len(f) != 0 {
+		t.Errorf("after the next heartbeat: state %s %v, want IDLE []", s, f)
+	}
+}

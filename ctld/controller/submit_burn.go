@@ -1,0 +1,30 @@
+package controller
+
+import "github.com/loamhpc/loam/pkg/api"
+
+// idKeptFor are the refusals Slurm makes before it gives the job an id,
+// so the next job takes the id the refused one would have had: checked
+// on the peer for a bad --array, -p nosuch, -w nosuch (and -w/-x on the
+// same node) and an unknown GRES; the account, QOS and partition access
+// checks come before the id in Slurm's job creation too. Every other
+// refusal (an invalid feature or reservation on the peer, and Loam's
+// admission checks, which Slurm makes when it first tries to schedule)
+// uses one up.
+var idKeptFor = map[api.Code]bool{
+	api.CodeInvalidArray:          true,
+	api.CodeInvalidPartitionName:  true,
+	api.CodeDefaultPartitionUnset: true,
+	api.CodeInvalidNodeName:       true,
+	api.CodeInvalidGRES:           true,
+	api.CodeInvalidAccount:        true,
+	api.CodeInvalidQOS:            true,
+	api.CodeAccessDenied:          true,
+}
+
+// burnIDFor uses up a job id for a refused submission or allocation,
+// as Slurm does, unless Slurm refuses it before giving an id.
+func (c *Controller) burnIDFor(aerr *api.Error) {
+	if !idKeptFor[aerr.Code] {
+		c.burnID()
+	}
+}
