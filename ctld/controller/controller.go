@@ -110,10 +110,14 @@ type Controller struct {
 
 	kick     chan struct{} // coalesced "something changed: schedule"
 	inflight sync.WaitGroup
-	fatal    chan error
-	lastCyc  atomic.Int64 // duration of the last cycle, ns
-	ready    chan struct{}
-	tcpAddr  string
+	// agentSlots bounds the calls to node daemons in flight at once: an
+	// order for many running jobs (scancel -s of thousands) queues its
+	// calls instead of opening a connection for each at the same time.
+	agentSlots chan struct{}
+	fatal      chan error
+	lastCyc    atomic.Int64 // duration of the last cycle, ns
+	ready      chan struct{}
+	tcpAddr    string
 
 	obs *observer // metrics, history, estimates, dashboard (observe.go)
 
@@ -135,7 +139,7 @@ func New(opts Options) (*Controller, error) {
 		verifier: auth.NewVerifier(opts.Key), creds: auth.NewCredentialVerifier(opts.Key),
 		users: newUserCache(), noded: client.NewNoded(auth.NewSigner(opts.Key, "loam-ctld"), 30*time.Second),
 		jobs: make(map[uint32]*jobRecord), nodes: make(map[string]*nodeRec), evSeq: make(map[string]uint64),
-		deps: newDepIndex(), arrays: make(map[uint32][]uint32), runningByName: make(map[string]int), byName: make(map[string][]uint32),
+		deps: newDepIndex(), arrays: make(map[uint32][]uint32), runningByName: make(map[string]int), byName: make(map[string][]uint32), agentSlots: make(chan struct{}, maxAgentCalls),
 		runningSet: make(map[uint32]*jobRecord), deadlines: make(map[uint32]bool), steps: make(map[uint32]*jobSteps), kick: make(chan struct{}, 1), fatal: make(chan error, 1), ready: make(chan struct{}),
 	}
 	// Credentials and signatures are checked against the wall clock, not

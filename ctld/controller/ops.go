@@ -106,7 +106,17 @@ func (c *Controller) finishBatch(b *batch) *api.Error {
 	for _, send := range b.sends {
 		c.inflight.Add(1)
 		c.obs.m.agentCalls.Inc()
-		go func() { defer c.inflight.Done(); defer c.obs.m.agentCalls.Dec(); send() }()
+		go func() {
+			defer c.inflight.Done()
+			defer c.obs.m.agentCalls.Dec()
+			c.agentSlots <- struct{}{}
+			defer func() { <-c.agentSlots }()
+			send()
+		}()
 	}
 	return nil
 }
+
+// maxAgentCalls is how many calls to node daemons may be in flight at
+// once (each is a connection, a file descriptor).
+const maxAgentCalls = 256
