@@ -20,7 +20,7 @@ import (
 const filesScript = `#!/bin/bash
 #SBATCH -n3 -o out-%j-%N-%5j.txt -J nm
 unset LOAM_CONF
-srun -n3 -o 1 bash -c 'echo out $SLURM_PROCID; echo err $SLURM_PROCID >&2' 2>&1
+srun -n3 -o 1 bash -c 'echo out $SLURM_PROCID; echo err $SLURM_PROCID >&2' 2>&1 | sort
 srun -n2 -l -o allx.out bash -c 'echo all $SLURM_PROCID' | sort
 srun -n2 -o 5 bash -c 'echo five $SLURM_PROCID'
 echo in | srun -n2 -i ' 1' -l cat
@@ -43,7 +43,8 @@ func TestFilesSrunStreamsAndShownNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("out 1\nerr 1\n0: all 0\n1: all 1\n1: in\nStdOut=%s/out-%d-%%N-%%5j.txt\n", dir, id)
+	// srun's two streams reach the file in no fixed order: sorted.
+	want := fmt.Sprintf("err 1\nout 1\n0: all 0\n1: all 1\n1: in\nStdOut=%s/out-%d-%%N-%%5j.txt\n", dir, id)
 	if diff := cmp.Diff(want, string(out)); diff != "" {
 		t.Errorf("job output (-want +got):\n%s", diff)
 	}

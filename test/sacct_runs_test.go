@@ -18,9 +18,10 @@ import (
 func TestSacctRunsRequeue(t *testing.T) {
 	lc := startLive(t, clustertest.Spec{Nodes: 1, CPUs: 2, SlurmdTimeout: 9}, "")
 	yes := true
-	id := lc.submit(lc.script(`if [ "$SLURM_RESTART_COUNT" = 0 ]; then sleep 300; fi`, withLimit(10*time.Minute),
+	id := lc.submit(lc.script(`if [ -z "$SLURM_RESTART_COUNT" ]; then echo up > first-run; sleep 300; fi`, withLimit(10*time.Minute),
 		func(r *job.Request) { r.Requeue = &yes }))
 	lc.waitState(id, job.Running)
+	lc.waitFile("first-run", "up") // the script runs: the requeue's SIGTERM ends it (0:15)
 	sid := fmt.Sprint(id)
 	tool := func(args ...string) string { t.Helper(); return mustTool(t, lc.c, lc.work, args[0], args[1:]...) }
 	tool("scontrol", "requeue", sid)
