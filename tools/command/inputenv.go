@@ -26,7 +26,8 @@ func newTaskListFormat(env *Env) taskListFormat {
 	if !ok {
 		return taskListFormat{}
 	}
-	n := atoiC(v)
+	v64, _ := cStrtol(v) // atoi: scancel_ids.go
+	n := int(v64)
 	switch {
 	case n == 0:
 		return taskListFormat{set: true, whole: true}
@@ -60,25 +61,6 @@ func (f taskListFormat) cut(list string) string {
 
 // capsIDs tells whether job ids with task lists are cut to 31 characters.
 func (f taskListFormat) capsIDs() bool { return !f.set }
-
-// atoiC reads a number as C's atoi: leading blanks, a sign, digits; 0
-// when there are none.
-func atoiC(s string) int {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	n := 0
-	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<30; i++ {
-		n = n*10 + int(s[i]-'0')
-	}
-	if neg {
-		return -n
-	}
-	return n
-}
 
 // errorExit is the status sbatch, salloc and srun exit with for a failed
 // request: SLURM_EXIT_ERROR, or 1.
