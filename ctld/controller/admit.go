@@ -164,7 +164,7 @@ func admitPartitions(cs *confState, a *admitted) *api.Error {
 	usable := false
 	for _, p := range parts {
 		a.partitions = append(a.partitions, p.Name)
-		usable = usable || (p.State != "INACTIVE" && p.State != "DRAIN")
+		usable = usable || p.TakesJobs()
 	}
 	if !usable {
 		return api.NewError(api.CodePartitionNotAvail) // the peer's one line: no detail for sbatch to add

@@ -10,8 +10,8 @@ import (
 // releases) but the answer is "Requested partition configuration not
 // available now", as the peer's scontrol hold and release of a job in
 // its own INACTIVE partition say. A DOWN or DRAIN partition answers
-// nothing. A job left unheld shows PartitionInactive at once. The partition is the first the job asked for, as Slurm checks
-// the job's own.
+// nothing. A job left unheld shows PartitionInactive at once. The
+// partition is the first the job asked for, as Slurm checks the job's own.
 func (c *Controller) inactivePartition(r *jobRecord) *api.Error {
 	if !r.pending() {
 		return nil

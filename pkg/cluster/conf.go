@@ -79,7 +79,7 @@ func schedPartition(p slurmconf.Partition) sched.Partition {
 	return sched.Partition{
 		Name: p.Name, Class: classes[p.QueueClass], Tier: p.PriorityTier, JobFactor: p.PriorityJobFactor,
 		// DRAIN refuses new jobs at submission but starts the queued ones.
-		Nodes: p.Nodes, Up: p.State == "UP" || p.State == "DRAIN", Inactive: p.State == "INACTIVE",
+		Nodes: p.Nodes, Up: p.StartsJobs(), Inactive: p.State == "INACTIVE",
 		MaxTime: finiteTime(p.MaxTime), DefaultTime: finiteTime(p.DefaultTime), MaxNodes: finiteNodes(p.MaxNodes),
 		AgingRate: p.AgingRate, AgingCap: p.AgingCap,
 		ReservationDepth: p.ReservationDepth, ReservationTimeout: p.ReservationTimeout,

@@ -231,3 +231,11 @@ func (x *dec) mounts(name string, dst *[]string) {
 	}
 	*dst = out
 }
+
+// TakesJobs reports whether the partition accepts new submissions, as
+// Slurm's State does: UP and DOWN do, DRAIN and INACTIVE refuse them.
+func (p *Partition) TakesJobs() bool { return p.State != "DRAIN" && p.State != "INACTIVE" }
+
+// StartsJobs reports whether the partition's queued jobs may start: UP
+// and DRAIN; DOWN and INACTIVE keep them pending.
+func (p *Partition) StartsJobs() bool { return p.State == "UP" || p.State == "DRAIN" }
