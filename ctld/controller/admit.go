@@ -48,6 +48,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		func() *api.Error { return c.admitIdentity(a, id, in) },
 		func() *api.Error { return checkRequest(a.req) },
 		func() *api.Error { return admitPartitions(cs, a) },
+		func() *api.Error { return c.admitGroups(cs, a) }, // partition_access.go
 		func() *api.Error { return admitAccount(cs, a) },
 		func() *api.Error { return c.admitReservation(a) }, // advresv_api.go
 		func() *api.Error { return admitShape(cs, a) },

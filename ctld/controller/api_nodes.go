@@ -209,6 +209,7 @@ func (c *Controller) handlePartitions(ctx context.Context, id auth.Identity, bod
 		p := &cs.conf.Partitions[i]
 		ap := partitionInfo(cs.conf, p)
 		ap.PendingJobs, ap.RunningJobs = counts[p.Name][0], counts[p.Name][1]
+		ap.HiddenFromCaller = c.partitionHiddenFrom(p, id)
 		out.Partitions = append(out.Partitions, ap)
 	}
 	return out, nil
@@ -238,8 +239,8 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 		State: p.State, Default: p.Default, MaxTime: durationSeconds(p.MaxTime), DefaultTime: durationSeconds(p.DefaultTime),
 		MaxNodes: p.MaxNodes, MinNodes: p.MinNodes, PriorityTier: p.PriorityTier, PriorityJobFactor: p.PriorityJobFactor,
 		PreemptMode: string(p.PreemptMode), GraceTime: int64(p.GraceTime.Seconds()), AllowAccounts: p.AllowAccounts,
-		DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, OverSubscribe: p.OverSubscribe,
-		DefMemPerCPU: p.DefMemPerCPU, DefMemPerGPU: p.DefMemPerGPU, MaxMemPerNode: p.MaxMemPerNode,
+		DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, AllowGroups: p.AllowGroups, Hidden: p.Hidden,
+		OverSubscribe: p.OverSubscribe, DefMemPerCPU: p.DefMemPerCPU, DefMemPerGPU: p.DefMemPerGPU, MaxMemPerNode: p.MaxMemPerNode,
 		InheritedMemory: p.InheritedMemory,
 		QueueClass:      string(p.QueueClass), AgingRate: p.AgingRate, AgingCap: p.AgingCap,
 		ReservationTimeout: int64(p.ReservationTimeout.Seconds()), ReservationCooldown: int64(p.ReservationCooldown.Seconds()),

@@ -159,6 +159,15 @@ func editPartition(conf *slurmconf.Config, i int, u *api.PartitionUpdate) *api.E
 	if u.DenyAccounts != nil {
 		p.DenyAccounts = lowerAll(*u.DenyAccounts)
 	}
+	if u.AllowGroups != nil {
+		p.AllowGroups = nil // ALL; group names keep their case
+		if !slices.ContainsFunc(*u.AllowGroups, func(g string) bool { return strings.EqualFold(g, "ALL") }) && len(*u.AllowGroups) > 0 {
+			p.AllowGroups = slices.Clone(*u.AllowGroups)
+		}
+	}
+	if u.Hidden != nil {
+		p.Hidden = *u.Hidden
+	}
 	if u.Default != nil {
 		if *u.Default {
 			for j := range conf.Partitions {

@@ -19,6 +19,7 @@ var idKeptFor = map[api.Code]bool{
 	api.CodeInvalidAccount:        true,
 	api.CodeInvalidQOS:            true,
 	api.CodeAccessDenied:          true,
+	api.CodePartitionGroup:        true, // AllowGroups, checked on the peer
 }
 
 // burnIDFor uses up a job id for a refused submission or allocation,

@@ -172,6 +172,18 @@ func (c *Controller) readmit(r *jobRecord, q *job.Request, st *jobStatus, u *api
 	a := &admitted{req: q}
 	for _, step := range []func() *api.Error{
 		func() *api.Error { return admitPartitions(cs, a) },
+		func() *api.Error {
+			if u.Partition == nil {
+				return nil
+			}
+			// The job's user must be let into the new partitions; the
+			// peer answers with this code (and moves the job anyway).
+			a.groups = c.users.identity(q.UserID, q.GroupID, c.now()).Groups
+			if err := c.admitGroups(cs, a); err != nil {
+				return api.NewError(api.CodePartConfigUnavailable)
+			}
+			return nil
+		},
 		func() *api.Error { return admitAccount(cs, a) },
 		func() *api.Error { return admitShape(cs, a) },
 		func() *api.Error { return checkCapacity(cs, a) },

@@ -58,6 +58,7 @@ const (
 	CodeNodeNotAvail          Code = "ESLURM_NODE_NOT_AVAIL"
 	CodeInvalidCPUCount       Code = "ESLURM_INVALID_CPU_COUNT"
 	CodePartitionNotAvail     Code = "ESLURM_PARTITION_NOT_AVAIL"
+	CodePartitionGroup        Code = "ESLURM_JOB_MISSING_REQUIRED_PARTITION_GROUP"
 	CodeCircularDependency    Code = "ESLURM_CIRCULAR_DEPENDENCY"
 	CodeInvalidGRES           Code = "ESLURM_INVALID_GRES"
 	CodeInvalidTaskMemory     Code = "ESLURM_INVALID_TASK_MEMORY"
@@ -147,6 +148,7 @@ var texts = map[Code]string{
 	CodeNodeNotAvail:          "Required node not available (down, drained or reserved)",
 	CodeInvalidCPUCount:       "CPU count specification invalid",
 	CodePartitionNotAvail:     "Required partition not available (inactive or drain)",
+	CodePartitionGroup:        "User's group not permitted to use this partition",
 	CodeCircularDependency:    "Circular job dependency",
 	CodeInvalidGRES:           "Invalid generic resource (gres) specification",
 	CodeInvalidTaskMemory:     "Memory required by task is not available",

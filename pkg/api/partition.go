@@ -23,10 +23,16 @@ type Partition struct {
 	AllowAccounts     []string `json:"allow_accounts,omitempty"` // nil: ALL
 	DenyAccounts      []string `json:"deny_accounts,omitempty"`
 	AllowQOS          []string `json:"allow_qos,omitempty"`
-	OverSubscribe     string   `json:"oversubscribe"`
-	DefMemPerCPU      int64    `json:"def_mem_per_cpu,omitempty"`
-	DefMemPerGPU      int64    `json:"def_mem_per_gpu,omitempty"`
-	MaxMemPerNode     int64    `json:"max_mem_per_node"`
+	AllowGroups       []string `json:"allow_groups,omitempty"` // nil: ALL
+	Hidden            bool     `json:"hidden,omitempty"`
+	// HiddenFromCaller is set when the partition is Hidden or its
+	// AllowGroups exclude the caller (root and SlurmUser see every
+	// partition): sinfo and scontrol list it only with -a or by name.
+	HiddenFromCaller bool   `json:"hidden_from_caller,omitempty"`
+	OverSubscribe    string `json:"oversubscribe"`
+	DefMemPerCPU     int64  `json:"def_mem_per_cpu,omitempty"`
+	DefMemPerGPU     int64  `json:"def_mem_per_gpu,omitempty"`
+	MaxMemPerNode    int64  `json:"max_mem_per_node"`
 	// InheritedMemory names which of the three memory keys above hold the
 	// cluster's value because the partition does not set its own.
 	InheritedMemory []string `json:"inherited_memory,omitempty"`

@@ -30,6 +30,8 @@ type PartitionUpdate struct {
 	PriorityJobFactor *int      `json:"priority_job_factor,omitempty"`
 	AllowAccounts     *[]string `json:"allow_accounts,omitempty"` // empty: ALL
 	DenyAccounts      *[]string `json:"deny_accounts,omitempty"`
+	AllowGroups       *[]string `json:"allow_groups,omitempty"` // empty: ALL
+	Hidden            *bool     `json:"hidden,omitempty"`
 	Nodes             *string   `json:"nodes,omitempty"` // a host list, or ALL
 	OverSubscribe     *string   `json:"oversubscribe,omitempty"`
 	GraceTime         *int64    `json:"grace_time,omitempty"`
@@ -40,7 +42,7 @@ func (u *PartitionUpdate) Empty() bool {
 	return u.State == nil && u.MaxTime == nil && u.DefaultTime == nil && u.MaxNodes == nil &&
 		u.MinNodes == nil && u.Default == nil && u.PriorityTier == nil && u.PriorityJobFactor == nil &&
 		u.AllowAccounts == nil && u.DenyAccounts == nil && u.Nodes == nil && u.OverSubscribe == nil &&
-		u.GraceTime == nil
+		u.GraceTime == nil && u.AllowGroups == nil && u.Hidden == nil
 }
 
 // PartitionDelete removes a partition (scontrol delete partition=NAME).

@@ -24,6 +24,10 @@ type JobQuery struct {
 	// Detail adds per-node allocation and GRES detail (scontrol -d) to full
 	// records.
 	Detail bool `json:"detail,omitempty"`
+	// All includes the jobs whose partitions are all hidden from the
+	// caller (squeue -a, scontrol -a). Without it they are listed only
+	// when named by id or partition, as in Slurm.
+	All bool `json:"all,omitempty"`
 }
 
 // JobsResponse answers PathJobs: full job records, in job id order. Now is

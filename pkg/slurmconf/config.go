@@ -206,6 +206,12 @@ type Partition struct {
 	DenyAccounts  []string
 	AllowQOS      []string
 	DenyQOS       []string
+	// AllowGroups nil means every group; otherwise only members of these
+	// Unix groups (and root and SlurmUser) may submit to the partition.
+	AllowGroups []string
+	// Hidden keeps the partition and its jobs out of listings that do
+	// not ask for all (-a), except for root and SlurmUser.
+	Hidden        bool
 	OverSubscribe string // NO, EXCLUSIVE, YES, FORCE
 	DefMemPerCPU  int64  // MB; the cluster's when unset
 	DefMemPerGPU  int64  // MB; the cluster's when unset

@@ -143,8 +143,8 @@ func dumpPartition(b *strings.Builder, p Partition) {
 		p.Name, orNone(hostlist.Compress(p.Nodes)), strings.ToUpper(yesNo(p.Default)), p.State, limitTime(p.MaxTime),
 		noneTime(p.DefaultTime), countOrUnlimited(p.MaxNodes), p.MinNodes, p.PriorityTier, p.PriorityJobFactor,
 		p.PreemptMode, int64(p.GraceTime/time.Second))
-	fmt.Fprintf(b, "  AllowAccounts=%s DenyAccounts=%s AllowQos=%s DenyQos=%s OverSubscribe=%s DefMemPerCPU=%d DefMemPerGPU=%d MaxMemPerNode=%s\n",
-		allOr(p.AllowAccounts), orNone(strings.Join(p.DenyAccounts, ",")), allOr(p.AllowQOS), orNone(strings.Join(p.DenyQOS, ",")),
+	fmt.Fprintf(b, "  AllowGroups=%s Hidden=%s AllowAccounts=%s DenyAccounts=%s AllowQos=%s DenyQos=%s OverSubscribe=%s DefMemPerCPU=%d DefMemPerGPU=%d MaxMemPerNode=%s\n",
+		allOr(p.AllowGroups), strings.ToUpper(yesNo(p.Hidden)), allOr(p.AllowAccounts), orNone(strings.Join(p.DenyAccounts, ",")), allOr(p.AllowQOS), orNone(strings.Join(p.DenyQOS, ",")),
 		p.OverSubscribe, p.DefMemPerCPU, p.DefMemPerGPU, memOrUnlimited(p.MaxMemPerNode))
 	derived := ""
 	if p.QueueClassDerived {

@@ -203,6 +203,30 @@ PartitionName=p2 Nodes=ALL MaxTime=UNLIMITED MaxNodes=4 PreemptMode=cancel Requi
 	}
 }
 
+func TestHiddenAndAllowGroups(t *testing.T) {
+	c := parseOK(t, `
+NodeName=n1
+PartitionName=open Nodes=n1
+PartitionName=secret Nodes=n1 Hidden=YES AllowGroups=Ops,hpc
+PartitionName=everyone Nodes=n1 AllowGroups=hpc,ALL Hidden=no
+`)
+	got := map[string]any{}
+	for _, p := range c.Partitions {
+		got[p.Name] = []any{p.Hidden, p.AllowGroups}
+	}
+	want := map[string]any{
+		"open":     []any{false, []string(nil)},
+		"secret":   []any{true, []string{"Ops", "hpc"}}, // group names keep their case
+		"everyone": []any{false, []string(nil)},         // ALL anywhere in the list opens it
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Hidden, AllowGroups (-want +got):\n%s", diff)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("Hidden and AllowGroups are honoured, no warning: %v", c.Warnings)
+	}
+}
+
 func TestQueueClassFromPriorityTier(t *testing.T) {
 	tests := map[string]struct {
 		parts string

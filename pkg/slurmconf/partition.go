@@ -13,12 +13,13 @@ var partitionSchema = newSchema("PartitionName", func() []keySpec {
 			"DefaultTime", "MaxNodes", "MinNodes", "PriorityTier",
 			"PriorityJobFactor", "Priority", "PreemptMode", "GraceTime",
 			"AllowAccounts", "DenyAccounts", "AllowQos", "DenyQos", "State",
-			"OverSubscribe", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"),
+			"OverSubscribe", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode",
+			"Hidden", "AllowGroups"),
 		keys(honoured, queueKeys...),
 		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
-		keys(ignored, "AllocNodes", "AllowGroups", "Alternate", "CpuBind",
+		keys(ignored, "AllocNodes", "Alternate", "CpuBind",
 			"DefCPUPerGPU", "DefMemPerNode", "DisableRootJobs", "ExclusiveUser",
-			"ExclusiveTopo", "Hidden", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
+			"ExclusiveTopo", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
 			"MaxMemPerCPU", "OverTimeLimit", "PowerDownOnIdle", "QOS", "RootOnly",
 			"ReqResv", "ResumeTimeout", "SelectTypeParameters", "SuspendTime",
 			"SuspendTimeout", "Topology", "TRESBillingWeights"),
@@ -91,6 +92,8 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	x.seconds("GraceTime", &p.GraceTime)
 	p.AllowAccounts, p.DenyAccounts = x.allowDeny("AllowAccounts", "DenyAccounts")
 	p.AllowQOS, p.DenyQOS = x.allowDeny("AllowQos", "DenyQos")
+	x.boolean("Hidden", &p.Hidden)
+	p.AllowGroups = x.groups("AllowGroups")
 	x.overSubscribe(&p.OverSubscribe)
 	x.memory("DefMemPerCPU", &p.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &p.DefMemPerGPU)
@@ -181,6 +184,17 @@ func (x *dec) allowDeny(allowKey, denyKey string) (allow, deny []string) {
 		deny = nil
 	}
 	return allow, deny
+}
+
+// groups decodes AllowGroups: group names as written (they are case
+// sensitive), nil for ALL or an empty list.
+func (x *dec) groups(name string) []string {
+	var list []string
+	x.list(name, &list)
+	if len(list) == 0 || slices.ContainsFunc(list, func(g string) bool { return strings.EqualFold(g, "ALL") }) {
+		return nil
+	}
+	return list
 }
 
 // overSubscribe decodes OverSubscribe (NO, EXCLUSIVE, YES[:N], FORCE[:N]).

@@ -109,6 +109,8 @@ func TestPartitionsMatchScontrol(t *testing.T) {
 			"OverSubscribe":     p.OverSubscribe,
 			"AllowAccounts":     allOr(p.AllowAccounts),
 			"AllowQos":          allOr(p.AllowQOS),
+			"AllowGroups":       allOr(p.AllowGroups),
+			"Hidden":            strings.ToUpper(yesNo(p.Hidden)),
 			"MaxMemPerNode":     memOrUnlimited(p.MaxMemPerNode),
 			"TotalNodes":        strconv.Itoa(len(p.Nodes)),
 		}

@@ -40,7 +40,7 @@ func (r *scancelRun) byString(ctx context.Context) int {
 // filters, then acts on each match: pending jobs first, so that none
 // starts while the running ones are being cancelled.
 func (r *scancelRun) byRecord(ctx context.Context) int {
-	resp, err := r.c.Jobs(ctx, &api.JobQuery{})
+	resp, err := r.c.Jobs(ctx, &api.JobQuery{All: true}) // Slurm's scancel loads with SHOW_ALL
 	if err != nil {
 		r.w.raw("slurm_load_jobs error: " + errText(err) + "\n")
 		return 1

@@ -37,6 +37,7 @@ type scontrol struct {
 	ctx    context.Context
 	c      Controller
 	detail bool
+	all    bool // -a: hidden partitions and their jobs too
 	one    bool
 	quiet  bool
 	exit   int
@@ -56,8 +57,11 @@ func Scontrol(ctx context.Context, env *Env, args []string) int {
 	}
 	operands = append(operands, flagArgs...)
 	s := &scontrol{env: env, w: w, ctx: ctx}
+	_, s.all = env.Getenv("SCONTROL_ALL")
 	for _, o := range opts {
 		switch o.id {
+		case "a":
+			s.all = true
 		case "d":
 			s.detail = true
 		case "o":
@@ -133,6 +137,8 @@ func (s *scontrol) run(argv []string) {
 	switch {
 	case abbrev(tag, "show", 3):
 		s.show(argv)
+	case abbrev(tag, "all", 2):
+		s.all = true
 	case abbrev(tag, "details", 1):
 		s.detail = true
 	case abbrev(tag, "oneliner", 1):

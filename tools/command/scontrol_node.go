@@ -160,14 +160,18 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	if len(p.AllowQOS) > 0 {
 		qos = strings.Join(p.AllowQOS, ",")
 	}
-	b = append(b, "AllowGroups=ALL "+accounts+" AllowQos="+qos+sep...)
+	groups := "ALL"
+	if len(p.AllowGroups) > 0 {
+		groups = strings.Join(p.AllowGroups, ",")
+	}
+	b = append(b, "AllowGroups="+groups+" "+accounts+" AllowQos="+qos+sep...)
 	b = append(b, "AllocNodes=ALL Default="+yesNo(p.Default)+" QoS=N/A"+sep...)
 	def := "NONE"
 	if p.DefaultTime != 0 {
 		def = string(appendHMS(nil, p.DefaultTime))
 	}
 	b = append(b, "DefaultTime="+def+" DisableRootJobs=NO ExclusiveUser=NO GraceTime="+
-		strconv.FormatInt(p.GraceTime, 10)+" Hidden=NO"+sep...)
+		strconv.FormatInt(p.GraceTime, 10)+" Hidden="+yesNo(p.Hidden)+sep...)
 	b = append(b, "MaxNodes="+unlimited(p.MaxNodes)+" MaxTime="+string(appendHMS(nil, p.MaxTime))+
 		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode=UNLIMITED"+sep...)
 	b = append(b, "Nodes="+orNull(p.Nodes)+sep...) // (null): a partition made empty or created without nodes

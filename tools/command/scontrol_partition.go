@@ -104,6 +104,9 @@ func setPartitionKey(u *api.PartitionUpdate, tag, val, raw string, w func(string
 		} else {
 			u.PriorityJobFactor = &n
 		}
+	case abbrev(tag, "AllowGroups", 6):
+		list := strtok(val, ",")
+		u.AllowGroups = &list // ALL or empty opens the partition to everyone
 	case abbrev(tag, "AllowAccounts", 6), abbrev(tag, "DenyAccounts", 5):
 		list := strtok(val, ",")
 		if up == "ALL" {
@@ -133,9 +136,7 @@ func setPartitionKey(u *api.PartitionUpdate, tag, val, raw string, w func(string
 	return ""
 }
 
-// setPartitionYesNo is Default= and Hidden=. Loam has no hidden
-// partitions: Hidden=NO is accepted (it is every partition's value),
-// Hidden=YES refused as a key Loam does not support.
+// setPartitionYesNo is Default= and Hidden=.
 func setPartitionYesNo(u *api.PartitionUpdate, tag, up, raw string) string {
 	name := "Default"
 	if abbrev(tag, "Hidden", 1) {
@@ -144,14 +145,12 @@ func setPartitionYesNo(u *api.PartitionUpdate, tag, up, raw string) string {
 	if up != "YES" && up != "NO" {
 		return "scontrol: error: Invalid input: " + raw + "\nscontrol: error: Acceptable " + name + " values are YES and NO\n" + partNoErrorLine
 	}
-	if name == "Hidden" {
-		if up == "YES" {
-			return "scontrol: error: Update of this parameter is not supported: " + raw + "\n" + partAborted
-		}
-		return ""
-	}
 	yes := up == "YES"
-	u.Default = &yes
+	if name == "Hidden" {
+		u.Hidden = &yes
+	} else {
+		u.Default = &yes
+	}
 	return ""
 }
 

@@ -119,15 +119,17 @@ func TestScontrolPartitionUpdateSends(t *testing.T) {
 	f := &partFake{fakeController: &fakeController{}}
 	code, out := runPart(f, "update", "PartitionName=batch", "State=down", "MaxTime=UNLIMITED", "DefaultTime=30",
 		"MaxNodes=4", "MinNodes=1", "Default=YES", "PriorityTier=3", "PriorityJobFactor=2",
-		"AllowAccounts=ALL", "DenyAccounts=a,b", "Nodes=cpu[001-002]", "OverSubscribe=exclusive", "Hidden=NO")
+		"AllowAccounts=ALL", "DenyAccounts=a,b", "Nodes=cpu[001-002]", "OverSubscribe=exclusive", "Hidden=NO",
+		"AllowG=ops,hpc")
 	if code != 0 || out != "" {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 	st, maxT, defT, maxN, minN, yes, tier, factor := "DOWN", int64(api.UnlimitedSeconds), int64(1800), int64(4), int64(1), true, 3, 2
-	nodes, over := "cpu[001-002]", "EXCLUSIVE"
+	nodes, over, no := "cpu[001-002]", "EXCLUSIVE", false
 	want := api.PartitionUpdate{Name: "batch", State: &st, MaxTime: &maxT, DefaultTime: &defT, MaxNodes: &maxN,
 		MinNodes: &minN, Default: &yes, PriorityTier: &tier, PriorityJobFactor: &factor,
-		AllowAccounts: &[]string{}, DenyAccounts: &[]string{"a", "b"}, Nodes: &nodes, OverSubscribe: &over}
+		AllowAccounts: &[]string{}, DenyAccounts: &[]string{"a", "b"}, Nodes: &nodes, OverSubscribe: &over,
+		Hidden: &no, AllowGroups: &[]string{"ops", "hpc"}}
 	if diff := cmp.Diff([]api.PartitionUpdate{want}, f.updates); diff != "" {
 		t.Errorf("update sent (-want +got):\n%s", diff)
 	}

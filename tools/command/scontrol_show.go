@@ -32,7 +32,7 @@ func (s *scontrol) showJob(val string, has bool) {
 	if !ok {
 		return
 	}
-	q := &api.JobQuery{Detail: s.detail}
+	q := &api.JobQuery{Detail: s.detail, All: s.all}
 	if has {
 		q.JobIDs = []string{strconv.FormatUint(uint64(id), 10)}
 	}
@@ -200,7 +200,7 @@ func (s *scontrol) showPartitions(val string, has bool) {
 	printed := 0
 	for i := range resp.Partitions {
 		p := &resp.Partitions[i]
-		if has && p.Name != val {
+		if has && p.Name != val || p.HiddenFromCaller && !s.all {
 			continue
 		}
 		own := ownMemory(*p)

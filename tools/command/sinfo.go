@@ -69,6 +69,7 @@ type sinfoParams struct {
 	dead          bool
 	responding    bool
 	iterate       int
+	all           bool // -a: hidden partitions too
 	partitions    []string
 	nodes         []string
 	states        []string
@@ -125,6 +126,7 @@ func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 	if v, ok := env.Getenv("SINFO_PARTITION"); ok {
 		p.partitions = strtok(v, ",")
 	}
+	_, p.all = env.Getenv("SINFO_ALL")
 	if v, ok := env.Getenv("SINFO_SORT"); ok {
 		p.sort, p.sortSet = v, true
 	}
@@ -147,7 +149,7 @@ func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	switch o.id {
 	case "a":
-		p.partitions = nil
+		p.partitions, p.all = nil, true
 	case "d":
 		p.dead = true
 	case "e":
@@ -320,6 +322,9 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 	if err != nil {
 		w.raw("slurm_load_node: " + errText(err) + "\n")
 		return 1
+	}
+	if !p.all && p.partitions == nil { // -p names them: shown, as in Slurm
+		parts.Partitions = slices.DeleteFunc(parts.Partitions, func(pt api.Partition) bool { return pt.HiddenFromCaller })
 	}
 	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users}
 	pr.items = sinfoItems(w, p.format, p.long)

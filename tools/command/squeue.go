@@ -83,6 +83,7 @@ type squeueParams struct {
 	json               bool
 	iterate            int
 	verbose            int
+	all                bool // -a: jobs of hidden partitions too
 	sort               string
 	jobs               []api.JobRef
 	jobsGiven          bool
@@ -182,6 +183,9 @@ func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int,
 		w.raw("squeue: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
 		return nil, 1, true
 	}
+	if _, ok := env.Getenv("SQUEUE_ALL"); ok {
+		p.all = true
+	}
 	if !override {
 		if f, ok := env.Getenv("SQUEUE_FORMAT"); ok {
 			p.format, p.formatSet = f, true
@@ -221,7 +225,9 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 	switch o.id {
 	case "A":
 		p.accounts = strtok(o.val, ",")
-	case "a", "federation", "local", "sibling", "noconvert":
+	case "a":
+		p.all = true
+	case "federation", "local", "sibling", "noconvert":
 	case "r":
 		p.array = true
 	case "array-unique":

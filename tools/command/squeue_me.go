@@ -43,7 +43,7 @@ func standing(ctx context.Context, w *output, c Controller, recs []*jobRec, now 
 func queueDepths(ctx context.Context, c Controller) map[string]int {
 	out := map[string]int{}
 	tbl, err := c.JobTable(ctx, &api.JobQuery{Fields: []string{"job_id", "partition", "queue_position", "job_state"},
-		States: []string{string(job.Pending)}})
+		States: []string{string(job.Pending)}, All: true})
 	if err != nil {
 		return out
 	}

@@ -138,7 +138,7 @@ func (p *squeueParams) query(pr *jobPrinter, keys []sortKey) *api.JobQuery {
 	if p.me {
 		extra = append(extra, "queue_position", "estimated_start")
 	}
-	q := &api.JobQuery{Fields: pr.fields(extra...)}
+	q := &api.JobQuery{Fields: pr.fields(extra...), All: p.showsHidden()}
 	for _, r := range p.jobs {
 		q.JobIDs = appendUnique(q.JobIDs, strconv.FormatUint(uint64(r.JobID), 10))
 	}
@@ -220,6 +220,10 @@ func partitionTiers(ctx context.Context, c Controller) map[string]int {
 	}
 	return tiers
 }
+
+// showsHidden reports whether the listing includes jobs whose partitions
+// are all hidden from the user: with -a or -p, as Slurm's squeue.
+func (p *squeueParams) showsHidden() bool { return p.all || p.partitions != nil }
 
 // partitionMatch reports whether one of the comma-separated partitions
 // is selected by -p.

@@ -150,7 +150,8 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 		return 0
 	}
 	q := &api.JobQuery{States: []string{string(job.Running)}, Fields: []string{"job_id", "array_job_id",
-		"array_task_id", "partition", "user_name", "user_id", "start_time", "batch_host", "job_state", "batch_flag"}}
+		"array_task_id", "partition", "user_name", "user_id", "start_time", "batch_host", "job_state", "batch_flag"},
+		All: p.showsHidden()}
 	tbl, err := c.JobTable(ctx, q)
 	if err != nil {
 		w.raw("slurm_get_job_steps error: " + errText(err) + "\n")
