@@ -12,14 +12,17 @@ import (
 //   - CPUs: all the job's CPUs on the node, or with --exact only those
 //     its tasks use there.
 //   - Memory: --mem, else --mem-per-cpu (or the job's memory per CPU)
-//     times those CPUs; a step whose memory is held by others is refused
-//     ("Memory required by task is not available"), as the peer refuses
-//     it, even with --overlap.
+//     times those CPUs. More than the job has on the node is refused
+//     ("Memory required by task is not available"); memory that other
+//     steps hold makes the step wait like busy CPUs: the peer's srun
+//     --exact --mem=1000 beside a step holding 1500 of 2000 MB retried
+//     ("Requested nodes are busy") and ran when that step ended.
 //   - GPUs: those the GPU options ask for, else every GPU of the job
 //     there.
 //
-// A step with --overlap holds nothing from the others and only checks
-// memory.
+// A step with --overlap holds nothing from the others and shares their
+// memory too (the peer ran the --overlap --mem=1000 step at once); it is
+// only refused memory beyond the job's.
 
 // stepHold is what one step uses on one of its nodes; Shared (--overlap)
 // when it holds none of it from other steps.
@@ -134,8 +137,12 @@ func holdOn(a api.NodeAllocation, tasks int, gpus []int, req *api.StepCreateRequ
 	if !req.Overlap && cpus > a.CPUs-others.cpus {
 		return stepHold{}, api.NewError(api.CodeNodesBusy)
 	}
-	if mem > 0 && a.Memory > 0 && mem > a.Memory-others.memory {
+	switch {
+	case mem <= 0 || a.Memory <= 0:
+	case mem > a.Memory:
 		return stepHold{}, api.NewError(api.CodeInvalidTaskMemory)
+	case !req.Overlap && mem > a.Memory-others.memory:
+		return stepHold{}, api.NewError(api.CodeNodesBusy)
 	}
 	return stepHold{Node: a.Node, CPUs: cpus, Memory: mem, GPUs: gpus, Shared: req.Overlap}, nil
 }

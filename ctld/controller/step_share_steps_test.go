@@ -44,9 +44,16 @@ func TestPlanStepSharing(t *testing.T) {
 			wantIDs: map[string][]int{"n02": {0}}, wantGPUs: map[string][]int{"n02": {2, 3}},
 			wantHold: []stepHold{whole("n02", 2, 3)},
 		},
-		"--overlap shares the CPUs but not memory the others hold": {
+		// Round 14: the peer's srun --exact --overlap --mem=1000 beside a
+		// step holding 1500 of the job's 2000 MB ran at once.
+		"--overlap shares the CPUs and the memory the others hold": {
 			held: []stepHold{whole("n01", 0, 1), whole("n02", 2, 3)}, req: api.StepCreateRequest{NTasks: 2, Overlap: true},
-			wantCode: api.CodeInvalidTaskMemory,
+			wantIDs:  map[string][]int{"n01": {0}, "n02": {1}},
+			wantGPUs: map[string][]int{"n01": {0, 1}, "n02": {2, 3}},
+			wantHold: []stepHold{{Node: "n01", CPUs: 2, Memory: 2048, GPUs: []int{0, 1}, Shared: true}, {Node: "n02", CPUs: 2, Memory: 2048, GPUs: []int{2, 3}, Shared: true}},
+		},
+		"--overlap with more memory than the job's: refused": {
+			req: api.StepCreateRequest{NTasks: 1, NodeList: "n01", Overlap: true, MemPerNode: 3000}, wantCode: api.CodeInvalidTaskMemory,
 		},
 		"--overlap next to --overlap steps: nothing is held": {
 			held: []stepHold{{Node: "n01"}, {Node: "n02"}}, req: api.StepCreateRequest{NTasks: 2, Overlap: true},
@@ -59,9 +66,14 @@ func TestPlanStepSharing(t *testing.T) {
 			wantIDs: map[string][]int{"n01": {0}}, wantGPUs: map[string][]int{"n01": {0}},
 			wantHold: []stepHold{{Node: "n01", CPUs: 1, Memory: 1024, GPUs: []int{0}}},
 		},
-		"--mem holds that much: a CPU-free step is refused for memory": {
+		// Round 14: the peer's srun --exact --mem=1000 beside a step
+		// holding 1500 of 2000 MB retried ("Requested nodes are busy").
+		"--mem holds that much: a CPU-free step waits for the memory": {
 			held: []stepHold{{Node: "n01", CPUs: 1, Memory: 2000}}, req: api.StepCreateRequest{NTasks: 1, NodeList: "n01", Exact: true},
-			wantCode: api.CodeInvalidTaskMemory,
+			wantCode: api.CodeNodesBusy,
+		},
+		"more memory than the job's: refused, not busy": {
+			req: api.StepCreateRequest{NTasks: 1, NodeList: "n01", Exact: true, MemPerNode: 3000}, wantCode: api.CodeInvalidTaskMemory,
 		},
 		"a held GPU: the next free one": {
 			held: []stepHold{{Node: "n01", CPUs: 1, Memory: 100, GPUs: []int{0}}}, req: api.StepCreateRequest{NTasks: 1, NodeList: "n01", Exact: true, GPUs: 1, MemPerNode: 100},

@@ -52,8 +52,13 @@ func TaskGPUs(s *api.StepCreateRequest, nodeGPUs []int, local int) ([]int, error
 			return block(nodeGPUs, local, s.GPUsPerTask), nil
 		}
 		return nil, nil
-	case "none", "closest":
+	case "none":
 		return nil, nil
+	case "closest":
+		// Every GPU of the step on the node is as close as any other
+		// (Loam's gres has no Cores=): the peer's closest task sees them
+		// all, with SLURMD_TRES_BIND=gpu:closest.
+		return slices.Clone(nodeGPUs), nil
 	case "per_task":
 		n, err := positive(arg, bind)
 		if err != nil {

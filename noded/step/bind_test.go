@@ -117,12 +117,19 @@ func TestLookPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"PATH=/nonexistent:" + dir}
+	rel := []string{"PATH=/nonexistent:."}
 	tests := map[string]struct {
 		name      string
+		dir       string
 		env       []string
 		wantPath  string
 		wantErrno syscall.Errno
 	}{
+		// srun ./train.sh: relative to the task's directory, not the
+		// node daemon's (the peer runs it; Loam reported ENOENT).
+		"a relative path counts from the task's directory": {name: "./tool", dir: dir, wantPath: "./tool"},
+		"a relative path absent there":                     {name: "./tool", dir: "/", wantPath: "./tool", wantErrno: syscall.ENOENT},
+		"a relative PATH entry counts from there too":      {name: "tool", dir: dir, env: rel, wantPath: "./tool"},
 		"found in PATH":         {name: "tool", env: env, wantPath: exe},
 		"not in PATH":           {name: "nosuch", env: env, wantPath: "nosuch", wantErrno: syscall.ENOENT},
 		"no PATH at all":        {name: "tool", wantPath: "tool", wantErrno: syscall.ENOENT},
@@ -132,7 +139,7 @@ func TestLookPath(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, errno := lookPath(tc.name, tc.env)
+			got, errno := lookPath(tc.name, tc.dir, tc.env)
 			if got != tc.wantPath || errno != tc.wantErrno {
 				t.Errorf("lookPath(%q) = %q, %v; want %q, %v", tc.name, got, errno, tc.wantPath, tc.wantErrno)
 			}

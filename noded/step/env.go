@@ -90,6 +90,11 @@ func stepVars(e *jobenv.List, r *api.StepLaunchRequest) {
 	if r.Step.CPUsPerTask > 0 {
 		e.Set("SLURM_CPUS_PER_TASK", strconv.Itoa(r.Step.CPUsPerTask))
 	}
+	if r.Step.NTasksPerNode > 0 {
+		// srun --ntasks-per-node=2 shows SLURM_NTASKS_PER_NODE=2 in its
+		// tasks on the peer, over the job's.
+		e.Set("SLURM_NTASKS_PER_NODE", strconv.Itoa(r.Step.NTasksPerNode))
+	}
 	if host, port, err := net.SplitHostPort(r.Step.IO.Addr); err == nil {
 		e.Set("SLURM_SRUN_COMM_HOST", host)
 		e.Set("SLURM_SRUN_COMM_PORT", port)
@@ -136,7 +141,7 @@ func taskVars(e *jobenv.List, in EnvInput) {
 	if gpuBindNone(&r.Step) && len(n.GPUs) > 0 && len(n.TaskIDs) > 1 {
 		// The peer's --gpu-bind=none task sees no GPU variable, only
 		// SLURMD_TRES_BIND=gpu:none (a node's lone task is not bound).
-		e.Set("SLURMD_TRES_BIND", "gpu:none")
+		e.Set("SLURMD_TRES_BIND", "gpu:"+gpuBindName(&r.Step))
 		for _, k := range gpuVars {
 			e.Unset(k)
 		}
@@ -181,11 +186,11 @@ func distribution(r *api.StepLaunchRequest) string {
 	return "block"
 }
 
-// gpuBindName is how SLURMD_TRES_BIND names the binding.
+// gpuBindName is how SLURMD_TRES_BIND names the binding: --gpu-bind as
+// given, verbose included (the peer: gpu:verbose,map_gpu:3,1).
 func gpuBindName(s *api.StepCreateRequest) string {
 	if s.GPUBind != "" {
-		_, b := splitVerbose(s.GPUBind)
-		return b
+		return s.GPUBind
 	}
 	return "per_task:" + strconv.Itoa(s.GPUsPerTask)
 }

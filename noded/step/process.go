@@ -297,8 +297,14 @@ func (p *proc) timeUp() {
 }
 
 // announce writes slurmstepd's cancel line (why: " DUE TO ..." or "")
-// into the standard error of this node's first task still running.
+// into the standard error of this node's first task still running. Only
+// the step's first node writes it, as slurmstepd: the peer's srun -N2 -K
+// shows one "*** STEP J.S ON gpu001 CANCELLED AT ... ***", none for
+// gpu002.
 func (p *proc) announce(at time.Time, why string) {
+	if !announces(p.req.NodeIndex) {
+		return
+	}
 	line := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s%s ***\n",
 		p.node.Node, p.req.JobID, p.req.StepID, p.node.Node, at.Format("2006-01-02T15:04:05"), why)
 	for _, t := range p.tasks {
@@ -308,6 +314,10 @@ func (p *proc) announce(at time.Time, why string) {
 		}
 	}
 }
+
+// announces reports whether the step's node nodeIndex writes the cancel
+// line.
+func announces(nodeIndex int) bool { return nodeIndex == 0 }
 
 // tellAborted tells srun that the step was cancelled on the node, not by
 // srun itself (api.IOAborted).

@@ -44,7 +44,7 @@ type task struct {
 // message on its standard error and errno as its exit status.
 func (p *proc) start(i int) *task {
 	t := &task{local: i, global: p.node.TaskIDs[i], outDone: make(chan struct{})}
-	env, cpus, err := p.taskSetup(t)
+	env, cpus, gpus, err := p.taskSetup(t)
 	if err != nil {
 		p.failed(t, nil, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
 		return t
@@ -54,13 +54,16 @@ func (p *proc) start(i int) *task {
 		p.failed(t, nil, "slurmstepd-"+p.node.Node+": error: "+err.Error()+"\n", 1)
 		return t
 	}
+	if line := GPUBindVerbose(&p.req.Step, p.node.GPUs, gpus); line != "" {
+		t.writeErrTo(p.out, files, line)
+	}
 	cmd, err := p.taskArgv(t)
 	if err != nil {
 		p.log.WithError(err).WithField("task", t.global).Warn("multi-prog configuration")
 		p.failed(t, &files, "slurmstepd-"+p.node.Node+": error: No executable program specified for this task\n", int(syscall.ENOENT))
 		return t
 	}
-	path, errno := lookPath(cmd[0], env)
+	path, errno := lookPath(cmd[0], p.execDir(), env)
 	if errno != 0 {
 		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, cmd[0], shim.Strerror(errno)), int(errno))
 		return t
@@ -74,19 +77,20 @@ func (p *proc) start(i int) *task {
 	return t
 }
 
-// taskSetup computes the task's environment and CPUs.
-func (p *proc) taskSetup(t *task) ([]string, []int, error) {
-	gpus, err := NodeTaskGPUs(&p.req.Step, p.node, t.local)
+// taskSetup computes the task's environment, CPUs and GPUs (nil: not
+// bound).
+func (p *proc) taskSetup(t *task) (env []string, cpus, gpus []int, err error) {
+	gpus, err = NodeTaskGPUs(&p.req.Step, p.node, t.local)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	env := Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus, Job: &p.job.Request})
+	env = Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus, Job: &p.job.Request})
 	jobCPUs, err := isolation.ParseCPUList(p.job.CPUs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	cpus, err := TaskCPUs(p.req.Step.CPUBind, jobCPUs, p.req.Step.CPUsPerTask, t.local)
-	return env, cpus, err
+	cpus, err = TaskCPUs(p.req.Step.CPUBind, jobCPUs, p.req.Step.CPUsPerTask, t.local)
+	return env, cpus, gpus, err
 }
 
 // failed ends a task that never ran: msg goes where its standard error
@@ -237,11 +241,23 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	return err
 }
 
-// lookPath finds the command as execvp would in the task's PATH: a name
-// with a slash is used as it is. The errno is what execve would report.
-func lookPath(name string, env []string) (string, syscall.Errno) {
+// execDir is where the task runs, and so where a relative command
+// resolves: srun ./train.sh runs ./train.sh of srun's directory.
+func (p *proc) execDir() string {
+	dir := p.req.Step.WorkDir
+	if fi, err := os.Stat(dir); dir == "" || err != nil || !fi.IsDir() {
+		return "/tmp"
+	}
+	return dir
+}
+
+// lookPath finds the command as execvp would in the task's PATH, from the
+// task's directory dir: a name with a slash is used as it is, and relative
+// names (./x, a relative PATH entry) count from dir, where the task runs,
+// not from this process's directory. The errno is what execve would report.
+func lookPath(name, dir string, env []string) (string, syscall.Errno) {
 	if strings.Contains(name, "/") {
-		return name, executable(name)
+		return name, executable(inDir(dir, name))
 	}
 	path := ""
 	for _, kv := range env {
@@ -250,12 +266,15 @@ func lookPath(name string, env []string) (string, syscall.Errno) {
 		}
 	}
 	denied := false
-	for _, dir := range strings.Split(path, ":") {
-		if dir == "" {
+	for _, entry := range strings.Split(path, ":") {
+		if entry == "" {
 			continue
 		}
-		cand := filepath.Join(dir, name)
-		switch executable(cand) {
+		cand := filepath.Join(entry, name)
+		if !strings.Contains(cand, "/") {
+			cand = "./" + cand // PATH=.: keep the exec from searching again
+		}
+		switch executable(inDir(dir, cand)) {
 		case 0:
 			return cand, 0
 		case syscall.EACCES:
@@ -266,6 +285,14 @@ func lookPath(name string, env []string) (string, syscall.Errno) {
 		return name, syscall.EACCES
 	}
 	return name, syscall.ENOENT
+}
+
+// inDir is path as seen from dir.
+func inDir(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // executable checks that path is an executable regular file.

@@ -186,6 +186,9 @@ func (b *builder) verifyStep(st *srunState) error {
 			b.p.prog(), r.NTasksPerNode, r.NTasks, r.MinNodes))
 		r.NTasksPerNode = 0
 	}
+	if err := b.verifyTasksPerGPU(st); err != nil {
+		return err
+	}
 	b.deriveTasks()
 	b.fitNodesToTasks(hosts)
 	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {
@@ -281,7 +284,7 @@ func (st *srunState) setCPUBind(b *builder, v value) error {
 }
 
 func (st *srunState) setGPUBind(b *builder, v value) error {
-	if err := checkBind(v.str, gpuBinds); err != nil {
+	if err := checkGPUBind(v.str); err != nil {
 		return b.clientError("Invalid --gpu-bind argument: gpu:%s", v.str)
 	}
 	st.GPUBind = v.str

@@ -1,0 +1,56 @@
+package jobopt
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// checkGPUBind is srun's check of --gpu-bind: an optional "verbose,"
+// first, then one binding. The peer refuses "verbose" or "quiet" alone,
+// "quiet,none" and "v,none" (only the word verbose, and only first, is
+// taken), with "Invalid --gpu-bind argument: gpu:VALUE".
+func checkGPUBind(spec string) error {
+	bind := spec
+	if len(bind) >= len("verbose,") && strings.EqualFold(bind[:len("verbose,")], "verbose,") {
+		bind = bind[len("verbose,"):]
+	}
+	kind, _, _ := strings.Cut(strings.Split(bind, ",")[0], ":")
+	switch strings.ToLower(kind) {
+	case "", "verbose", "v", "quiet", "q":
+		return errNoBinding
+	}
+	return checkBind(spec, gpuBinds)
+}
+
+// errNoBinding is a --gpu-bind without a binding.
+var errNoBinding = errors.New("no binding")
+
+// verifyTasksPerGPU applies srun's rules for --ntasks-per-gpu: it excludes
+// --ntasks-per-node and --gpus-per-task (the peer's fatal lines name
+// where each came from), and without --gpu-bind it binds each run of N
+// tasks to one GPU: the peer's srun -n4 --gpus=2 --ntasks-per-gpu=2 gives
+// SLURMD_TRES_BIND=gpu:single:2 and tasks 0,1 GPU 0, tasks 2,3 GPU 1.
+func (b *builder) verifyTasksPerGPU(st *srunState) error {
+	if b.tasksPerGPU <= 0 {
+		return nil
+	}
+	for _, other := range []struct{ long, env string }{
+		{"ntasks-per-node", "SLURM_NTASKS_PER_NODE"},
+		{"gpus-per-task", "SLURM_GPUS_PER_TASK"},
+	} {
+		v, ok := b.passed[other.long]
+		if !ok {
+			continue
+		}
+		name := "--" + other.long
+		if v.src == fromEnv {
+			name = other.env
+		}
+		return b.fatal(name + " is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU")
+	}
+	if st.GPUBind == "" {
+		st.GPUBind = "single:" + strconv.Itoa(b.tasksPerGPU)
+	}
+	return nil
+}
