@@ -30,6 +30,13 @@
 //     or CANCELLED) are submitted and cancelled by their user at submit +
 //     wait_s; if Loam started them earlier they run until then and end
 //     CANCELLED. They hold resources but are left out of the delay metrics.
+//   - Rows the replayed cluster can never run (a shape no node or partition
+//     holds, a limit above the partition's MaxTime, an account the
+//     partition refuses: the scheduler's PartitionConfig, PartitionNodeLimit,
+//     PartitionTimeLimit, BadConstraints, AccountNotAllowed, InvalidAccount)
+//     are refused at their first pass, as loam-ctld refuses them at submit:
+//     "refuse job=N reason=R" in the decision log, Result.Refused, and no
+//     delay metrics.
 //   - RUNNING rows (still running when the trace was taken, ended by
 //     deletion) run for run_s like completed ones.
 //   - Preemption victims run through their grace window, then are requeued

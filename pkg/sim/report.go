@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -38,6 +39,9 @@ func WriteTable(w io.Writer, results []*Result) error {
 	row("min fair ratio", func(r *Result) string { return fmt.Sprintf("%.2f", r.MinFairRatio) })
 	row("starved", func(r *Result) string { return fmt.Sprint(r.Starved) })
 	row("never started", func(r *Result) string { return fmt.Sprint(r.NeverStarted) })
+	if slices.ContainsFunc(results, func(r *Result) bool { return r.Refused > 0 }) {
+		row("refused (never fit)", func(r *Result) string { return fmt.Sprint(r.Refused) })
+	}
 	row("timed out", func(r *Result) string { return fmt.Sprint(r.TimedOut) })
 	row("makespan s", func(r *Result) string { return num(r.Makespan) })
 	row("cycles", func(r *Result) string { return fmt.Sprint(r.Cycles) })

@@ -25,6 +25,13 @@ type Result struct {
 	// PreemptCancelled counts victims of cancel-mode partitions.
 	PreemptCancelled int `json:"preempt_cancelled"`
 	NeverStarted     int `json:"never_started"`
+	// Refused counts jobs that could never run on the cluster as
+	// configured (a shape no node or partition holds, a limit over
+	// MaxTime): loam-ctld refuses them at submit, the replay at its first
+	// pass; they are not measured. RefusedJobs names up to ten, with the
+	// reason ("job_id:PartitionConfig").
+	Refused     int      `json:"refused,omitempty"`
+	RefusedJobs []string `json:"refused_jobs,omitempty"`
 
 	WaitMean float64 `json:"wait_mean_s"`
 	WaitP50  float64 `json:"wait_p50_s"`
@@ -121,6 +128,13 @@ func (s *simulator) result() *Result {
 		j := &s.jobs[i]
 		s.countEnd(r, j)
 		r.Outcomes = append(r.Outcomes, s.outcome(j))
+		if j.refused != "" {
+			r.Refused++
+			if len(r.RefusedJobs) < 10 {
+				r.RefusedJobs = append(r.RefusedJobs, j.Rec.JobID+":"+string(j.refused))
+			}
+			continue
+		}
 		if j.NeverRan {
 			continue
 		}
@@ -206,7 +220,7 @@ func (s *simulator) countEnd(r *Result, j *jobRun) {
 	r.Preemptions += j.preempted
 	r.LostGPUHours += j.lostGPUSec / 3600
 	switch {
-	case !j.done:
+	case !j.done, j.refused != "": // refused: counted in Refused
 	case j.state == "TIMEOUT":
 		r.TimedOut++
 	case j.state == "CANCELLED":

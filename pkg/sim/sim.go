@@ -103,6 +103,7 @@ type jobRun struct {
 	mode       sched.PreemptMode
 	worked     time.Duration // useful run time, set when the job ends
 	lostGPUSec float64
+	refused    sched.Reason // set when the replay refused the job (refuse.go)
 }
 
 type simulator struct {
@@ -358,7 +359,7 @@ func (s *simulator) cycle() (started int, err error) {
 			started++
 		}
 	}
-	return started, nil
+	return started, s.refuseNeverRunnable(plan)
 }
 
 func (s *simulator) act(a cluster.Action) error {

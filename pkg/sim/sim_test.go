@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/loamhpc/loam/pkg/cluster"
 	"github.com/loamhpc/loam/pkg/sched"
 )
 
@@ -282,5 +285,43 @@ func TestFairShareOwed(t *testing.T) {
 				t.Errorf("owed = %v, %v; want %v, %v", got, open, tc.want, tc.wantOpen)
 			}
 		})
+	}
+}
+
+// TestReplayRefusesJobsThatNeverFit: with the real scheduler, a job no
+// node or partition of the cluster can hold is refused at its first pass,
+// as loam-ctld refuses it at submit, and left out of the delay metrics
+// instead of starving for every policy alike.
+func TestReplayRefusesJobsThatNeverFit(t *testing.T) {
+	conf, err := LoadConfig(os.DirFS("testdata/e2e"), "slurm.conf", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := "job_id,submit_s,wait_s,run_s,gpus,cpus,nodes,user,tenant,state\n" +
+		"fits,0,0,100,8,8,1,u1,,COMPLETED\n" +
+		"huge,10,0,50,100000,16,2000,u1,,COMPLETED\n" +
+		"late,20,0,30,8,8,1,u1,,COMPLETED\n"
+	recs, err := ReadTrace(strings.NewReader(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := cluster.SchedConfig(conf, sched.PolicyLoam)
+	cfg.Tenants = nil // the rows name no tenant
+	jobs, err := Prepare(recs, cfg, DefaultPartition(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	res, err := Run(Options{Config: cfg, Nodes: cluster.Nodes(conf), Jobs: jobs, Epoch: epoch, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{res.Refused, res.RefusedJobs, res.Measured, res.Starved, res.NeverStarted, res.Completed}
+	want := []any{1, []string{"huge:PartitionNodeLimit"}, 2, 0, 0, 2}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("refused, refused jobs, measured, starved, never started, completed (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(log.String(), "10 refuse job=2 reason=PartitionNodeLimit\n") {
+		t.Errorf("decision log lacks the refusal:\n%s", log.String())
 	}
 }
