@@ -26,8 +26,8 @@
 //   - Runtime: run_s is the work; a job ends at start + min(run_s, limit)
 //     and counts as TIMEOUT when its limit cut it short.
 //   - Limits: limit_s, else DeriveLimit (users over-ask; see there).
-//   - Rows that never ran in the recorded system (run_s 0 and state PENDING
-//     or CANCELLED) are submitted and cancelled by their user at submit +
+//   - Rows that never ran in the recorded system (run_s 0 or blank, and
+//     state PENDING or CANCELLED; other rows need their run_s) are submitted and cancelled by their user at submit +
 //     wait_s; if Loam started them earlier they run until then and end
 //     CANCELLED. They hold resources but are left out of the delay metrics.
 //   - Rows the replayed cluster can never run (a shape no node or partition

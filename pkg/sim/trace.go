@@ -208,7 +208,8 @@ func parseRow(row []string, cols []int, line int) (Record, error) {
 	}
 	r.Submit, _ = p.seconds(1, true)
 	r.Wait, r.HasWait = p.seconds(2, false)
-	r.Run, _ = p.seconds(3, true)
+	var hasRun bool
+	r.Run, hasRun = p.seconds(3, false)
 	r.GPUs = p.count(4, 1<<20)
 	if s := p.cell(5); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
@@ -226,6 +227,11 @@ func parseRow(row []string, cols []int, line int) (Record, error) {
 		p.fail(9, fmt.Errorf("unknown state %q", p.cell(9)))
 	} else {
 		r.State = st // "CANCELLED by 0" -> CANCELLED
+	}
+	if !hasRun && p.cell(3) == "" && r.State != "PENDING" && r.State != "CANCELLED" {
+		// Blank is "unknown" in the schema: fine for a row that never ran
+		// (its run time is 0), but the replay needs every other job's work.
+		p.fail(3, fmt.Errorf("empty: the replay needs the run time of a %s job (blank is allowed only for PENDING or CANCELLED rows, which never ran)", r.State))
 	}
 	r.Limit, _ = p.seconds(10, false)
 	r.Queue = p.cell(11)

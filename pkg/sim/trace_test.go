@@ -80,7 +80,7 @@ func TestReadTraceErrors(t *testing.T) {
 		"a run time that is not a number": {
 			in: header + "a,0,0,ten,1,1,1,u,t,COMPLETED\n", wantErr: []string{"line 2, column 4 (run_s)"}},
 		"a blank run time": {
-			in: header + "a,0,0,,1,1,1,u,t,COMPLETED\n", wantErr: []string{"line 2, column 4 (run_s): empty"}},
+			in: header + "a,0,0,,1,1,1,u,t,COMPLETED\n", wantErr: []string{"line 2, column 4 (run_s): empty", "COMPLETED job"}},
 		"a fractional GPU count": {
 			in: header + "a,0,0,1,0.5,1,1,u,t,COMPLETED\n", wantErr: []string{"line 2, column 5 (gpus)"}},
 		"a CPU count that is NaN": {
@@ -112,6 +112,21 @@ func TestReadTraceErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadTraceBlankRunOfRowsThatNeverRan: blank is "unknown" in the
+// schema; a PENDING or CANCELLED row with a blank run time never ran, and
+// reads as run 0 (Prepare then cancels it at submit + wait).
+func TestReadTraceBlankRunOfRowsThatNeverRan(t *testing.T) {
+	recs, err := ReadTrace(strings.NewReader(header + "p,0,30,,1,1,1,u,t,PENDING\nc,5,,,1,1,1,u,t,CANCELLED\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := [][2]any{{recs[0].Run, recs[0].State}, {recs[1].Run, recs[1].State}}
+	want := [][2]any{{time.Duration(0), "PENDING"}, {time.Duration(0), "CANCELLED"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 
