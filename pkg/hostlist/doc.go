@@ -29,5 +29,15 @@
 // returns an error instead: unbalanced or stray brackets ("n[1-3",
 // "n1]"), signs or spaces inside brackets ("n[+1]"), a range without an
 // upper bound ("n[1-]", which Slurm reads as n1) and numbers that do not
-// fit in 64 bits (which Slurm saturates).
+// fit in 64 bits (which Slurm saturates). Configuration and job requests
+// use this strict reading.
+//
+// ParseSlurm and ExpandSlurm read a list exactly as Slurm's hostlist_create
+// does, for the scontrol host list commands whose output must match
+// Slurm's on any input: "n[1-3" is the host "n]", "n1]" a host, "n[1-]"
+// is n1, "n[+1-2]" is n01 and n02, and a newline is part of a name. Their
+// errors say what Slurm says: a *RangeError for a range it names, ErrSyntax
+// for text after the last group or a bracket inside one; ParseSlurmWarn
+// also returns the errors Slurm prints and goes past (a Warning). List.SortSlurm
+// sorts ranges and keeps duplicates, as scontrol show hostlistsorted does.
 package hostlist

@@ -1,7 +1,6 @@
 package hostlist
 
 import (
-	"fmt"
 	"iter"
 	"math"
 	"strconv"
@@ -21,8 +20,11 @@ type Range struct {
 
 // Len returns how many names r holds.
 func (r Range) Len() uint64 {
-	if r.Single {
+	switch {
+	case r.Single:
 		return 1
+	case r.Hi < r.Lo: // left by SortSlurm, as by Slurm's sort
+		return 0
 	}
 	return r.Hi - r.Lo + 1
 }
@@ -51,18 +53,7 @@ func Parse(list string) (*List, error) {
 	if err != nil {
 		return nil, err
 	}
-	var total uint64
-	for _, e := range entries {
-		total += e.count(MaxHosts)
-		if total > MaxHosts {
-			return nil, fmt.Errorf("host list %q: %w: more than %d names", abbrev(list), ErrTooLarge, MaxHosts)
-		}
-	}
-	l := &List{}
-	for _, e := range entries {
-		l.pushEntry(e)
-	}
-	return l, nil
+	return build(list, entries)
 }
 
 // pushEntry appends the ranges of e: one per span of its last group for
@@ -138,7 +129,7 @@ func (l *List) String() string {
 		for j < len(l.ranges) && sameBracket(l.ranges[i], l.ranges[j]) {
 			j++
 		}
-		if b.Len() > 0 {
+		if i > 0 { // after an empty name too, as Slurm's ",."
 			b.WriteByte(',')
 		}
 		writeGroup(&b, l.ranges[i:j])
@@ -166,7 +157,7 @@ func writeGroup(b *strings.Builder, rs []Range) {
 			b.WriteByte(',')
 		}
 		b.WriteString(pad(r.Lo, r.Width))
-		if r.Hi != r.Lo {
+		if r.Lo < r.Hi { // an emptied range prints its low end, as Slurm's
 			b.WriteByte('-')
 			b.WriteString(pad(r.Hi, r.Width))
 		}

@@ -3,6 +3,7 @@ package command
 import (
 	"bufio"
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -87,12 +88,27 @@ func Scontrol(ctx context.Context, env *Env, args []string) int {
 }
 
 // interactive reads commands from standard input until EOF, "exit" or
-// "quit".
+// "quit". Like Slurm's scontrol (readline), it prompts "scontrol: " on
+// standard output and, when standard input is not a terminal, echoes each
+// line after the prompt; at end of input the last prompt ends the line.
 func (s *scontrol) interactive() int {
+	echo := !isTerminal(s.env.Stdin)
 	sc := bufio.NewScanner(s.env.Stdin)
-	for sc.Scan() {
-		words := strings.Fields(sc.Text())
+	for {
+		s.w.printf("scontrol: ")
+		s.w.flush()
+		if !sc.Scan() {
+			s.w.printf("\n")
+			break
+		}
+		line := sc.Text()
+		if echo {
+			s.w.printf("%s\n", line)
+			s.w.flush() // before the command's errors, as readline's echo
+		}
+		words := strings.Fields(line)
 		if len(words) == 0 {
+			s.exit = 1 // Slurm's "no input", said only with -v
 			continue
 		}
 		if abbrev(words[0], "exit", 2) || abbrev(words[0], "quit", 4) {
@@ -224,10 +240,7 @@ func (s *scontrol) show(argv []string) {
 	case abbrev(tag, "config", 1):
 		s.showConfig()
 	case abbrev(tag, "hostnames", 5):
-		if !hasVal {
-			val, _ = s.env.Getenv("SLURM_NODELIST")
-		}
-		s.hostnames(val)
+		s.hostnames(val, hasVal)
 	case abbrev(tag, "hostlistsorted", 9):
 		s.hostlist(val, hasVal, true)
 	case abbrev(tag, "hostlist", 5):
@@ -252,49 +265,86 @@ func (s *scontrol) show(argv []string) {
 	}
 }
 
-func (s *scontrol) hostnames(list string) {
-	names, err := hostlist.Expand(list)
+// hostnames prints every name of list, one a line. Without an argument it
+// reads SLURM_NODELIST (not SLURM_JOB_NODELIST, as Slurm), and says the list
+// is empty when that is unset. A bad list does not fail the command.
+func (s *scontrol) hostnames(list string, has bool) {
+	if !has {
+		v, set := s.env.Getenv("SLURM_NODELIST")
+		if !set {
+			s.w.raw("scontrol: error: host list is empty\n")
+			return
+		}
+		list = v
+	}
+	l, err := s.parseHostlist(list)
 	if err != nil {
-		// Slurm reports a bad list without failing the command.
 		s.w.raw(hostlistError(err, list))
 		return
 	}
-	for _, n := range names {
+	for n := range l.All() {
 		s.w.printf("%s\n", n)
 	}
 }
 
 func (s *scontrol) hostlist(list string, has, sorted bool) {
 	if !has {
-		s.fail("invalid encode argument\n")
+		s.exit = 1 // said even with -Q, as Slurm's
+		s.w.raw("invalid encode argument\n")
 		s.w.printf("%s", scontrolHelp)
 		return
 	}
-	names, err := hostlist.Expand(list)
+	l, err := s.parseHostlist(list)
 	if err != nil {
 		s.exit = 1
 		s.w.raw(hostlistError(err, list))
 		return
 	}
 	if sorted {
-		s.w.printf("%s\n", hostlist.Compress(names))
-	} else {
-		s.w.printf("%s\n", hostlist.Ranged(names))
+		l.SortSlurm()
 	}
+	s.w.printf("%s\n", l.String())
 }
 
-// hostlistError prints a malformed host list as scontrol does, with
-// Slurm's words for an inverted range (the error names it as
-// `invalid range "R"`).
+// hostlistError prints a malformed host list as scontrol does: a range
+// Slurm names gets its error line, misplaced brackets only the last line.
 func hostlistError(err error, list string) string {
-	msg := err.Error()
-	const mark = `invalid range "`
-	if _, rest, ok := strings.Cut(msg, mark); ok {
-		if r, _, ok := strings.Cut(rest, `"`); ok {
-			msg = "_parse_single_range: Invalid range: `" + r + "'"
+	msg := rangeErrorLine(err)
+	if errors.Is(err, hostlist.ErrSyntax) {
+		msg = ""
+	}
+	return msg + "Invalid hostlist: " + list + "\n"
+}
+
+// rangeErrorLine is scontrol's line for a range Slurm refuses, or for a
+// list past Loam's limits, where Slurm would run out of memory.
+func rangeErrorLine(err error) string {
+	var re *hostlist.RangeError
+	switch {
+	case errors.As(err, &re) && re.TooMany:
+		return "scontrol: error: _parse_single_range: Too many hosts in range `" + re.Range + "'\n"
+	case errors.As(err, &re):
+		return "scontrol: error: _parse_single_range: Invalid range: `" + re.Range + "'\n"
+	}
+	return "scontrol: error: " + err.Error() + "\n"
+}
+
+// maxRepeats bounds how often one warning prints (Slurm prints it once per
+// name of the groups after the bad one, which can be millions).
+const maxRepeats = 1 << 16
+
+// parseHostlist parses list as Slurm's hostlist_create, printing the
+// errors Slurm reports and goes past (a bad range two groups or more
+// before the last drops its entry only).
+func (s *scontrol) parseHostlist(list string) (*hostlist.List, error) {
+	l, warnings, err := hostlist.ParseSlurmWarn(list)
+	for _, w := range warnings {
+		line := rangeErrorLine(w.Err)
+		for range min(w.Times, maxRepeats) {
+			s.w.raw(line)
 		}
 	}
-	return "scontrol: error: " + msg + "\nInvalid hostlist: " + list + "\n"
+	return l, err
 }
 
 func (s *scontrol) ping() {

@@ -33,12 +33,24 @@ func (s *scontrol) showStatic(argv []string, tag, val string, hasVal bool) bool 
 	case abbrev(tag, "daemons", 1):
 		if hasVal {
 			s.fail("too many arguments for keyword:%s\n", argv[0])
+			break
 		}
 		s.showDaemons()
 	case abbrev(tag, "federation", 3):
 		// Not a federation member: scontrol prints nothing.
 	case abbrev(tag, "frontendname", 1):
-		s.w.printf("No nodes in the system\n")
+		// No front end nodes: a named one is not found, as scontrol says;
+		// an empty name prints nothing.
+		switch {
+		case hasVal && val == "":
+		case hasVal:
+			s.exit = 1
+			if !s.quiet {
+				s.w.printf("Node %s not found\n", val)
+			}
+		default:
+			s.w.printf("No nodes in the system\n")
+		}
 	case abbrev(tag, "licenses", 2):
 		s.w.printf("No licenses configured in Slurm.\n")
 	case abbrev(tag, "slurmd", 2):
@@ -94,7 +106,11 @@ func (s *scontrol) showDaemons() {
 func (s *scontrol) showTopology(name string, has bool) {
 	cfg, _ := loadConfig()
 	if cfg == nil || cfg.Topology == nil || len(cfg.Topology.Switches) == 0 {
-		s.w.raw("scontrol: error: No topology information available\n")
+		if has && name != "" {
+			s.w.raw("scontrol: error: Topology information contains no switch or node named " + name + "\n")
+		} else {
+			s.w.raw("scontrol: error: No topology information available\n")
+		}
 		return
 	}
 	lines := topologyLines(cfg.Topology, name, has)

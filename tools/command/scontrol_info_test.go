@@ -51,15 +51,21 @@ func TestScontrolShowStatic(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		"licenses":    {args: []string{"show", "licenses"}, stdout: "No licenses configured in Slurm.\n"},
-		"lic":         {args: []string{"show", "lic", "foo"}, stdout: "No licenses configured in Slurm.\n"},
-		"frontend":    {args: []string{"show", "frontend"}, stdout: "No nodes in the system\n"},
-		"aliases":     {args: []string{"show", "aliases"}},
-		"burstbuffer": {args: []string{"show", "burstbuffer"}},
+		"licenses":                {args: []string{"show", "licenses"}, stdout: "No licenses configured in Slurm.\n"},
+		"lic":                     {args: []string{"show", "lic", "foo"}, stdout: "No licenses configured in Slurm.\n"},
+		"frontend":                {args: []string{"show", "frontend"}, stdout: "No nodes in the system\n"},
+		"frontend by name":        {args: []string{"show", "frontend", "x"}, code: 1, stdout: "Node x not found\n"},
+		"frontend by name, quiet": {args: []string{"-Q", "show", "frontend=x"}, code: 1},
+		"frontend by empty name":  {args: []string{"show", "frontend="}},
+		"no topology, by name": {args: []string{"show", "topology", "cpu001"},
+			stderr: "scontrol: error: Topology information contains no switch or node named cpu001\n"},
+		"no topology, empty name": {args: []string{"show", "topology="}, stderr: "scontrol: error: No topology information available\n"},
+		"aliases":                 {args: []string{"show", "aliases"}},
+		"burstbuffer":             {args: []string{"show", "burstbuffer"}},
 		"assoc_mgr": {args: []string{"show", "assoc_mgr"}, stdout: "Current Association Manager state\n\nNo users currently cached in Slurm.\n\n\n" +
 			"No associations currently cached in Slurm.\n\n\nNo QOS currently cached in Slurm.\n\n"},
 		"daemons":           {args: []string{"show", "daemons"}, stdout: "slurmctld slurmd\n"},
-		"daemons with name": {args: []string{"show", "daemons", "x"}, code: 1, stdout: "slurmctld slurmd\n", stderr: "too many arguments for keyword:show\n"},
+		"daemons with name": {args: []string{"show", "daemons", "x"}, code: 1, stderr: "too many arguments for keyword:show\n"},
 		"no topology":       {args: []string{"show", "topology"}, stderr: "scontrol: error: No topology information available\n"},
 		"topology": {topo: infoTopo, args: []string{"show", "topology"}, stdout: "SwitchName=s0 Level=0 LinkSpeed=1 Nodes=n[01-02] \n" +
 			"SwitchName=s1 Level=0 LinkSpeed=10 Nodes=n[03-04] \n" +

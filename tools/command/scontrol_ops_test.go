@@ -108,7 +108,9 @@ func TestScontrolMessages(t *testing.T) {
 		"hostnames from the job environment": {args: []string{"show", "hostnames"},
 			wantOut: "n01\nn02\n"},
 		"commands from standard input": {stdin: "show hostlist n1,n2\nexit\nshow hostlist n9\n",
-			wantOut: "n[1-2]\n"},
+			wantOut: "scontrol: show hostlist n1,n2\nn[1-2]\nscontrol: exit\n"},
+		"standard input to its end": {stdin: "show hostlist n1\n  \n",
+			wantOut: "scontrol: show hostlist n1\nn1\nscontrol:   \nscontrol: \n", wantCode: 1},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

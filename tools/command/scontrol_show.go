@@ -32,12 +32,15 @@ func (s *scontrol) showJob(val string, has bool) {
 	if !ok {
 		return
 	}
+	// Job id 0 (also "", "+0", "_3") is every job, as in Slurm; a task
+	// after it still selects that task of every array.
+	one := has && id != 0
 	q := &api.JobQuery{Detail: s.detail, All: s.all}
-	if has {
+	if one {
 		q.JobIDs = []string{strconv.FormatUint(uint64(id), 10)}
 	}
 	resp, err := c.Jobs(s.ctx, q)
-	if err == nil && has && !knownJob(resp.Jobs, id) {
+	if err == nil && one && !knownJob(resp.Jobs, id) {
 		err = api.NewError(api.CodeInvalidJobID)
 	}
 	if err != nil {
@@ -57,7 +60,7 @@ func (s *scontrol) showJob(val string, has bool) {
 	case has && task >= 0:
 		s.exit = 1
 		s.w.printf("Job %d_%d not found\n", id, task)
-	case has:
+	case one:
 		s.exit = 1
 		s.w.printf("Job %d not found\n", id)
 	default:
@@ -162,23 +165,18 @@ func (s *scontrol) showNodes(val string, has bool) {
 }
 
 // nodeNames expands a node list as Slurm's hostlist_create: an unclosed
-// "[" is part of a name; a bad range is an error naming it.
+// "[" ends a name ("cpu[" is cpu]); a bad range is an error naming it.
 func (s *scontrol) nodeNames(val string) ([]string, bool) {
-	names, err := hostlist.Expand(val)
-	if err == nil {
-		return names, true
-	}
-	msg := err.Error()
-	switch m := badRange.FindStringSubmatch(msg); {
-	case strings.Contains(msg, "'[' without ']'"):
-		return []string{val}, true
+	l, err := s.parseHostlist(val)
+	var re *hostlist.RangeError
+	switch {
+	case err == nil:
+		return l.Hosts(), true
 	case errors.Is(err, hostlist.ErrTooLarge):
 		s.fail("too many nodes in supplied range %s\n", val)
 		return nil, false
-	case m != nil:
-		s.fail("scontrol: error: _parse_single_range: Invalid range: `%s'\n", m[1])
-	case strings.Contains(msg, "empty range"):
-		s.fail("scontrol: error: _parse_single_range: Invalid range: `'\n")
+	case errors.As(err, &re):
+		s.fail("%s", rangeErrorLine(err))
 	}
 	s.fail("unable to parse node list %s\n", val)
 	return nil, false

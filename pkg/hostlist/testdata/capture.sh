@@ -51,3 +51,15 @@ inputs compress.in | while IFS= read -r in; do
 	fi
 	printf '%s\t%s\n' "$in" "$fwd" >>compress.golden
 done
+
+# slurm.golden: input<TAB>`show hostnames` names joined by spaces<TAB>`show
+# hostlist`<TAB>`show hostlistsorted`<TAB>the standard error of `show
+# hostnames`, lines joined by "|".
+: >slurm.golden
+inputs slurm.in | while IFS= read -r in; do
+	err=$(mktemp)
+	out=$(scontrol show hostnames "$in" 2>"$err" | tr '\n' ' ' | sed 's/ $//')
+	printf '%s\t%s\t%s\t%s\t%s\n' "$in" "$out" "$(scontrol show hostlist "$in" 2>/dev/null)" \
+		"$(scontrol show hostlistsorted "$in" 2>/dev/null)" "$(paste -sd'|' "$err")" >>slurm.golden
+	rm -f "$err"
+done
