@@ -69,7 +69,8 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	}
 	slurmTimes(j, st, r.pending())
 	fillSuspension(j, st) // suspend.go
-	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, true, st.Restarts, st.Requeue
+	// An interactive allocation (salloc, srun) has no batch script.
+	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, q.Script != "", st.Restarts, st.Requeue
 	j.DerivedExitCode = st.Derived // step_derived.go
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser

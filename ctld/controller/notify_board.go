@@ -21,8 +21,8 @@ import (
 const maxNotices = 64
 
 // noticeBoard holds the undelivered notices of interactive allocations.
-// Its zero value is empty and ready; it has its own lock, never held
-// with the controller's.
+// Its zero value is empty and ready; it has its own lock, taken under
+// the controller's (wake) but never the other way round.
 type noticeBoard struct {
 	mu   sync.Mutex
 	jobs map[uint32]*jobNotices
@@ -87,6 +87,17 @@ func (b *noticeBoard) ids() []uint32 {
 		out = append(out, id)
 	}
 	return out
+}
+
+// wake wakes job jid's waiter without a notice: the job ended, and the
+// waiter answers so at once (salloc says its allocation is revoked).
+func (b *noticeBoard) wake(jid uint32) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := b.jobs[jid]; n != nil {
+		close(n.wake)
+		n.wake = make(chan struct{})
+	}
 }
 
 // drop forgets jobs' notices. A waiter keeps the channel it holds; it

@@ -169,6 +169,7 @@ func (c *Controller) finish(r *jobRecord, st job.State, reason job.Reason, exit 
 	r.St.Reason, r.St.ExitCode, r.St.End = reason, exit, unix(now)
 	c.obs.jobEnded(r)
 	c.notifyEnd(r)
+	c.notices.wake(r.ID) // a waiting salloc or srun hears of the end (notify_wait.go)
 	r.St.EndState, r.St.EndReason, r.St.StopBy = "", "", 0
 	r.plan, r.resv = PendingInfo{}, nil
 	if r.St.Start == 0 && r.St.Eligible == 0 {

@@ -270,6 +270,9 @@ func TestAllocations(t *testing.T) {
 	if j.JobState != job.Failed || j.ExitCode != (job.ExitCode{Status: 5}) {
 		t.Errorf("released job %s %s, want FAILED 5:0", j.JobState, j.ExitCode)
 	}
+	if j.BatchFlag { // the peer's scontrol shows BatchFlag=0 for a salloc job
+		t.Errorf("an allocation has BatchFlag set, want unset (no batch script)")
+	}
 	if steps := h.acctSteps(id); len(steps) != 0 {
 		t.Errorf("an allocation's steps: %v, want none (no batch step)", steps)
 	}

@@ -53,10 +53,16 @@ func (b *builder) apply(o *Option, v value) error {
 		b.passed[o.Long] = v
 	}
 	if o.set == nil {
+		if err := b.checkValue(o, v); err != nil {
+			return err
+		}
 		b.ignored(v)
 		return nil
 	}
-	return o.set(b, v)
+	if err := o.set(b, v); err != nil {
+		return err
+	}
+	return b.checkValue(o, v)
 }
 
 // ignored says that Loam ignores the option v gave, unless v came from

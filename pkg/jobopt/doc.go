@@ -50,14 +50,21 @@
 //   - Options Slurm has and Loam does not implement (--acctg-freq, --bb,
 //     --licenses, ...) are accepted, so that existing
 //     scripts parse, and ignored with "sbatch: warning: Loam ignores --X".
-//     Their values are not checked.
+//     The values Slurm checks on the client are checked first, with its
+//     messages (check_values.go: --threads-per-core, -B, --propagate,
+//     --hint, --mem-bind, --cpu-freq, --wait-all-nodes, --uid, --gid).
 //   - GRES names are not checked against a local slurm.conf (the client has
-//     none); --uid names are resolved by the controller; a malformed -w list
+//     none); --uid and --gid must name a user or group of the submit host
+//     when the caller sets Parser.UserKnown/GroupKnown; a malformed -w list
 //     gets a message naming the problem; node list files (-w with a "/") and
 //     heterogeneous jobs (#SBATCH hetjob) are refused; #PBS/#BSUB lines are
 //     never read.
-//   - getopt's messages name the program Parser.Prog, also for directives
-//     (sbatch always says "sbatch" there).
+//   - getopt's messages name the program as called, Parser.Argv0 (glibc
+//     prints argv[0]: "/usr/bin/sbatch: unrecognized option ..."), and the
+//     hint after them Parser.Prog; directives are sbatch's own argv, whose
+//     argv[0] is "sbatch". srun's and salloc's tables are put in Slurm's
+//     order (option_order.go) so an ambiguous prefix lists the peer's
+//     possibilities in the peer's order.
 //
 // testdata/sbatch_peer.json holds what the real sbatch did with each case
 // of golden_cases_test.go: exit status, standard error and scontrol's view

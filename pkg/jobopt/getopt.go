@@ -10,7 +10,8 @@ import (
 // "--", accepts unambiguous prefixes of long names, glued short values
 // (-N2, -pdebug) and clustered flags (-HW). Its messages are glibc's.
 type getopt struct {
-	prog     string
+	argv0    string // starts glibc's messages; prog when empty
+	prog     string // the command, for the hint
 	args     []string
 	t        *Table
 	optind   int    // next argument to read
@@ -140,10 +141,14 @@ func (g *getopt) match(name, body string) (*Option, error) {
 }
 
 // errorf builds glibc's message and sbatch's hint after it; sbatch exits
-// with status 255.
+// with status 255. glibc names argv[0] as called, the hint the command.
 func (g *getopt) errorf(format string, args ...any) error {
+	argv0 := g.argv0
+	if argv0 == "" {
+		argv0 = g.prog
+	}
 	return &Error{Code: ExitClient, Lines: []string{
-		g.prog + ": " + fmt.Sprintf(format, args...),
+		argv0 + ": " + fmt.Sprintf(format, args...),
 		fmt.Sprintf("Try \"%s --help\" for more information", g.prog),
 	}}
 }

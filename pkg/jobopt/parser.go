@@ -12,12 +12,17 @@ import (
 // needs from the outside world is handed in; it does no I/O.
 type Parser struct {
 	Prog  string    // the command name for messages; "sbatch" when empty
+	Argv0 string    // the program as called, for getopt's messages; Prog when empty
 	Table *Table    // the options; SbatchOptions when nil
 	Env   []string  // the submitter's environment, KEY=VALUE
 	Cwd   string    // the submitter's working directory (absolute)
 	Now   time.Time // the submission time, for --begin and --deadline
 	Root  bool      // the submitter is root (--uid is for root only)
 	Host  string    // the submit host, exported as SLURM_SUBMIT_HOST
+	// UserKnown and GroupKnown tell whether --uid and --gid name a user
+	// or group (by name or number) of the submit host; nil: not checked.
+	UserKnown  func(string) bool
+	GroupKnown func(string) bool
 }
 
 // CommandLine is the result of the first pass over the arguments: what
@@ -54,6 +59,15 @@ func (p *Parser) prog() string {
 		return "sbatch"
 	}
 	return p.Prog
+}
+
+// argv0 is the name glibc's getopt starts its messages with for the
+// command line: argv[0] as the program was called ("/usr/bin/sbatch").
+func (p *Parser) argv0() string {
+	if p.Argv0 == "" {
+		return p.prog()
+	}
+	return p.Argv0
 }
 
 // sbatchTable is the default table; tables are never changed once built.
@@ -95,7 +109,7 @@ func (p *Parser) absolute(dir string) string {
 // --version. Errors carry sbatch's messages and exit status.
 func (p *Parser) CommandLine(args []string) (*CommandLine, error) {
 	b := newBuilder(p)
-	g := &getopt{prog: p.prog(), args: args, t: p.table()}
+	g := &getopt{argv0: p.argv0(), prog: p.prog(), args: args, t: p.table()}
 	cl := &CommandLine{}
 	for {
 		occ, ok, err := g.next()

@@ -84,6 +84,9 @@ type StepResult struct {
 	// Defined are the options set, for the block srun -v and salloc -v
 	// print.
 	Defined []DefinedOption
+	// OptionEnv are the SLURM_* variables salloc adds for its command from
+	// the options (salloc_env.go).
+	OptionEnv []string
 }
 
 // Srun parses srun's command line: SLURM_* input variables first, then
@@ -96,7 +99,7 @@ func (p *Parser) Srun(args []string) (*StepResult, error) {
 		q.Prog = "srun"
 	}
 	st := &srunState{srun: true}
-	return q.parseStep(args, NewTable(srunOptions(st)), srunEnvOrder, st, true)
+	return q.parseStep(args, srunTable(st), srunEnvOrder, st, true)
 }
 
 func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunState, needCommand bool) (*StepResult, error) {
@@ -111,7 +114,7 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 			return nil, err
 		}
 	}
-	g := &getopt{prog: p.prog(), args: args, t: t}
+	g := &getopt{argv0: p.argv0(), prog: p.prog(), args: args, t: t}
 	for {
 		occ, ok, err := g.next()
 		if err != nil {
@@ -135,7 +138,8 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 		return nil, err
 	}
 	st.Quiet, st.Verbose = b.quiet || st.Quiet, b.verbose
-	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings, Defined: b.defined(t, nil)}, nil
+	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings, Defined: b.defined(t, nil),
+		OptionEnv: b.optionVariables()}, nil
 }
 
 // applyEnvVar applies one input variable, as sbatch's SBATCH_* are read.
@@ -237,6 +241,12 @@ func (st *srunState) setDistribution(b *builder, v value) error {
 // setJobID takes --jobid (or SLURM_JOB_ID): a job id, possibly
 // "12.3"-like with a step, as srun accepts it.
 func (st *srunState) setJobID(b *builder, v value) error {
+	if v.src == fromArgv {
+		// srun reads its own --jobid as a plain positive number.
+		if _, err := b.parseInt("--jobid", v.str, true); err != nil {
+			return err
+		}
+	}
 	s, _, _ := strings.Cut(v.str, ".")
 	n, err := strconv.ParseUint(s, 10, 32)
 	if err != nil || n == 0 {

@@ -14,11 +14,15 @@ func (p *Parser) Salloc(args []string) (*StepResult, error) {
 		q.Prog = "salloc"
 	}
 	st := &srunState{}
-	res, err := q.parseStep(args, NewTable(sallocOptions(st)), sallocEnvOrder, st, false)
+	res, err := q.parseStep(args, NewTable(inSlurmOrder(sallocOptions(st))), sallocEnvOrder, st, false)
 	if err != nil || res.Action != Submit {
 		return res, err
 	}
-	if st.Name == "" {
+	switch {
+	case st.Name != "":
+	case st.NoShell:
+		res.Request.Name = SallocNoShellName
+	default:
 		res.Request.Name = SallocDefaultName
 	}
 	return res, nil
@@ -29,7 +33,7 @@ var sallocDrop = map[string]bool{
 	"array": true, "batch": true, "error": true, "export": true, "export-file": true, "ignore-pbs": true,
 	"input": true, "kill-on-invalid-dep": true, "no-requeue": true, "open-mode": true, "output": true,
 	"parsable": true, "requeue": true, "test-only": true, "wait": true, "wrap": true, "data": true,
-	"job-name": true,
+	"job-name": true, "propagate": true,
 }
 
 // sallocOptions is sbatch's table without its script and output options,
@@ -53,10 +57,9 @@ func sallocOptions(st *srunState) []Option {
 		Option{Long: "bell", Arg: NoArg},
 		Option{Long: "no-bell", Arg: NoArg},
 		Option{Long: "no-shell", Arg: NoArg, set: st.setNoShell},
-		Option{Long: "immediate", Short: 'I', Arg: OptionalArg, Env: env("SALLOC_IMMEDIATE"), set: st.setImmediate},
+		Option{Long: "immediate", Short: 'I', Arg: OptionalArg, Env: env("SALLOC_IMMEDIATE"), set: st.setSallocImmediate},
 		Option{Long: "job-name", Short: 'J', Arg: RequiredArg, Env: env("SALLOC_JOB_NAME"), set: st.setJobName},
 		Option{Long: "kill-command", Short: 'K', Arg: OptionalArg},
-		Option{Long: "cpu-bind", Arg: RequiredArg, set: st.setCPUBind},
 	)
 }
 

@@ -95,6 +95,7 @@ func (b *builder) applyScript(name, body string) error {
 	if d.HetJob {
 		return b.exitError("Loam does not support heterogeneous jobs (#SBATCH hetjob)")
 	}
+	// sbatch reads its directives as argv with argv[0] "sbatch".
 	g := &getopt{prog: b.p.prog(), args: d.Args, t: b.p.table()}
 	for {
 		occ, ok, err := g.next()

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"os"
 	"runtime/debug"
 
 	"github.com/loamhpc/loam/pkg/client"
@@ -25,5 +26,7 @@ func Main(run func(ctx context.Context, env *Env, args []string) int, args []str
 	// well under it), which saves a third of squeue's time.
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(768 << 20)
-	return run(context.Background(), OSEnv(DialController), args)
+	env := OSEnv(DialController)
+	env.Argv0 = os.Args[0]
+	return run(context.Background(), env, args)
 }

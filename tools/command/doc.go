@@ -22,7 +22,9 @@
 //     dial.go: finding the controller and Main for the thin mains; env.go:
 //     SQUEUE_* variables (sbatch's SBATCH_* are pkg/jobopt's).
 //   - getopt.go: getopt_long with glibc's permutation, abbreviations and
-//     messages (sbatch uses pkg/jobopt's own parser).
+//     messages, which start with argv[0] as called (Env.Argv0, set by
+//     Main) while the hint after them names the command (sbatch uses
+//     pkg/jobopt's own parser).
 //   - format.go: -o/-O specifications and Slurm's field padding; slurmfmt.go:
 //     Slurm's number, time and memory renderings.
 //   - one file (or a few) per command.

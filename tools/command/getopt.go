@@ -48,11 +48,26 @@ type usageError struct{ lines []string }
 
 func (e *usageError) Error() string { return strings.Join(e.lines, "\n") }
 
+// progName names a command in getopt's messages: glibc starts its line
+// with argv[0] as the command was called, while the hint after it, which
+// the command prints itself, names the command.
+type progName struct {
+	argv0 string // "" for name
+	name  string
+}
+
+// prog is the name getopt's messages use for the command called name.
+func (e *Env) prog(name string) progName { return progName{argv0: e.Argv0, name: name} }
+
+// noGetoptHint are the commands that exit after getopt's own message
+// without pointing at --help.
+var noGetoptHint = map[string]bool{"sacct": true, "sstat": true}
+
 // getopt parses args as glibc's getopt_long does by default: options and
 // operands may mix (operands are returned in order), "--" ends the
 // options, long names may be abbreviated to any unambiguous prefix, and
 // short options cluster (-hl) and glue their values (-ofmt).
-func getopt(prog string, args []string, specs []optSpec) ([]option, []string, error) {
+func getopt(prog progName, args []string, specs []optSpec) ([]option, []string, error) {
 	p := &optParser{prog: prog, specs: specs}
 	var opts []option
 	var operands []string
@@ -81,15 +96,20 @@ func getopt(prog string, args []string, specs []optSpec) ([]option, []string, er
 }
 
 type optParser struct {
-	prog  string
+	prog  progName
 	specs []optSpec
 }
 
 func (p *optParser) errorf(format string, args ...any) error {
-	return &usageError{lines: []string{
-		p.prog + ": " + fmt.Sprintf(format, args...),
-		fmt.Sprintf("Try \"%s --help\" for more information", p.prog),
-	}}
+	argv0 := p.prog.argv0
+	if argv0 == "" {
+		argv0 = p.prog.name
+	}
+	lines := []string{argv0 + ": " + fmt.Sprintf(format, args...)}
+	if !noGetoptHint[p.prog.name] {
+		lines = append(lines, fmt.Sprintf("Try \"%s --help\" for more information", p.prog.name))
+	}
+	return &usageError{lines: lines}
 }
 
 // shorts reads a cluster of short options at args[i].

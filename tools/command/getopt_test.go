@@ -85,7 +85,7 @@ func TestGetopt(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			opts, ops, err := getopt("prog", tc.args, testOpts)
+			opts, ops, err := getopt(progName{name: "prog"}, tc.args, testOpts)
 			if tc.wantErr != "" {
 				if err == nil {
 					t.Fatalf("no error, want %q", tc.wantErr)
@@ -117,7 +117,7 @@ func FuzzGetopt(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		opts, _, err := getopt("prog", strings.Fields(line), testOpts)
+		opts, _, err := getopt(progName{name: "prog"}, strings.Fields(line), testOpts)
 		if err != nil {
 			if len(err.(*usageError).lines) != 2 {
 				t.Fatalf("error %v", err)

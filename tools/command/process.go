@@ -48,6 +48,10 @@ type Users interface {
 // the real process; tests build one with buffers, a fixed clock and a fake
 // controller.
 type Env struct {
+	// Argv0 is the program as it was called (os.Args[0]): glibc's getopt
+	// messages start with it, "/usr/bin/srun: ..." when run by path.
+	// Empty means the bare command name.
+	Argv0  string
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer

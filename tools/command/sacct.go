@@ -37,7 +37,7 @@ type acctField struct {
 // controller's job history (finished jobs) and its live jobs.
 func Sacct(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sacct")
-	opts, operands, err := getopt("sacct", args, sacctOpts)
+	opts, operands, err := getopt(env.prog("sacct"), args, sacctOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)

@@ -10,50 +10,73 @@ import (
 )
 
 var sacctOpts = []optSpec{
+	// In Slurm 22.05's order, which getopt lists an ambiguous prefix's
+	// possibilities in.
 	{long: "allusers", short: 'a'},
 	{long: "accounts", short: 'A', arg: requiredArg},
 	{long: "allocations", short: 'X'},
+	{long: "allclusters", short: 'L'},
+	{long: "associations", short: 'x', arg: requiredArg},
 	{long: "brief", short: 'b'},
-	{long: "delimiter", arg: requiredArg},
-	{long: "duplicates", short: 'D'},
-	{long: "helpformat", short: 'e'},
-	{long: "help-fields", short: 'e'},
-	{long: "endtime", short: 'E', arg: requiredArg},
-	{long: "help", short: 'h'},
-	{long: "name", arg: requiredArg},
-	{long: "jobs", short: 'j', arg: requiredArg},
-	{long: "long", short: 'l'},
+	{long: "batch-script", short: 'B'},
+	{long: "completion", short: 'c'},
+	{long: "constraints", short: 'C', arg: requiredArg},
 	{long: "cluster", short: 'M', arg: requiredArg},
 	{long: "clusters", short: 'M', arg: requiredArg},
+	{long: "delimiter", arg: requiredArg},
+	{long: "duplicates", short: 'D'},
+	{long: "endtime", short: 'E', arg: requiredArg},
+	{long: "env-vars"},
+	{long: "federation"},
+	{long: "file", short: 'f', arg: requiredArg},
+	{long: "flags", short: 'F', arg: requiredArg},
+	{long: "fields", short: 'o', arg: requiredArg},
+	{long: "format", short: 'o', arg: requiredArg},
+	{long: "gid", short: 'g', arg: requiredArg},
+	{long: "group", short: 'g', arg: requiredArg},
+	{long: "helpformat", short: 'e'},
+	{long: "help-fields", short: 'e'},
+	{long: "help", short: 'h'},
+	{long: "jobs", short: 'j', arg: requiredArg},
+	{long: "json"},
+	{long: "local"},
+	{long: "long", short: 'l'},
+	{long: "name", arg: requiredArg},
+	{long: "nnodes", short: 'i', arg: requiredArg},
+	{long: "ncpus", short: 'I', arg: requiredArg},
 	{long: "nodelist", short: 'N', arg: requiredArg},
 	{long: "noconvert"},
 	{long: "noheader", short: 'n'},
-	{long: "fields", short: 'o', arg: requiredArg},
-	{long: "format", short: 'o', arg: requiredArg},
 	{long: "parsable", short: 'p'},
 	{long: "parsable2", short: 'P'},
-	{long: "qos", short: 'q', arg: requiredArg},
 	{long: "partition", short: 'r', arg: requiredArg},
+	{long: "qos", short: 'q', arg: requiredArg},
+	{long: "reason", arg: requiredArg},
 	{long: "state", short: 's', arg: requiredArg},
 	{long: "starttime", short: 'S', arg: requiredArg},
-	{long: "truncate", short: 'T'},
-	{long: "uid", short: 'u', arg: requiredArg},
-	{long: "user", short: 'u', arg: requiredArg},
-	{long: "usage", short: 'U'},
-	{long: "verbose", short: 'v'},
-	{long: "version", short: 'V'},
-	{long: "json"},
-	{long: "yaml"},
-	// Accepted for scripts; Loam has one cluster, no federation and no
-	// unit conversion of its own.
-	{long: "allclusters", short: 'L'},
-	{long: "federation"},
-	{long: "local"},
-	{long: "use-local-uid"},
-	{long: "units", arg: requiredArg},
 	{long: "timelimit-min", short: 'k', arg: requiredArg},
 	{long: "timelimit-max", short: 'K', arg: requiredArg},
+	{long: "truncate", short: 'T'},
+	{long: "units", arg: requiredArg},
+	{long: "uid", short: 'u', arg: requiredArg},
+	{long: "use-local-uid"},
+	{long: "usage", short: 'U'},
+	{long: "user", short: 'u', arg: requiredArg},
+	{long: "verbose", short: 'v'},
+	{long: "version", short: 'V'},
+	{long: "wckeys", short: 'W', arg: requiredArg},
+	{long: "whole-hetjob", arg: optionalArg},
+	{long: "yaml"},
 	{short: 't'}, // the old spelling of -X
+}
+
+// sacctUnsupported are sacct options Loam knows but cannot answer: its
+// accounting keeps no job scripts, environments, constraints, reasons,
+// WCKeys or associations, and no groups, node or CPU counts to filter on.
+var sacctUnsupported = map[string]string{
+	"x": "--associations", "B": "--batch-script", "c": "--completion", "C": "--constraints",
+	"env-vars": "--env-vars", "f": "--file", "F": "--flags", "g": "--gid", "i": "--nnodes",
+	"I": "--ncpus", "reason": "--reason", "W": "--wckeys", "whole-hetjob": "--whole-hetjob",
 }
 
 // sacctRequest is what sacct's options ask for beyond the query itself.
@@ -121,6 +144,10 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		return sacctUsers(w, env, o.val, q, rq)
 	case "json", "yaml":
 		w.errf("--%s is not supported", o.id)
+		return 1, true
+	}
+	if name, ok := sacctUnsupported[o.id]; ok {
+		w.errf("%s is not supported", name)
 		return 1, true
 	}
 	return 0, false

@@ -158,7 +158,7 @@ func TestSacctErrors(t *testing.T) {
 		"unknown field":    {[]string{"-o", "jobid,frob"}, "sacct: error: Invalid field requested: \"frob\"\n"},
 		"unknown user":     {[]string{"-u", "nosuchuser"}, "sacct: error: Invalid user id: nosuchuser\n"},
 		"stray argument":   {[]string{"12"}, "sacct: error: Unknown arguments:\nsacct: error:  12\n"},
-		"unrecognized opt": {[]string{"--frob"}, "sacct: unrecognized option '--frob'\nTry \"sacct --help\" for more information\n"},
+		"unrecognized opt": {[]string{"--frob"}, "sacct: unrecognized option '--frob'\n"},
 		// The peer's words, where its time parser gave up.
 		"bad start":   {[]string{"-S", "bogus"}, "Invalid time specification (pos=0): bogus\n"},
 		"bad month":   {[]string{"-S", "2026-13-01"}, "Invalid time specification (pos=5): 2026-13-01\n"},

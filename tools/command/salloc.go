@@ -29,7 +29,7 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	env = lockedStderr(env) // the notice watch writes there too
 	w := newOutput(env, "salloc")
 	warnExitVars(env, w, "SLURM_EXIT_ERROR", "SLURM_EXIT_IMMEDIATE")
-	p := &jobopt.Parser{Prog: "salloc", Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
+	p := &jobopt.Parser{Prog: "salloc", Argv0: env.Argv0, UserKnown: userKnown(env), GroupKnown: groupKnown(env), Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
 	res, err := p.Salloc(args)
 	if err != nil {
 		return w.exit(optionError(w, err))
@@ -88,7 +88,12 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		}
 		argv = []string{shell}
 	}
-	ec := h.runLocal(argv, append(append([]string(nil), env.Environ...), allocationEnv(env, al)...), dir, sigs)
+	watch := revokedUnder(ctx, a, al.JobID)
+	cmdEnv := append(append([]string(nil), env.Environ...), allocationEnv(env, al)...)
+	ec := h.runLocal(argv, append(cmdEnv, res.OptionEnv...), dir, sigs)
+	if watch != nil && watch.end.hasEnded() {
+		return sallocStatus(ec) // revoked: nothing left to relinquish
+	}
 	w.raw("salloc: Relinquishing job allocation " + u32s(al.JobID) + "\n")
 	a.release(ctx, ec)
 	return sallocStatus(ec)

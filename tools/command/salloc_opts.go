@@ -72,9 +72,9 @@ func checkChdir(env *Env, w *output, dir string) bool {
 	return false
 }
 
-// allocateImmediate is salloc -I: the allocation must be granted within
-// the given seconds (at once: within the scheduler's next cycle) or it is
-// given up, with the peer's words. A held job or one that may not start
+// allocateImmediate is salloc -I: the allocation must be granted at once
+// (-I or -I1: within the scheduler's next cycle) or within the given
+// seconds, else it is given up, with the peer's words. A held job or one that may not start
 // yet (--begin) is refused as slurmctld refuses it for -I.
 func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Request, secs int, sigs <-chan os.Signal) (*api.Allocation, int) {
 	if !a.submit(ctx, env, req) {
@@ -86,7 +86,10 @@ func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Req
 		a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
 		return nil, 1
 	}
-	al, interrupted, err := a.wait(ctx, int64(max(secs, 1)), sigs)
+	if secs > 1 {
+		return a.allocateWithin(ctx, int64(secs), sigs)
+	}
+	al, interrupted, err := a.wait(ctx, 1, sigs)
 	switch {
 	case interrupted:
 		a.revoked()
@@ -117,4 +120,46 @@ func (h heldNotice) Allocate(ctx context.Context, req *api.AllocateRequest) (*ap
 		h.w.raw("salloc: Job is in held state, pending scheduler release\n")
 	}
 	return resp, err
+}
+
+// allocateWithin is salloc -I<secs> for more than one second: the job
+// waits like any other ("Pending job allocation N", "queued and waiting")
+// and is given up when secs pass, as the peer's salloc gives it up when
+// its wait for the allocation times out.
+func (a *allocator) allocateWithin(ctx context.Context, secs int64, sigs <-chan os.Signal) (*api.Allocation, int) {
+	first := min(allocWaits[0], secs)
+	for waited, waits := int64(0), 0; waited < secs; waits++ {
+		step := first
+		if waits > 0 {
+			step = secs - waited
+		}
+		al, interrupted, err := a.wait(ctx, step, sigs)
+		waited += step
+		switch {
+		case interrupted:
+			a.revoked()
+			a.release(ctx, job.ExitCode{})
+			return nil, 1
+		case err != nil:
+			a.w.errf("Unable to confirm allocation for job %d: %s", a.id, errText(err))
+			a.release(ctx, job.ExitCode{})
+			return nil, 1
+		case al.Ready:
+			if waits > 0 {
+				a.w.raw("salloc: job " + u32s(a.id) + " has been allocated resources\n")
+			}
+			return al, 0
+		case al.Ended:
+			a.endedPending()
+			return nil, 1
+		}
+		if waits == 0 {
+			a.w.raw("salloc: Pending job allocation " + u32s(a.id) + "\nsalloc: job " + u32s(a.id) +
+				" queued and waiting for resources\n")
+		}
+	}
+	a.w.errf("Unable to allocate resources: Connection timed out") // ETIMEDOUT
+	a.release(ctx, job.ExitCode{})
+	a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+	return nil, 1
 }

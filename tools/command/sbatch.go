@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -23,7 +24,7 @@ const sbatchRetries = 15
 func Sbatch(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sbatch")
 	warnExitVars(env, w, "SLURM_EXIT_ERROR")
-	p := &jobopt.Parser{Prog: "sbatch", Env: sbatchEnv(env), Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0,
+	p := &jobopt.Parser{Prog: "sbatch", Argv0: env.Argv0, UserKnown: userKnown(env), GroupKnown: groupKnown(env), Env: sbatchEnv(env), Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0,
 		Host: env.Host}
 	cl, err := p.CommandLine(args)
 	if err != nil {
@@ -101,6 +102,11 @@ func readScript(env *Env, w *output, cl *jobopt.CommandLine) ([]byte, int) {
 		name = path.Join(env.Cwd, name)
 	}
 	data, err := env.ReadFile(name)
+	if errors.Is(err, syscall.EISDIR) {
+		// Slurm's sbatch opens a directory and reads nothing from it:
+		// "Batch script is empty!".
+		return nil, 0
+	}
 	if err != nil {
 		w.errf("Unable to open file %s", cl.Script)
 		return nil, errorExit(env)
@@ -137,6 +143,9 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 		w.raw("sbatch: warning: " + m + "\n")
 	}
 	if t := resp.TestOnly; res.TestOnly && t != nil {
+		if res.Quiet { // an informational line: -Q hides it, as the peer's sbatch
+			return 0
+		}
 		tf := newTimeFormat(env, env.Now())
 		w.raw(fmt.Sprintf("sbatch: Job %d to start at %s using %d processors on nodes %s in partition %s\n",
 			t.JobID, tf.appendTime(nil, t.StartTime, "Unknown"), t.Processors, t.Nodes, t.Partition))

@@ -84,6 +84,17 @@ func TestSbatch(t *testing.T) {
 				Processors: 1, Partition: "normal"}},
 			wantErr: "sbatch: Job 1108 to start at 2026-11-29T10:57:31 using 1 processors on nodes cpu001 in partition normal\n",
 		},
+		"test-only quiet hides the estimate, as the peer's sbatch -Q": {
+			args: []string{"--test-only", "-Q", "--wrap=true"},
+			resp: &api.SubmitResponse{TestOnly: &api.TestOnlyResult{JobID: 1108, StartTime: now, Nodes: "cpu001",
+				Processors: 1, Partition: "normal"}},
+		},
+		"test-only quiet still prints a refusal": {
+			args:     []string{"--test-only", "-Q", "-p", "nosuch", "--wrap=true"},
+			err:      api.NewError(api.CodeInvalidPartitionName),
+			wantErr:  "allocation failure: Invalid partition name specified\n",
+			wantCode: 1,
+		},
 		"test-only refused": {
 			args: []string{"--test-only", "-p", "nosuch", "--wrap=true"},
 			err:  api.Errorf(api.CodeInvalidPartitionName, "invalid partition specified: nosuch"),

@@ -81,7 +81,7 @@ func runSbcast(ctx context.Context, env *Env, args []string, fio sbcastIO) int {
 func parseSbcast(env *Env, w *output, args []string) (*sbcastParams, int, bool) {
 	p := &sbcastParams{exclude: sbcastDefaultExclude, blockSize: sbcastDefaultBlock}
 	sbcastEnv(env, w, p)
-	opts, operands, perr := sbcastGetopt(args)
+	opts, operands, perr := sbcastGetopt(env.prog("sbcast"), args)
 	for _, o := range opts {
 		exit, err := applySbcastOpt(w, p, o)
 		var fe *fatalError

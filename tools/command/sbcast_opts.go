@@ -159,10 +159,14 @@ func cAtoi(s string) int {
 	return int(int32(n))
 }
 
-// parseCompress is parse_compress_type: no value is lz4.
-func parseCompress(w *output, v string) int {
+// parseCompress is parse_compress_type: no value (has false) is lz4; an
+// empty one ("--compress=", SBCAST_COMPRESS="") is an unknown type.
+func parseCompress(w *output, v string, has bool) int {
+	if !has {
+		return compressLZ4
+	}
 	switch strings.ToLower(v) {
-	case "", "lz4":
+	case "lz4":
 		return compressLZ4
 	case "none":
 		return compressNone
@@ -223,7 +227,7 @@ func mapSize(w *output, v string) uint32 {
 // the options.
 func sbcastEnv(env *Env, w *output, p *sbcastParams) {
 	if v, ok := env.Getenv("SBCAST_COMPRESS"); ok {
-		p.compress = parseCompress(w, v)
+		p.compress = parseCompress(w, v, true)
 	}
 	if v, ok := env.Getenv("SBCAST_EXCLUDE"); ok {
 		p.exclude = v
@@ -267,7 +271,7 @@ type sbcastExit struct {
 func applySbcastOpt(w *output, p *sbcastParams, o option) (*sbcastExit, error) {
 	switch o.id {
 	case "C":
-		p.compress = parseCompress(w, o.val)
+		p.compress = parseCompress(w, o.val, o.has)
 	case "exclude":
 		p.exclude = o.val
 	case "F":
@@ -310,21 +314,21 @@ func applySbcastOpt(w *output, p *sbcastParams, o option) (*sbcastExit, error) {
 // sbcastGetopt parses args; on a usage error it returns the options
 // before the bad one too, which Slurm has already acted on (an earlier
 // -V still prints the version).
-func sbcastGetopt(args []string) ([]option, []string, error) {
-	opts, operands, err := getopt("sbcast", args, sbcastOpts)
+func sbcastGetopt(prog progName, args []string) ([]option, []string, error) {
+	opts, operands, err := getopt(prog, args, sbcastOpts)
 	if err == nil {
 		return opts, operands, nil
 	}
 	// The bad argument is where every longer prefix fails too.
 	k := len(args)
 	for k > 0 {
-		if _, _, perr := getopt("sbcast", args[:k-1], sbcastOpts); perr == nil {
+		if _, _, perr := getopt(prog, args[:k-1], sbcastOpts); perr == nil {
 			break
 		}
 		k--
 	}
 	if k > 0 {
-		opts, _, _ = getopt("sbcast", args[:k-1], sbcastOpts)
+		opts, _, _ = getopt(prog, args[:k-1], sbcastOpts)
 	}
 	return opts, nil, err
 }

@@ -84,7 +84,7 @@ func Scancel(ctx context.Context, env *Env, args []string) int {
 }
 
 func parseScancel(env *Env, w *output, args []string) (*scancelParams, int, bool) {
-	opts, operands, err := getopt("scancel", args, scancelOpts)
+	opts, operands, err := getopt(env.prog("scancel"), args, scancelOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return nil, 1, true

@@ -27,8 +27,7 @@ var scontrolOpts = []optSpec{
 	{long: "usage"},
 	{long: "verbose", short: 'v'},
 	{long: "version", short: 'V'},
-	{long: "json"},
-	{long: "yaml"},
+	// No --json or --yaml: Slurm 22.05's scontrol has neither.
 }
 
 // scontrol is one scontrol session: its flags and exit status.
@@ -51,7 +50,7 @@ func Scontrol(ctx context.Context, env *Env, args []string) int {
 	// As getopt permutes, options may follow the command:
 	// "scontrol show job -d 12" shows details.
 	args, flagArgs := splitSetDebugFlags(args) // scontrol_admin.go
-	opts, operands, err := getopt("scontrol", args, scontrolOpts)
+	opts, operands, err := getopt(env.prog("scontrol"), args, scontrolOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)
@@ -75,9 +74,6 @@ func Scontrol(ctx context.Context, env *Env, args []string) int {
 		case "V":
 			w.printf("%s\n", versionLine)
 			return w.exit(0)
-		case "json", "yaml":
-			w.errf("--%s is not supported", o.id)
-			return w.exit(1)
 		}
 	}
 	if len(operands) == 0 {
@@ -197,6 +193,9 @@ func (s *scontrol) run(argv []string) {
 	case abbrev(tag, "notify", 1):
 		s.notify(argv)
 	case abbrev(tag, "version", 4):
+		if len(argv) > 1 {
+			s.fail("too many arguments for %s keyword\n", tag)
+		}
 		s.w.printf("%s\n", versionLine)
 	case abbrev(tag, "help", 2):
 		s.w.printf("%s", scontrolHelp)

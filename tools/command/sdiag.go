@@ -40,7 +40,7 @@ const (
 // Slurm's layout, or with -r the reset itself (operators only).
 func Sdiag(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sdiag")
-	opts, _, err := getopt("sdiag", args, sdiagOpts)
+	opts, _, err := getopt(env.prog("sdiag"), args, sdiagOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)

@@ -117,7 +117,7 @@ func Sinfo(ctx context.Context, env *Env, args []string) int {
 
 func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 	// sinfo reads no operands and, unlike squeue, ignores them.
-	opts, _, err := getopt("sinfo", args, sinfoOpts)
+	opts, _, err := getopt(env.prog("sinfo"), args, sinfoOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return nil, 1, true

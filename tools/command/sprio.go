@@ -28,8 +28,8 @@ var sprioOpts = []optSpec{
 	{long: "clusters", short: 'M', arg: requiredArg},
 	{long: "federation"},
 	{long: "local"},
-	{long: "sibling"},
 	{long: "sib"},
+	{long: "sibling"},
 	{long: "help"},
 	{long: "usage"},
 	{long: "history"},
@@ -79,7 +79,7 @@ func Sprio(ctx context.Context, env *Env, args []string) int {
 // parseSprio reads the command line; done says sprio already finished
 // (help, usage, version, a bad option) with code.
 func parseSprio(env *Env, w *output, args []string) (*sprioParams, int, bool) {
-	opts, operands, err := getopt("sprio", args, sprioOpts)
+	opts, operands, err := getopt(env.prog("sprio"), args, sprioOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return nil, 1, true

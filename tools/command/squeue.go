@@ -159,7 +159,7 @@ func knownNodes(ctx context.Context, w *output, c Controller, names []string) bo
 // parseSqueue reads options and SQUEUE_* variables. done means the
 // command ends here with code (errors, --help, --version).
 func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int, done bool) {
-	opts, operands, err := getopt("squeue", args, squeueOpts)
+	opts, operands, err := getopt(env.prog("squeue"), args, squeueOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return nil, 1, true

@@ -41,7 +41,7 @@ type sreportParams struct {
 // checkpoints and GPU-hours lost per tenant per day or month (R12).
 func Sreport(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sreport")
-	opts, operands, err := getopt("sreport", args, sreportOpts)
+	opts, operands, err := getopt(env.prog("sreport"), args, sreportOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)

@@ -54,7 +54,7 @@ func runSrun(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	env = lockedStderr(env) // the notice watch writes there too
 	w := newOutput(env, "srun")
 	warnExitVars(env, w, "SLURM_EXIT_ERROR", "SLURM_EXIT_IMMEDIATE")
-	p := &jobopt.Parser{Prog: "srun", Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
+	p := &jobopt.Parser{Prog: "srun", Argv0: env.Argv0, UserKnown: userKnown(env), GroupKnown: groupKnown(env), Env: env.Environ, Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0, Host: env.Host}
 	res, err := p.Srun(args)
 	if err != nil {
 		return w.exit(optionError(w, err))

@@ -36,6 +36,8 @@ const (
 type noticeWatch struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	// end is what salloc does when the job ends under it (salloc_revoke.go).
+	end endHook
 }
 
 // watchNotices starts showing job jid's notices as prog; nil when the
@@ -49,7 +51,9 @@ func watchNotices(ctx context.Context, c stepController, w *output, prog string,
 	n := &noticeWatch{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(n.done)
-		showNotices(ctx, nw, w, prog, jid)
+		if showNotices(ctx, nw, w, prog, jid) {
+			n.end.fire()
+		}
 	}()
 	return n
 }
@@ -63,20 +67,20 @@ func (n *noticeWatch) stop() {
 	<-n.done
 }
 
-// showNotices waits for notices until ctx ends, the job ends or the
-// controller refuses (an unknown job, an older controller); it retries
-// while the controller cannot be reached or restarts.
-func showNotices(ctx context.Context, nw noticeWaiter, w *output, prog string, jid uint32) {
+// showNotices waits for notices until ctx ends, the job ends (true) or
+// the controller refuses (an unknown job, an older controller); it
+// retries while the controller cannot be reached or restarts.
+func showNotices(ctx context.Context, nw noticeWaiter, w *output, prog string, jid uint32) bool {
 	var after uint64
 	for ctx.Err() == nil {
 		resp, err := nw.WaitNotices(ctx, &api.NoticeWaitRequest{JobID: jid, After: after, Timeout: noticeWait})
 		var ae *api.Error
 		switch {
 		case ctx.Err() != nil || errors.As(err, &ae) && ae.Code != api.CodeShuttingDown:
-			return
+			return false
 		case err != nil:
 			if w.env.Sleep(ctx, noticeRetry) != nil {
-				return
+				return false
 			}
 			continue
 		}
@@ -87,9 +91,10 @@ func showNotices(ctx context.Context, nw noticeWaiter, w *output, prog string, j
 			}
 		}
 		if resp.Ended {
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // lockedStderr returns env with its standard error safe for the notice

@@ -9,8 +9,8 @@ import (
 )
 
 var sshareOpts = []optSpec{
-	{long: "all", short: 'a'},
 	{long: "accounts", short: 'A', arg: requiredArg},
+	{long: "all", short: 'a'},
 	{long: "helpformat", short: 'e'},
 	{long: "long", short: 'l'},
 	{long: "partition", short: 'm'},
@@ -26,6 +26,11 @@ var sshareOpts = []optSpec{
 	{long: "version", short: 'V'},
 	{long: "help"},
 	{long: "usage"},
+	// Slurm's optstring has letters its switch lacks: -q and -t VALUE
+	// stop sshare with "getopt error, returned q"; -h is -n.
+	{short: 't', arg: requiredArg},
+	{short: 'q'},
+	{short: 'h', id: "n"},
 }
 
 // shareField is one sshare column: its name, Slurm's default width and
@@ -111,7 +116,7 @@ type sshareParams struct {
 // Lent).
 func Sshare(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sshare")
-	p, code, done := parseSshare(w, args)
+	p, code, done := parseSshare(env, w, args)
 	if done {
 		return w.exit(code)
 	}
@@ -133,8 +138,8 @@ func Sshare(ctx context.Context, env *Env, args []string) int {
 	return w.exit(0)
 }
 
-func parseSshare(w *output, args []string) (*sshareParams, int, bool) {
-	opts, operands, err := getopt("sshare", args, sshareOpts)
+func parseSshare(env *Env, w *output, args []string) (*sshareParams, int, bool) {
+	opts, operands, err := getopt(env.prog("sshare"), args, sshareOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return nil, 1, true
@@ -173,6 +178,9 @@ func parseSshare(w *output, args []string) (*sshareParams, int, bool) {
 		case "help", "usage":
 			w.printf("%s", sshareHelp)
 			return nil, 0, true
+		case "t", "q":
+			w.raw("getopt error, returned " + o.id + "\n")
+			return nil, 1, true
 		}
 	}
 	return p, 0, false

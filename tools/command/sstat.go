@@ -57,7 +57,7 @@ type sstatRun struct {
 // daemons through the controller.
 func Sstat(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sstat")
-	opts, _, err := getopt("sstat", args, sstatOpts)
+	opts, _, err := getopt(env.prog("sstat"), args, sstatOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return w.exit(1)

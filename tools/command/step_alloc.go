@@ -101,7 +101,7 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 			return al, 0
 		case al.Ended:
 			a.notices.stop()
-			a.w.raw(a.prog + ": error: Job allocation " + u32s(a.id) + " has been revoked.\n")
+			a.endedPending()
 			return nil, 1
 		}
 		if waits == 0 {

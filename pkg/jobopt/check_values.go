@@ -1,0 +1,200 @@
+package jobopt
+
+import (
+	"strings"
+)
+
+// valueChecks are the checks Slurm makes on options Loam otherwise
+// ignores: a script with a bad value must fail with the peer's words and
+// exit status even though Loam would not act on a good one. Keyed by
+// long name; they run before the option is passed on or ignored.
+var valueChecks = map[string]func(b *builder, v value) error{
+	"threads-per-core": positiveCheck("--threads-per-core"),
+	"cores-per-socket": positiveCheck("--cores-per-socket"),
+	"sockets-per-node": positiveCheck("--sockets-per-node"),
+	"ntasks-per-core":  positiveCheck("--ntasks-per-core"),
+	"wait-all-nodes":   checkWaitAllNodes,
+	"extra-node-info":  checkExtraNodeInfo,
+	"propagate":        checkPropagate,
+	"hint":             checkHint,
+	"mem-bind":         checkMemBind,
+	"cpu-freq":         checkCPUFreq,
+	"uid":              checkUID,
+	"gid":              checkGID,
+}
+
+// checkValue runs o's check, if it has one, on an occurrence with a value.
+func (b *builder) checkValue(o *Option, v value) error {
+	check := valueChecks[o.Long]
+	if check == nil || v.reset || !v.has {
+		return nil
+	}
+	return check(b, v)
+}
+
+func positiveCheck(name string) func(b *builder, v value) error {
+	return func(b *builder, v value) error {
+		_, err := b.parseInt(name, v.str, true)
+		return err
+	}
+}
+
+// checkWaitAllNodes: a number, and only 0 or 1.
+func checkWaitAllNodes(b *builder, v value) error {
+	n, err := b.parseInt("--wait-all-nodes", v.str, false)
+	if err != nil {
+		return err
+	}
+	if n > 1 {
+		return b.clientError("Invalid --wait-all-nodes specification")
+	}
+	return nil
+}
+
+// checkExtraNodeInfo reads -B sockets[:cores[:threads]]: each a count, a
+// range "min-max" or "*"; words after the third are not looked at.
+func checkExtraNodeInfo(b *builder, v value) error {
+	ordinals := []string{"first", "second", "third"}
+	for k, part := range strings.SplitN(v.str, ":", 4) {
+		if k == len(ordinals) {
+			break
+		}
+		if !resourceRange(part) {
+			return &Error{Code: ExitError, Lines: []string{
+				b.p.prog() + ": error: Invalid numeric value \"" + part + "\" for " + ordinals[k] + " arg of -B."}}
+		}
+	}
+	return nil
+}
+
+func resourceRange(s string) bool {
+	if s == "*" {
+		return true
+	}
+	lo, hi, isRange := strings.Cut(s, "-")
+	if !allDigits(lo) {
+		return false
+	}
+	return !isRange || hi == "*" || allDigits(hi)
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// rlimitNames are the limits --propagate names, with or without RLIMIT_.
+var rlimitNames = map[string]bool{"AS": true, "CORE": true, "CPU": true, "DATA": true, "FSIZE": true,
+	"MEMLOCK": true, "NOFILE": true, "NPROC": true, "RSS": true, "STACK": true}
+
+// checkPropagate: ALL, NONE, or a list of limit names (upper case, as
+// Slurm compares them).
+func checkPropagate(b *builder, v value) error {
+	if v.str == "" || v.str == "ALL" || v.str == "NONE" {
+		return nil
+	}
+	for _, name := range strings.Split(v.str, ",") {
+		if name == "" || rlimitNames[strings.TrimPrefix(name, "RLIMIT_")] {
+			continue
+		}
+		return b.exitError("Bad rlimit name: "+name, "--propagate="+v.str+" is not valid.")
+	}
+	return nil
+}
+
+var hintWords = map[string]bool{"compute_bound": true, "memory_bound": true, "multithread": true,
+	"nomultithread": true, "help": true}
+
+// checkHint: a list of hint words, in any case.
+func checkHint(b *builder, v value) error {
+	for _, w := range strings.Split(v.str, ",") {
+		if !hintWords[strings.ToLower(w)] {
+			return b.exitError("unrecognized --hint argument \"" + w + "\", see --hint=help")
+		}
+	}
+	return nil
+}
+
+var memBindWords = map[string]bool{"help": true, "p": true, "prefer": true, "sort": true, "nosort": true,
+	"q": true, "quiet": true, "v": true, "verbose": true, "no": true, "none": true, "rank": true, "local": true}
+
+// checkMemBind: a list of binding words and map_mem:/mask_mem: lists.
+func checkMemBind(b *builder, v value) error {
+	for _, w := range strings.Split(v.str, ",") {
+		lw := strings.ToLower(w)
+		switch {
+		case memBindWords[lw]:
+		case hasAnyPrefix(lw, "map_mem:", "mapmem:", "mask_mem:", "maskmem:"):
+		default:
+			return b.clientError("unrecognized --mem-bind argument \"%s\"", w)
+		}
+	}
+	return nil
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	cpuFreqLevels    = map[string]bool{"low": true, "medium": true, "high": true, "highm1": true}
+	cpuFreqGovernors = map[string]bool{"conservative": true, "ondemand": true, "performance": true,
+		"powersave": true, "userspace": true, "schedutil": true}
+)
+
+// checkCPUFreq reads --cpu-freq=p1[-p2][:gov]: frequencies are kHz or
+// low, medium, high, highm1; a lone p1 may be a governor; a governor
+// after a colon needs the range.
+func checkCPUFreq(b *builder, v value) error {
+	bad := func(lines ...string) error {
+		e := &Error{Code: ExitClient}
+		for _, l := range append(lines, "Invalid --cpu-freq argument") {
+			e.Lines = append(e.Lines, b.p.prog()+": error: "+l)
+		}
+		return e
+	}
+	freq, gov, hasGov := strings.Cut(v.str, ":")
+	lo, hi, isRange := strings.Cut(freq, "-")
+	freqOK := func(s string) bool { return allDigits(s) || cpuFreqLevels[strings.ToLower(s)] }
+	switch {
+	case !isRange && !hasGov && cpuFreqGovernors[strings.ToLower(lo)]:
+		return nil
+	case !freqOK(lo):
+		return bad("unrecognized --cpu-freq argument \"" + lo + "\"")
+	case isRange && !freqOK(hi):
+		return bad("unrecognized --cpu-freq argument \"" + hi + "\"")
+	case hasGov && !isRange:
+		return bad("gov on cpu-frec (" + gov + ") illegal without max")
+	case hasGov && !cpuFreqGovernors[strings.ToLower(gov)]:
+		return bad("unrecognized --cpu-freq argument \"" + gov + "\"")
+	}
+	return nil
+}
+
+// checkUID and checkGID refuse a user or group the submit host does not
+// know, by name or number, when the caller handed in a way to look.
+func checkUID(b *builder, v value) error {
+	if b.p.UserKnown != nil && !b.p.UserKnown(v.str) {
+		return b.clientError("Invalid --uid specification")
+	}
+	return nil
+}
+
+func checkGID(b *builder, v value) error {
+	if b.p.GroupKnown != nil && !b.p.GroupKnown(v.str) {
+		return b.clientError("Invalid --gid specification")
+	}
+	return nil
+}

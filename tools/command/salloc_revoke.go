@@ -1,0 +1,85 @@
+package command
+
+import (
+	"context"
+	"sync"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// endHook runs a function once when the job a notice watch follows ends
+// while salloc's command runs (scancel, its time limit): the peer's
+// salloc says "Job allocation N has been revoked." at that moment, lets
+// its command run on, and has no allocation left to relinquish after it.
+type endHook struct {
+	mu    sync.Mutex
+	ended bool
+	f     func()
+}
+
+// fire marks the job ended and runs the function set, if any.
+func (h *endHook) fire() {
+	h.mu.Lock()
+	h.ended = true
+	f := h.f
+	h.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// onEnd sets the function to run when the job ends; it runs at once
+// when the job already ended.
+func (h *endHook) onEnd(f func()) {
+	h.mu.Lock()
+	ended := h.ended
+	h.f = f
+	h.mu.Unlock()
+	if ended {
+		f()
+	}
+}
+
+// hasEnded reports whether the watch saw the job end.
+func (h *endHook) hasEnded() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ended
+}
+
+// revokedUnder starts announcing that salloc's granted allocation is
+// revoked, watching the job's notices when nothing does yet; it returns
+// the watch.
+func revokedUnder(ctx context.Context, a *allocator, id uint32) *noticeWatch {
+	if a.notices == nil {
+		a.notices = watchNotices(ctx, a.c, a.w, "salloc", id)
+	}
+	if a.notices != nil {
+		a.notices.end.onEnd(func() { a.w.raw(revokedLine(ctx, a.c, id)) })
+	}
+	return a.notices
+}
+
+// revokedLine is what the peer's salloc says when its job ends under its
+// command: the time limit has its own words, any other end (scancel,
+// preemption) the plain revocation.
+func revokedLine(ctx context.Context, c Controller, id uint32) string {
+	resp, err := c.Jobs(ctx, &api.JobQuery{JobIDs: []string{u32s(id)}})
+	if err == nil && len(resp.Jobs) == 1 && resp.Jobs[0].JobState == job.Timeout {
+		return "salloc: Job " + u32s(id) + " has exceeded its time limit and its allocation has been revoked.\n"
+	}
+	return "salloc: Job allocation " + u32s(id) + " has been revoked.\n"
+}
+
+// endedPending says that the job ended (scancel) while it waited for its
+// allocation: salloc with the peer's three lines, srun with its one.
+func (a *allocator) endedPending() {
+	id := u32s(a.id)
+	if a.prog != "salloc" {
+		a.w.raw(a.prog + ": error: Job allocation " + id + " has been revoked.\n")
+		return
+	}
+	a.w.raw("salloc: Job allocation " + id + " has been revoked.\nsalloc: Job has been cancelled\n")
+	a.w.errf("Job submit/allocate failed: %s", api.CodeAlreadyDone.Text())
+}
