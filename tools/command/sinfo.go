@@ -79,6 +79,7 @@ type sinfoParams struct {
 	formatSet     bool // -o or -O, even empty (no fields)
 	partFieldSize bool
 	nodeFieldSize bool
+	noconvert     bool // --noconvert: counts without K, M, ...
 }
 
 // Sinfo runs sinfo with args and returns its exit status.
@@ -116,6 +117,9 @@ func Sinfo(ctx context.Context, env *Env, args []string) int {
 }
 
 func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
+	if clustersFromEnv(env, w) {
+		return nil, 1, true
+	}
 	// sinfo reads no operands and, unlike squeue, ignores them.
 	opts, _, err := getopt(env.prog("sinfo"), args, sinfoOpts)
 	if err != nil {
@@ -172,8 +176,13 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 			return true, 1
 		}
 		p.nodes = names
+	case "M":
+		refuseClusters(w, o.val, false)
+		return true, 1
 	case "N":
 		p.nodeFlag = true
+	case "noconvert":
+		p.noconvert = true
 	case "o":
 		p.format, p.long, p.formatSet = o.val, false, true
 	case "O":
@@ -262,6 +271,9 @@ type sinfoPrinter struct {
 	partSize int
 	nodeSize int
 	users    Users
+	// noconvert (--noconvert) prints counts as they are ("1024", not
+	// "1K").
+	noconvert bool
 }
 
 func (p *sinfoPrinter) partitionName(r *sinfoRec) string {
@@ -326,7 +338,7 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 	if !p.all && p.partitions == nil { // -p names them: shown, as in Slurm
 		parts.Partitions = slices.DeleteFunc(parts.Partitions, func(pt api.Partition) bool { return pt.HiddenFromCaller })
 	}
-	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users}
+	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users, noconvert: p.noconvert}
 	pr.items = sinfoItems(w, p.format, p.long)
 	recs := p.records(pr, parts.Partitions, nodes.Nodes)
 	p.sortRecs(recs)

@@ -170,7 +170,7 @@ var sinfoCols = append([]sinfoCol{
 	{letter: 'B', names: []string{"maxcpuspernode"}, header: "MAX_CPUS_PER_NODE",
 		val: func(*sinfoRec, *sinfoPrinter) string { return "UNLIMITED" }},
 	{letter: 'c', names: []string{"cpus"}, header: "CPUS", match: func(m *sinfoMatch) { m.cpus = true },
-		val: nodeNum(func(n *api.Node) int64 { return int64(n.CPUs) }, false)},
+		val: cpusCol},
 	{letter: 'C', names: []string{"cpusstate"}, header: "CPUS(A/I/O/T)", match: func(m *sinfoMatch) { m.cpus = true },
 		val: func(r *sinfoRec, _ *sinfoPrinter) string { a, i, o, t := counts(r, true); return slash(a, i, o, t) }},
 	{letter: 'd', names: []string{"disk"}, header: "TMP_DISK", match: func(m *sinfoMatch) { m.disk = true },
@@ -180,7 +180,12 @@ var sinfoCols = append([]sinfoCol{
 	{letter: 'e', names: []string{"freemem"}, header: "FREE_MEM", match: func(m *sinfoMatch) { m.freeMem = true },
 		val: nodeNum(func(n *api.Node) int64 { return n.FreeMemory }, true)},
 	{letter: 'E', names: []string{"reason"}, header: "REASON", match: func(m *sinfoMatch) { m.reason = true },
-		val: firstVal(func(n *api.Node) string { return orNone(n.Reason) })},
+		val: func(r *sinfoRec, _ *sinfoPrinter) string {
+			if r.first == nil { // a line without nodes has no reason
+				return "none"
+			}
+			return orNone(r.first.Reason)
+		}},
 	{letter: 'f', names: []string{"features"}, header: "AVAIL_FEATURES", match: func(m *sinfoMatch) { m.features = true },
 		val: firstVal(func(n *api.Node) string { return orNull(strings.Join(n.Features, ",")) })},
 	{letter: 'F', names: []string{"nodeaiot"}, header: "NODES(A/I/O/T)",
@@ -250,18 +255,23 @@ var sinfoCols = append([]sinfoCol{
 	{letter: 'R', names: []string{"partitionname"}, header: "PARTITION", match: func(m *sinfoMatch) { m.partition = true },
 		val: partVal(func(p *api.Partition) string { return p.Name })},
 	{letter: 's', names: []string{"size"}, header: "JOB_SIZE", match: func(m *sinfoMatch) { m.jobSize = true },
-		val: partVal(jobSize)},
+		val: jobSizeCol},
 	{letter: 'S', names: []string{"allocnodes"}, header: "ALLOCNODES", val: partVal(func(*api.Partition) string { return "all" })},
 	{letter: 't', names: []string{"statecompact"}, header: "STATE", match: func(m *sinfoMatch) { m.state = true },
 		val: stateVal(false)},
 	{letter: 'T', names: []string{"statelong"}, header: "STATE", match: func(m *sinfoMatch) { m.state = true },
 		val: stateVal(true)},
 	{letter: 'u', names: []string{"user"}, header: "USER", match: func(m *sinfoMatch) { m.reasonUser = true },
-		val: firstVal(func(n *api.Node) string { return reasonUser(n) })},
+		val: func(r *sinfoRec, _ *sinfoPrinter) string {
+			if r.first == nil { // Slurm's empty line holds reason uid 0
+				return "root"
+			}
+			return reasonUser(r.first)
+		}},
 	{letter: 'U', names: []string{"userlong"}, header: "USER", match: func(m *sinfoMatch) { m.reasonUser = true },
 		val: func(r *sinfoRec, p *sinfoPrinter) string {
 			if r.first == nil {
-				return "(null)"
+				return "root(0)"
 			}
 			u := reasonUser(r.first)
 			if uid, ok := p.users.UID(u); ok {

@@ -34,7 +34,7 @@ func (p *sinfoParams) records(pr *sinfoPrinter, parts []api.Partition, nodes []a
 		if p.partitions != nil && !slices.Contains(p.partitions, part.Name) {
 			continue
 		}
-		if !p.nodeFlag && m.partition && !p.reasons {
+		if !p.nodeFlag && m.partition {
 			recs = append(recs, &sinfoRec{part: part, partIdx: k})
 		}
 		for _, name := range partitionNodes(part, byName) {

@@ -5,14 +5,18 @@ const sinfoUsage = `Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p par
 `
 
 const sinfoHelp = `Usage: sinfo [OPTIONS]
-  -a, --all                  show all partitions (Loam has no hidden ones)
+  -a, --all                  show all partitions (including hidden and those
+			     not accessible)
   -d, --dead                 show only non-responding nodes
   -e, --exact                group nodes only on exact match of configuration
   -h, --noheader             no headers on output
   -i, --iterate=seconds      specify an iteration period
   -l, --long                 long output - displays more information
+  -M, --clusters=names       refused: Loam serves one cluster
   -n, --nodes=NODES          report on specific node(s)
   -N, --Node                 Node-centric format
+  --noconvert                don't convert units from their original type
+			     (e.g. 2048M won't be converted to 2G).
   -o, --format=format        format specification
   -O, --Format=format        long format specification
   -p, --partition=PARTITION  report on specific partition

@@ -48,76 +48,72 @@ func nodeStateNum(n *api.Node) int {
 }
 
 // stateCompact is Slurm's node_state_string_compact for the states Loam
-// uses ("DRNG", "DOWN*", "MIX").
+// uses ("DRNG", "DOWN*", "MIX$").
 func stateCompact(s int) string {
-	star := ""
-	if s&flagNoResp != 0 {
-		star = "*"
-	}
-	base := s & 0xf
-	switch {
-	case maintShown(s):
-		return "MAINT" + star
-	case s&flagDrain != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
-		return "DRNG" + star
-	case s&flagDrain != 0:
-		return "DRAIN" + star
-	case s&flagFail != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
-		return "FAILG" + star
-	case s&flagFail != 0:
-		return "FAIL" + star
-	case base == stDown:
-		return "DOWN" + star
-	case s&flagComp != 0:
-		return "COMP" + star
-	case base == stAllocated:
-		return "ALLOC" + star
-	case base == stMixed:
-		return "MIX" + star
-	case s&flagRes != 0:
-		return "RESV" + star
-	case base == stIdle:
-		return "IDLE" + star
-	case base == stFuture:
-		return "FUTR" + star
-	}
-	return "UNK" + star
+	return stateName(s, &compactNames)
 }
 
 // stateLong is Slurm's node_state_string ("DRAINING", "DOWN*").
 func stateLong(s int) string {
+	return stateName(s, &longNames)
+}
+
+// stateNames are the words of one of Slurm's two state spellings.
+type stateNames struct {
+	maint, draining, drained, failing, fail, down, alloc, comp, idle, resv, mixed, future, unknown string
+}
+
+var compactNames = stateNames{"MAINT", "DRNG", "DRAIN", "FAILG", "FAIL", "DOWN", "ALLOC", "COMP", "IDLE",
+	"RESV", "MIX", "FUTR", "UNK"}
+
+var longNames = stateNames{"MAINT", "DRAINING", "DRAINED", "FAILING", "FAIL", "DOWN", "ALLOCATED",
+	"COMPLETING", "IDLE", "RESERVED", "MIXED", "FUTURE", "UNKNOWN"}
+
+// stateName spells state s as Slurm 22.05 does. A node in a maintenance
+// window shows MAINT unless it is drained, down or running jobs; then
+// its state takes a "$", which wins over the "*" of a node that does not
+// respond. FAIL states never take the "$", and an allocated node whose
+// other jobs are completing shows "+".
+func stateName(s int, n *stateNames) string {
 	star := ""
 	if s&flagNoResp != 0 {
 		star = "*"
 	}
+	suffix := star
+	if s&flagMaint != 0 {
+		suffix = "$"
+	}
 	base := s & 0xf
+	comp := s&flagComp != 0
 	switch {
 	case maintShown(s):
-		return "MAINT" + star
-	case s&flagDrain != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
-		return "DRAINING" + star
+		return n.maint + star
+	case s&flagDrain != 0 && (comp || base == stAllocated || base == stMixed):
+		return n.draining + suffix
 	case s&flagDrain != 0:
-		return "DRAINED" + star
-	case s&flagFail != 0 && (s&flagComp != 0 || base == stAllocated || base == stMixed):
-		return "FAILING" + star
+		return n.drained + suffix
+	case s&flagFail != 0 && (comp || base == stAllocated || base == stMixed):
+		return n.failing + star
 	case s&flagFail != 0:
-		return "FAIL" + star
+		return n.fail + star
 	case base == stDown:
-		return "DOWN" + star
-	case s&flagComp != 0:
-		return "COMPLETING" + star
+		return n.down + suffix
+	case base == stAllocated && suffix == "" && comp:
+		return n.alloc + "+"
 	case base == stAllocated:
-		return "ALLOCATED" + star
-	case base == stMixed:
-		return "MIXED" + star
-	case s&flagRes != 0:
-		return "RESERVED" + star
+		return n.alloc + suffix
+	case comp:
+		return n.comp + suffix
+	case base == stIdle && suffix == "" && s&flagRes != 0:
+		return n.resv
 	case base == stIdle:
-		return "IDLE" + star
+		return n.idle + suffix
+	case base == stMixed:
+		return n.mixed + suffix
 	case base == stFuture:
-		return "FUTURE" + star
+		return n.future + suffix
 	}
-	return "UNKNOWN" + star
+	return n.unknown + star
 }
 
 // maintShown reports whether a node in a maintenance window shows as
@@ -136,7 +132,7 @@ var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"COMPLETING": func(_ *api.Node, s int) bool { return s&flagComp != 0 },
 	"DOWN":       func(_ *api.Node, s int) bool { return s&0xf == stDown },
 	"DRAIN":      func(_ *api.Node, s int) bool { return s&flagDrain != 0 },
-	"DRAINED":    func(_ *api.Node, s int) bool { return stateLong(s) == "DRAINED" || stateLong(s) == "DRAINED*" },
+	"DRAINED":    func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINED") },
 	"DRAINING":   func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINING") },
 	"DRNG":       func(_ *api.Node, s int) bool { return strings.HasPrefix(stateLong(s), "DRAINING") },
 	"FAIL":       func(_ *api.Node, s int) bool { return s&flagFail != 0 },

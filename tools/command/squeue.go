@@ -85,6 +85,7 @@ type squeueParams struct {
 	verbose            int
 	all                bool // -a: jobs of hidden partitions too
 	sort               string
+	noconvert          bool
 	jobs               []api.JobRef
 	jobsGiven          bool
 	users              []string // uids, as strings
@@ -159,6 +160,9 @@ func knownNodes(ctx context.Context, w *output, c Controller, names []string) bo
 // parseSqueue reads options and SQUEUE_* variables. done means the
 // command ends here with code (errors, --help, --version).
 func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int, done bool) {
+	if clustersFromEnv(env, w) {
+		return nil, 1, true
+	}
 	opts, operands, err := getopt(env.prog("squeue"), args, squeueOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
@@ -227,7 +231,9 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 		p.accounts = strtok(o.val, ",")
 	case "a":
 		p.all = true
-	case "federation", "local", "sibling", "noconvert":
+	case "noconvert":
+		p.noconvert = true
+	case "federation", "local", "sibling":
 	case "r":
 		p.array = true
 	case "array-unique":
@@ -253,7 +259,7 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 		return true, nil
 	case "hide":
 	case "i":
-		n, _ := strconv.Atoi(strings.TrimSpace(o.val))
+		n, _ := strtol(o.val) // C's atoi: "5s" is 5
 		if n <= 0 {
 			w.raw("squeue: error: --iterate=" + o.val + "\n\n")
 			return false, errSilent
@@ -269,6 +275,8 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 	case "L":
 		p.licenses = strtok(o.val, ",")
 	case "M":
+		refuseClusters(w, o.val, false)
+		return false, errSilent
 	case "me":
 		p.users, p.usersGiven, p.me = []string{strconv.FormatUint(uint64(env.UID), 10)}, true, true
 	case "n":

@@ -104,7 +104,7 @@ var jobCols = []jobCol{
 	{letter: 'l', names: []string{"timelimit"}, header: "TIME_LIMIT", need: []string{"time_limit"}, nocut: true, val: timeLimitCol},
 	{letter: 'L', names: []string{"timeleft"}, header: "TIME_LEFT", need: append([]string{"time_limit"}, needTimes...), nocut: true, val: timeLeftCol},
 	{letter: 'm', names: []string{"minmemory"}, header: "MIN_MEMORY", need: []string{"memory_per_cpu", "memory_per_node", "min_memory"},
-		val: str(func(j *api.Job) string { return resource.FormatMemory(minMemory(j)) })},
+		val: minMemoryCol},
 	{letter: 'M', names: []string{"timeused"}, header: "TIME", need: needTimes, nocut: true,
 		val: func(b []byte, j *api.Job, p *jobPrinter) []byte { return appendSecs(b, p.timeUsed(j)) }},
 	{letter: 'n', names: []string{"reqnodes"}, header: "REQ_NODES", need: []string{"required_nodes"}, nocut: true,
@@ -196,6 +196,19 @@ func minCPUsNode(j *api.Job) int {
 		return j.MinCPUsNode
 	}
 	return max(j.CPUsPerTask, 1) * max(j.TasksPerNode, 1)
+}
+
+// minMemoryCol prints the memory size as Slurm's convert_num_unit: in
+// the largest exact unit, or with --noconvert in MB ("2048M"; 0 as "0").
+func minMemoryCol(b []byte, j *api.Job, p *jobPrinter) []byte {
+	mb := minMemory(j)
+	if !p.noconvert {
+		return append(b, resource.FormatMemory(mb)...)
+	}
+	if mb == 0 {
+		return append(b, '0')
+	}
+	return append(strconv.AppendInt(b, mb, 10), 'M')
 }
 
 // minMemory is Slurm's pn_min_memory without its per-CPU flag: the

@@ -13,7 +13,7 @@ const squeueUsage = `Usage: squeue [-A account] [--clusters names] [-i seconds] 
 const squeueHelp = `Usage: squeue [OPTIONS]
   -A, --account=account(s)        comma separated list of accounts
                                   to view, default is all accounts
-  -a, --all                       accepted; Loam has no hidden partitions
+  -a, --all                       display jobs in hidden partitions
       --array-unique              display one unique pending job array
                                   element per line
   -h, --noheader                  no headers on output
@@ -23,9 +23,12 @@ const squeueHelp = `Usage: squeue [OPTIONS]
       --json                      dump every job record as JSON
   -l, --long                      long report
   -L, --licenses=(license names)  jobs using these licenses (Loam has none)
+  -M, --clusters=cluster_name     refused: Loam serves one cluster
       --me                        show only my jobs (and, on stderr, where
                                   each pending one stands in its queue)
   -n, --name=job_name(s)          comma separated list of job names to view
+      --noconvert                 don't convert units from their original type
+                                  (e.g. 2048M won't be converted to 2G).
   -o, --format=format             format specification (%i %j %P %u %t ...);
                                   Loam adds %# (queue position)
   -O, --Format=format             format specification (Field[:[.]width],...);

@@ -62,6 +62,9 @@ type jobPrinter struct {
 	tasks   taskListFormat // SLURM_BITSTR_LEN
 	cluster string
 	scratch []byte
+	// noconvert (--noconvert) prints sizes in their own unit (MB), as
+	// Slurm's CONVERT_NUM_UNIT_NO.
+	noconvert bool
 }
 
 // fields returns the job table fields the format reads.

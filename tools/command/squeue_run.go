@@ -91,7 +91,7 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 
 // printer parses the format in use, reporting invalid specifications.
 func (p *squeueParams) printer(env *Env, w *output, now time.Time) *jobPrinter {
-	pr := &jobPrinter{now: now.Unix(), tf: newTimeFormat(env, now), tasks: newTaskListFormat(env)}
+	pr := &jobPrinter{now: now.Unix(), tf: newTimeFormat(env, now), tasks: newTaskListFormat(env), noconvert: p.noconvert}
 	var bad []string
 	if p.formatSet {
 		pr.items, bad = parseShortFormat(p.format, squeueColumns)
@@ -129,6 +129,9 @@ func (p *squeueParams) query(pr *jobPrinter, keys []sortKey) *api.JobQuery {
 	if p.qos != nil {
 		extra = append(extra, "qos")
 	}
+	if p.names != nil {
+		extra = append(extra, "name")
+	}
 	if p.nodes != nil {
 		extra = append(extra, "nodes")
 	}
@@ -145,7 +148,9 @@ func (p *squeueParams) query(pr *jobPrinter, keys []sortKey) *api.JobQuery {
 	if len(p.jobs) == 1 {
 		return q
 	}
-	q.Users, q.Accounts, q.Names, q.QOS, q.Partitions = p.users, p.accounts, p.names, p.qos, p.partitions
+	// Accounts, names and QOS match without regard to case, as Slurm's
+	// squeue compares them (xstrcasecmp), so match filters them here.
+	q.Users, q.Partitions = p.users, p.partitions
 	switch {
 	case p.allStates:
 	case p.statesGiven:

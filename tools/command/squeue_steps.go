@@ -137,6 +137,7 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 		for i := range steps {
 			steps[i].cluster = cluster
 		}
+		sortSteps(steps, p.sort, now.Unix())
 		b := w.buf
 		if !p.noHeader {
 			b = stepLine(b, items, nil, newTimeFormat(env, now))
@@ -167,11 +168,16 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 	if !p.noHeader {
 		b = stepLine(b, items, nil, tf)
 	}
+	var steps []step
 	for i := range jobs {
-		s := &step{j: &jobs[i], id: "batch", name: "batch", now: now.Unix(), cluster: cluster}
-		if s.j.JobState == job.Running && s.j.BatchFlag && p.stepMatch(s) {
-			b = stepLine(b, items, s, tf)
+		s := step{j: &jobs[i], id: "batch", name: "batch", now: now.Unix(), cluster: cluster}
+		if s.j.JobState == job.Running && s.j.BatchFlag && p.stepMatch(&s) {
+			steps = append(steps, s)
 		}
+	}
+	sortSteps(steps, p.sort, now.Unix())
+	for i := range steps {
+		b = stepLine(b, items, &steps[i], tf)
 	}
 	w.buf = b
 	return 0
