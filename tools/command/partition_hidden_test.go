@@ -101,6 +101,12 @@ func TestScontrolHiddenPartitions(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+	te := newTestEnv(hiddenFake(), 1795950000)
+	te.Stdin = strings.NewReader("all\nshow partition s14g\nhide\nshow partition s14g\n")
+	Scontrol(context.Background(), te.Env, nil)
+	if got, want := names(te.stdout.String()), "PartitionName=s14g;Partition s14g not found"; got != want {
+		t.Errorf("interactive all, then hide: %q, want %q", got, want)
+	}
 	_, out = run(nil, "-a", "show", "partition", "s14g")
 	for _, line := range []string{ // the peer's lines for this partition
 		"   AllowGroups=s14grp,root AllowAccounts=ALL AllowQos=ALL\n",

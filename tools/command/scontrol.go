@@ -151,6 +151,8 @@ func (s *scontrol) run(argv []string) {
 		s.show(argv)
 	case abbrev(tag, "all", 2):
 		s.all = true
+	case abbrev(tag, "hide", 2): // the default again
+		s.all = false
 	case abbrev(tag, "details", 1):
 		s.detail = true
 	case abbrev(tag, "oneliner", 1):

@@ -4,7 +4,7 @@ package command
 // commands Loam implements.
 const scontrolHelp = `scontrol [<OPTION>] [<COMMAND>]
     Valid <OPTION> values are:
-     -a, --all      Equivalent to "all" command (Loam has no hidden partitions)
+     -a, --all      Equivalent to "all" command
      -d, --details  Equivalent to "details" command
      -h, --help     Equivalent to "help" command
      -o, --oneliner Equivalent to "oneliner" command
