@@ -1,6 +1,10 @@
 package jobopt
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/loamhpc/loam/pkg/job"
+)
 
 // Action is what the command line asks instead of a submission.
 type Action int
@@ -59,36 +63,7 @@ func (b *builder) parseInt(name, s string, positive bool) (int, error) {
 	return int(int32(v)), nil
 }
 
-// cStrtol is C's strtol in base 10: leading white space and a sign are
-// skipped, the value saturates, n is the length used (0 without digits).
-func cStrtol(s string) (v int64, n int) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || ('\t' <= s[i] && s[i] <= '\r')) {
-		i++
-	}
-	neg := i < len(s) && s[i] == '-'
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	start, over := i, false
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		d := int64(s[i] - '0')
-		if v > (1<<63-1-d)/10 {
-			over = true
-		}
-		if !over {
-			v = v*10 + d
-		}
-	}
-	switch {
-	case i == start:
-		return 0, 0
-	case over && neg:
-		return -1 << 63, i
-	case over:
-		return 1<<63 - 1, i
-	case neg:
-		return -v, i
-	}
-	return v, i
-}
+// cStrtol is C's strtol in base 10 (job.Strtol): leading white space and
+// a sign are skipped, the value saturates, n is the length used (0 without
+// digits).
+func cStrtol(s string) (v int64, n int) { return job.Strtol(s) }

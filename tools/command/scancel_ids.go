@@ -116,29 +116,7 @@ func arrayRange(s string, base scancelID, spec string) ([]scancelID, error) {
 
 // cStrtol is C's strtol in base 10: leading blanks and a sign, then digits;
 // used is 0 when there are none.
-func cStrtol(s string) (int64, int) {
-	i := len(s) - len(strings.TrimLeft(s, " \t\n\v\f\r"))
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	digits := i
-	var v int64
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		if v < 1<<40 {
-			v = v*10 + int64(s[i]-'0')
-		}
-		i++
-	}
-	if i == digits {
-		return 0, 0
-	}
-	if neg {
-		v = -v
-	}
-	return v, i
-}
+func cStrtol(s string) (int64, int) { return job.Strtol(s) }
 
 // name is how Slurm's messages name the argument: "12", "12_3", "12_*".
 func (id scancelID) name() string {
