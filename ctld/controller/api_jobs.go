@@ -26,7 +26,8 @@ func (c *Controller) handleJobs(ctx context.Context, id auth.Identity, body []by
 	n.detail = q.Detail
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	cs, hidden := c.confNow(), c.listsHidden(&q, id)
+	cs := c.confNow()
+	hidden := c.listsHidden(cs, &q, id)
 	out := &api.JobsResponse{Now: unix(c.now()), Jobs: []api.Job{}}
 	out.Missing = c.selectJobs(f, func(r *jobRecord) {
 		if c.canSee(id, r) && (hidden || !c.jobHiddenFrom(cs, r, id)) {
@@ -57,7 +58,8 @@ func (c *Controller) handleJobTable(ctx context.Context, id auth.Identity, body 
 	// Select first, then write: knowing the row count, the table is
 	// written into one buffer sized after its first row (w.Grow).
 	var recs []*jobRecord
-	cs, hidden := c.confNow(), c.listsHidden(&q, id)
+	cs := c.confNow()
+	hidden := c.listsHidden(cs, &q, id)
 	missing := c.selectJobs(f, func(r *jobRecord) {
 		if c.canSee(id, r) && (hidden || !c.jobHiddenFrom(cs, r, id)) {
 			recs = append(recs, r)

@@ -57,10 +57,19 @@ func (c *Controller) jobHiddenFrom(cs *confState, r *jobRecord, id auth.Identity
 }
 
 // listsHidden reports whether a job listing for id shows the jobs of
-// hidden partitions: with -a, when it names jobs or partitions, and
-// always for root and SlurmUser.
-func (c *Controller) listsHidden(q *api.JobQuery, id auth.Identity) bool {
-	return q.All || len(q.JobIDs) > 0 || len(q.Partitions) > 0 || c.isOperator(id)
+// hidden partitions: with -a, when it names jobs or partitions, always
+// for root and SlurmUser, and when no partition is hidden from id (then
+// no job needs a look).
+func (c *Controller) listsHidden(cs *confState, q *api.JobQuery, id auth.Identity) bool {
+	if q.All || len(q.JobIDs) > 0 || len(q.Partitions) > 0 || c.isOperator(id) {
+		return true
+	}
+	for i := range cs.conf.Partitions {
+		if c.partitionHiddenFrom(&cs.conf.Partitions[i], id) {
+			return false
+		}
+	}
+	return true
 }
 
 // admitGroups drops the candidate partitions whose AllowGroups exclude
