@@ -50,11 +50,12 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 		Kill: kill, Now: unix(now)}
 	cpus, _, _ := c.usage(n)
 	out.State, _ = c.baseState(n, cpus)
+	up := n.schedState() != NodeDown // read under the lock: housekeeping writes it
 	c.mu.Unlock()
 	if err := c.finishBatch(&b); err != nil {
 		return nil, err
 	}
-	if wasDown && n.schedState() != NodeDown {
+	if wasDown && up {
 		c.log.WithField("node", in.Node).Info("node up")
 	}
 	c.schedule()
