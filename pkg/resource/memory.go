@@ -102,3 +102,10 @@ func lower(c byte) byte {
 func FormatMemory(mb int64) string {
 	return convertNumUnit(float64(float32(mb)), unitMega)
 }
+
+// FormatCount prints a plain count as sinfo prints CPUs and job sizes:
+// the same conversion from no unit ("1K", "1.50K", "1023"), through a C
+// float as in Slurm.
+func FormatCount(n int64) string {
+	return convertNumUnit(float64(float32(n)), unitNone)
+}

@@ -4,33 +4,17 @@ import (
 	"strconv"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // countUnits prints a count as Slurm's sinfo does for CPUs and job
-// sizes (convert_num_unit, CONVERT_NUM_UNIT_EXACT): divided by 1024 while
-// that keeps it exact to a half, with the unit's letter ("1K", "1.50K");
-// with --noconvert, the number as it is.
+// sizes (convert_num_unit, CONVERT_NUM_UNIT_EXACT: "1K", "1.50K"); with
+// --noconvert, the number as it is.
 func countUnits(n int64, noconvert bool) string {
-	if noconvert || n < 1024 {
+	if noconvert {
 		return strconv.FormatInt(n, 10)
 	}
-	f := float64(float32(n)) // Slurm passes the count as a float
-	unit := -1
-	for f >= 1024 && uint64(f)%512 == 0 {
-		f /= 1024
-		unit++
-	}
-	if unit < 0 {
-		return strconv.FormatInt(n, 10)
-	}
-	letter := "?"
-	if unit < len("KMGTP") {
-		letter = "KMGTP"[unit : unit+1]
-	}
-	if f == float64(uint64(f)) {
-		return strconv.FormatUint(uint64(f), 10) + letter
-	}
-	return strconv.FormatFloat(f, 'f', 2, 64) + letter
+	return resource.FormatCount(n)
 }
 
 // cpusCol is %c: the CPUs of the line's nodes, "32" or "32+".
