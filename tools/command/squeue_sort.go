@@ -43,24 +43,38 @@ type sortKey struct {
 	reverse bool
 }
 
-// parseSortSpec reads a -S specification as Slurm does, from the end:
-// separators ",", "+" and "-" are skipped, "-" before a letter reverses
-// it, and "cluster" is a key of its own. An unknown letter is returned
-// as bad, for Slurm's message.
-func parseSortSpec(spec string) (keys []sortKey, bad string) {
+// walkSortSpec reads a -S specification as Slurm does, from the end:
+// separators ",", "+" and "-" are skipped, "-" before a key reverses it,
+// and "cluster" is a key of its own (c 0). It hands each key to visit,
+// last key first, until visit returns false.
+func walkSortSpec(spec string, visit func(sortKey) bool) {
 	for i := len(spec) - 1; i >= 0; i-- {
 		c := spec[i]
 		if c == ',' || c == '+' || c == '-' {
 			continue
 		}
-		k := sortKey{c: c, reverse: i > 0 && spec[i-1] == '-'}
 		if i+1 >= len("cluster") && strings.EqualFold(spec[i+1-len("cluster"):i+1], "cluster") {
-			k.c, i = 0, i-len("cluster")+1
-			k.reverse = i > 0 && spec[i-1] == '-'
-		} else if _, ok := sortCmps[c]; !ok {
-			return nil, string(c)
+			c, i = 0, i-len("cluster")+1
+		}
+		if !visit(sortKey{c: c, reverse: i > 0 && spec[i-1] == '-'}) {
+			return
+		}
+	}
+}
+
+// parseSortSpec reads squeue's -S for jobs (walkSortSpec). An unknown
+// letter is returned as bad, for Slurm's message.
+func parseSortSpec(spec string) (keys []sortKey, bad string) {
+	walkSortSpec(spec, func(k sortKey) bool {
+		if _, ok := sortCmps[k.c]; k.c != 0 && !ok {
+			bad = string(k.c)
+			return false
 		}
 		keys = append(keys, k)
+		return true
+	})
+	if bad != "" {
+		return nil, bad
 	}
 	return keys, ""
 }

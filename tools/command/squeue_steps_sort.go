@@ -83,27 +83,19 @@ func sortSteps(steps []step, spec string, now int64) {
 	if spec == "" {
 		spec = squeueStepSortDef
 	}
-	for i := len(spec) - 1; i >= 0; i-- {
-		c := spec[i]
-		if c == ',' || c == '+' || c == '-' {
-			continue
-		}
-		reverse := i > 0 && spec[i-1] == '-'
-		if n := len("cluster"); i+1 >= n && strings.EqualFold(spec[i+1-n:i+1], "cluster") {
-			i -= n - 1 // one cluster: nothing to order
-			continue
-		}
-		f := stepSortCmps[c]
+	walkSortSpec(spec, func(k sortKey) bool {
+		f := stepSortCmps[k.c] // nil for "cluster" (one cluster) and unknown letters
 		if f == nil {
-			continue
+			return true
 		}
 		slices.SortStableFunc(steps, func(a, b step) int {
-			if reverse {
+			if k.reverse {
 				return f(now, &b, &a)
 			}
 			return f(now, &a, &b)
 		})
-	}
+		return true
+	})
 }
 
 // stepBaseOrder puts steps in the controller's list order: jobs in the
