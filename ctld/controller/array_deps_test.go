@@ -27,7 +27,7 @@ func TestWholeArrayDependencyLife(t *testing.T) {
 	ok, notOK := dep("afterok"), dep("afternotok")
 	h.cycle()
 	tasks := map[int]uint32{}
-	for _, row := range h.tableRaw(api.JobQuery{JobIDs: []string{fmt.Sprint(a)}, Fields: []string{"job_id", "array_task_id"}}).Rows {
+	for _, row := range h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(a)}, Fields: []string{"job_id", "array_task_id"}}).Rows {
 		tasks[mustInt(t, row[1])] = uint32(mustUint(t, row[0]))
 	}
 	end := func(task int, exit job.ExitCode, st job.State) {

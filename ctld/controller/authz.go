@@ -17,7 +17,7 @@ func (c *Controller) isOperator(id auth.Identity) bool {
 	case auth.ViaDaemon:
 		return true
 	case auth.ViaPeerCred, auth.ViaCredential:
-		return id.UID == 0 || id.UID == c.confNow().slurmUID
+		return c.privilegedUID(id.UID) // partition_access.go
 	}
 	return false
 }

@@ -50,7 +50,7 @@ func TestAftercorrPerTaskLife(t *testing.T) {
 	}))
 	h.cycle()
 	exits := map[int]job.ExitCode{0: {}, 1: {Status: 1}, 2: {}}
-	for _, row := range h.tableRaw(api.JobQuery{JobIDs: []string{fmt.Sprint(a)}, Fields: []string{"job_id", "array_task_id"}}).Rows {
+	for _, row := range h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(a)}, Fields: []string{"job_id", "array_task_id"}}).Rows {
 		id, task := mustUint(t, row[0]), mustInt(t, row[1])
 		j := h.waitState(fmt.Sprint(id), job.Running)
 		n := nodes[j.BatchHost]
@@ -61,7 +61,7 @@ func TestAftercorrPerTaskLife(t *testing.T) {
 		h.waitState(fmt.Sprint(id), map[bool]job.State{true: job.Completed, false: job.Failed}[task != 1])
 	}
 	got := map[string]string{}
-	for _, row := range h.tableRaw(api.JobQuery{JobIDs: []string{fmt.Sprint(b)}, Fields: []string{"array_task_id", "array_task_string", "state_reason", "dependency"}}).Rows {
+	for _, row := range h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(b)}, Fields: []string{"array_task_id", "array_task_string", "state_reason", "dependency"}}).Rows {
 		tasks := row[0]
 		if tasks == "" {
 			tasks = row[1] // a pending record holding several tasks

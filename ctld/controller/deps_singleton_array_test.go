@@ -46,7 +46,7 @@ func TestSingletonWaitsForEarlierPendingLife(t *testing.T) {
 	} {
 		got[name] = state(id)
 	}
-	for _, row := range h.tableRaw(api.JobQuery{JobIDs: []string{fmt.Sprint(arr)}, Fields: []string{"array_task_id", "job_state"}}).Rows {
+	for _, row := range h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(arr)}, Fields: []string{"array_task_id", "job_state"}}).Rows {
 		got["array task "+row[0]] = row[1]
 	}
 	want := map[string]string{

@@ -35,7 +35,7 @@ func TestArrayTasks(t *testing.T) {
 		t.Errorf("after cancelling task 3 the record holds %q", j.ArrayTaskString)
 	}
 	h.cycle() // two 4-CPU tasks fill n01's 8 CPUs
-	tbl := h.tableRaw(api.JobQuery{JobIDs: []string{fmt.Sprint(id)}, Fields: []string{"job_id", "array_task_id", "array_task_string", "job_state"}})
+	tbl := h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(id)}, Fields: []string{"job_id", "array_task_id", "array_task_string", "job_state"}})
 	got := fmt.Sprint(tbl.Rows)
 	// The task cancelled alone took id+1 when it split off; tasks 0 and 1
 	// took the next ids when they started.
@@ -56,10 +56,11 @@ func TestArrayTasks(t *testing.T) {
 	}
 }
 
-func (h *harness) tableRaw(q api.JobQuery) *api.JobTable {
+// tableRawAs is the compact listing (squeue) as user uid sees it.
+func (h *harness) tableRawAs(uid uint32, q api.JobQuery) *api.JobTable {
 	h.t.Helper()
 	var tbl api.JobTable
-	if err := h.call(0, api.PathJobTable, q, &tbl); err != nil {
+	if err := h.call(uid, api.PathJobTable, q, &tbl); err != nil {
 		h.t.Fatal(err)
 	}
 	return &tbl

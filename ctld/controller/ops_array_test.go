@@ -81,7 +81,7 @@ func TestArrayThrottleWithRunningTasksLife(t *testing.T) {
 		t.Fatalf("throttle update with tasks running: %+v", rs)
 	}
 	running := 0
-	for _, row := range h.tableRaw(api.JobQuery{JobIDs: []string{fmt.Sprint(arr)}, Fields: []string{"job_id", "job_state", "array_max_tasks"}}).Rows {
+	for _, row := range h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(arr)}, Fields: []string{"job_id", "job_state", "array_max_tasks"}}).Rows {
 		if row[1] != string(job.Running) {
 			continue
 		}

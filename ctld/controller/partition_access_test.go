@@ -24,12 +24,8 @@ func newAccessHarness(t *testing.T) *harness {
 // tableAs lists the job ids of the compact listing (squeue) for uid.
 func (h *harness) tableAs(uid uint32, q api.JobQuery) []uint32 {
 	h.t.Helper()
-	var tbl api.JobTable
-	if err := h.call(uid, api.PathJobTable, q, &tbl); err != nil {
-		h.t.Fatal(err)
-	}
 	var ids []uint32
-	for _, row := range tbl.Rows {
+	for _, row := range h.tableRawAs(uid, q).Rows {
 		n, _ := strconv.ParseUint(row[0], 10, 32)
 		ids = append(ids, uint32(n))
 	}

@@ -9,16 +9,16 @@ import "strings"
 // fromEnv says the names came from SLURM_CLUSTERS.
 func refuseClusters(w *output, names string, fromEnv bool) {
 	w.errf("Problem talking to database")
-	switch {
-	case strings.EqualFold(names, "all"):
+	if strings.EqualFold(names, "all") {
 		w.errf("No clusters can be reached now. Contact your admin to resolve the problem.")
-	case fromEnv:
-		w.errf("'%s' can't be reached now, or it is an invalid entry for SLURM_CLUSTERS.  "+
-			"Use 'sacctmgr list clusters' to see available clusters.", names)
-	default:
-		w.errf("'%s' can't be reached now, or it is an invalid entry for --cluster.  "+
-			"Use 'sacctmgr list clusters' to see available clusters.", names)
+		return
 	}
+	from := "--cluster"
+	if fromEnv {
+		from = "SLURM_CLUSTERS"
+	}
+	w.errf("'%s' can't be reached now, or it is an invalid entry for %s.  "+
+		"Use 'sacctmgr list clusters' to see available clusters.", names, from)
 }
 
 // clustersFromEnv refuses SLURM_CLUSTERS as Slurm's squeue and sinfo do,
