@@ -303,9 +303,9 @@ func applyDefaults(cs *confState, a *admitted) {
 		r.Name = "sbatch"
 	}
 	if r.StdOut == "" {
-		r.StdOut = "slurm-%j.out"
+		r.StdOut = api.DefaultOutput
 		if a.array != nil {
-			r.StdOut = "slurm-%A_%a.out"
+			r.StdOut = api.DefaultArrayOutput
 		}
 	}
 	for _, p := range []*string{&r.StdOut, &r.StdErr, &r.StdIn} {

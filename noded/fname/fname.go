@@ -12,8 +12,8 @@ const NoArrayTask = api.NoArrayTask
 
 // Default file names of a batch job's output.
 const (
-	DefaultOutput      = "slurm-%j.out"
-	DefaultArrayOutput = "slurm-%A_%a.out"
+	DefaultOutput      = api.DefaultOutput
+	DefaultArrayOutput = api.DefaultArrayOutput
 )
 
 // Vars are the values patterns expand to. The expansion rules live in

@@ -9,6 +9,13 @@ import (
 // (Slurm's NO_VAL - 1).
 const NoArrayTask = 4294967294
 
+// Default output file names of a batch job submitted without -o, as
+// Slurm's: the controller stores them, the node daemon expands them.
+const (
+	DefaultOutput      = "slurm-%j.out"
+	DefaultArrayOutput = "slurm-%A_%a.out"
+)
+
 // StdioVars are the values Slurm's output file name patterns expand to.
 type StdioVars struct {
 	JobID       uint32

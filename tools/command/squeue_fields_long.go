@@ -171,12 +171,12 @@ func squeueStdOut(j *api.Job) string {
 }
 
 // defaultOutName is the path the controller gives a batch job submitted
-// without -o.
+// without -o (applyDefaults, made absolute).
 func defaultOutName(j *api.Job) string {
 	if j.ArrayJobID != 0 {
-		return j.WorkDir + "/slurm-%A_%a.out"
+		return j.WorkDir + "/" + api.DefaultArrayOutput
 	}
-	return j.WorkDir + "/slurm-%j.out"
+	return j.WorkDir + "/" + api.DefaultOutput
 }
 
 func pendingTimeCol(b []byte, j *api.Job, p *jobPrinter) []byte {
