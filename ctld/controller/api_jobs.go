@@ -27,10 +27,10 @@ func (c *Controller) handleJobs(ctx context.Context, id auth.Identity, body []by
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	cs := c.confNow()
-	hidden := c.listsHidden(cs, &q, id)
+	hidden := c.hiddenPartitions(cs, &q, id)
 	out := &api.JobsResponse{Now: unix(c.now()), Jobs: []api.Job{}}
 	out.Missing = c.selectJobs(f, func(r *jobRecord) {
-		if c.canSee(id, r) && (hidden || !c.jobHiddenFrom(cs, r, id)) {
+		if c.canSee(id, r) && !jobHidden(r, hidden) {
 			out.Jobs = append(out.Jobs, api.Job{})
 			c.fillJob(&out.Jobs[len(out.Jobs)-1], r, n)
 		}
@@ -59,9 +59,9 @@ func (c *Controller) handleJobTable(ctx context.Context, id auth.Identity, body 
 	// written into one buffer sized after its first row (w.Grow).
 	var recs []*jobRecord
 	cs := c.confNow()
-	hidden := c.listsHidden(cs, &q, id)
+	hidden := c.hiddenPartitions(cs, &q, id)
 	missing := c.selectJobs(f, func(r *jobRecord) {
-		if c.canSee(id, r) && (hidden || !c.jobHiddenFrom(cs, r, id)) {
+		if c.canSee(id, r) && !jobHidden(r, hidden) {
 			recs = append(recs, r)
 		}
 	})

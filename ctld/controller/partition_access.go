@@ -41,31 +41,37 @@ func (c *Controller) partitionHiddenFrom(p *slurmconf.Partition, id auth.Identit
 	return p.Hidden || !c.inAllowedGroups(p, id.UID, id.GID, id.Groups)
 }
 
-// jobHiddenFrom reports whether every partition of r is hidden from id:
-// squeue and scontrol show job then leave r out unless asked for all.
-func (c *Controller) jobHiddenFrom(cs *confState, r *jobRecord, id auth.Identity) bool {
-	names := r.St.Partitions
-	if len(names) == 0 {
-		names = []string{r.St.Partition}
+// hiddenPartitions names the partitions whose jobs a listing for id
+// leaves out, decided once per listing: none with -a, when the listing
+// names jobs or partitions, or for root and SlurmUser; else those hidden
+// from id (nil when none is).
+func (c *Controller) hiddenPartitions(cs *confState, q *api.JobQuery, id auth.Identity) map[string]bool {
+	if q.All || len(q.JobIDs) > 0 || len(q.Partitions) > 0 || c.isOperator(id) {
+		return nil
 	}
-	for _, name := range names {
-		if p, ok := cs.parts[name]; !ok || !c.partitionHiddenFrom(p, id) {
-			return false
+	var hidden map[string]bool
+	for i := range cs.conf.Partitions {
+		if p := &cs.conf.Partitions[i]; c.partitionHiddenFrom(p, id) {
+			if hidden == nil {
+				hidden = map[string]bool{}
+			}
+			hidden[p.Name] = true
 		}
 	}
-	return true
+	return hidden
 }
 
-// listsHidden reports whether a job listing for id shows the jobs of
-// hidden partitions: with -a, when it names jobs or partitions, always
-// for root and SlurmUser, and when no partition is hidden from id (then
-// no job needs a look).
-func (c *Controller) listsHidden(cs *confState, q *api.JobQuery, id auth.Identity) bool {
-	if q.All || len(q.JobIDs) > 0 || len(q.Partitions) > 0 || c.isOperator(id) {
-		return true
+// jobHidden reports whether every partition of r is in hidden: squeue
+// and scontrol show job then leave r out.
+func jobHidden(r *jobRecord, hidden map[string]bool) bool {
+	if hidden == nil {
+		return false
 	}
-	for i := range cs.conf.Partitions {
-		if c.partitionHiddenFrom(&cs.conf.Partitions[i], id) {
+	if len(r.St.Partitions) == 0 {
+		return hidden[r.St.Partition]
+	}
+	for _, name := range r.St.Partitions {
+		if !hidden[name] {
 			return false
 		}
 	}
