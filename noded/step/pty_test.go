@@ -49,8 +49,10 @@ func TestStepPty(t *testing.T) {
 	}
 	out := got.Stdout[0]
 	// The terminal ends lines with CR LF and echoes the input line; the
-	// size srun sent last is the one after the read.
-	for _, want := range []string{"/dev/pts/", "\r\nstdin-is-a-terminal\r\nstdout-is-a-terminal\r\n",
+	// size srun sent last is the one after the read. The echo of srun's
+	// input may land between any two lines the script wrote before its
+	// read, so those are looked for one by one.
+	for _, want := range []string{"/dev/pts/", "\r\nstdin-is-a-terminal\r\n", "\r\nstdout-is-a-terminal\r\n",
 		"hello\r\n", "got hello\r\n40 120\r\nto-stderr\r\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("task 0's output %q lacks %q", out, want)
