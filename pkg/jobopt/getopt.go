@@ -106,38 +106,18 @@ func (g *getopt) long(body string) (occurrence, bool, error) {
 // an exact name wins; otherwise the prefix must select one option, where
 // names with the same key and kind count as one.
 func (g *getopt) match(name, body string) (*Option, error) {
-	for _, o := range g.t.opts {
-		if o.Long != "" && o.Long == name {
-			return o, nil
-		}
-	}
-	var found *Option
-	var ambiguous []*Option
-	for _, o := range g.t.opts {
-		if o.Long == "" || !strings.HasPrefix(o.Long, name) {
-			continue
-		}
-		switch {
-		case found == nil:
-			found = o
-		case o.Arg != found.Arg || o.key() != found.key():
-			if ambiguous == nil {
-				ambiguous = append(ambiguous, found)
-			}
-			ambiguous = append(ambiguous, o)
-		}
-	}
+	found, ambiguous := MatchLong(g.t.longs, name)
 	switch {
 	case ambiguous != nil:
 		var b strings.Builder
-		for _, o := range ambiguous {
-			fmt.Fprintf(&b, " '--%s'", o.Long)
+		for _, i := range ambiguous {
+			fmt.Fprintf(&b, " '--%s'", g.t.opts[i].Long)
 		}
 		return nil, g.errorf("option '--%s' is ambiguous; possibilities:%s", body, b.String())
-	case found == nil:
+	case found < 0:
 		return nil, g.errorf("unrecognized option '--%s'", body)
 	}
-	return found, nil
+	return g.t.opts[found], nil
 }
 
 // errorf builds glibc's message and sbatch's hint after it; sbatch exits

@@ -71,7 +71,7 @@ func TestGetoptErrors(t *testing.T) {
 	}{
 		"unknown long":                 {[]string{"--foo=bar"}, "sbatch: unrecognized option '--foo=bar'"},
 		"ambiguous":                    {[]string{"--ex=1"}, "sbatch: option '--ex=1' is ambiguous; possibilities: '--exclude' '--exclusive' '--export' '--export-file' '--extra-node-info'"},
-		"ambiguous includes Loam's":    {[]string{"--d"}, "sbatch: option '--d' is ambiguous; possibilities: '--data' '--deadline' '--delay-boot' '--dependency' '--distribution'"},
+		"ambiguous lists Slurm's only": {[]string{"--d"}, "sbatch: option '--d' is ambiguous; possibilities: '--deadline' '--delay-boot' '--dependency' '--distribution'"},
 		"missing long value":           {[]string{"--time"}, "sbatch: option '--time' requires an argument"},
 		"missing long value by prefix": {[]string{"--tim"}, "sbatch: option '--tim' is ambiguous; possibilities: '--time' '--time-min'"},
 		"missing short value":          {[]string{"-t"}, "sbatch: option requires an argument -- 't'"},

@@ -27,7 +27,7 @@ func SbatchOptions() []Option {
 		{Long: "cpu-freq", Arg: RequiredArg, Env: env("SBATCH_CPU_FREQ_REQ")},
 		{Long: "cpus-per-gpu", Arg: RequiredArg, Env: env("SBATCH_CPUS_PER_GPU"), set: setCPUsPerGPU},
 		{Long: "cpus-per-task", Short: 'c', Arg: RequiredArg, set: setCPUsPerTask},
-		{Long: "data", Arg: RequiredArg, Env: env("SBATCH_DATA"), set: setData},
+		{Long: "data", Arg: RequiredArg, LoamOnly: true, Env: env("SBATCH_DATA"), set: setData},
 		{Long: "deadline", Arg: RequiredArg, set: setDeadline},
 		{Long: "delay-boot", Arg: RequiredArg, Env: env("SBATCH_DELAY_BOOT")},
 		{Long: "dependency", Short: 'd', Arg: RequiredArg, set: setDependency},

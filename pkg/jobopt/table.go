@@ -1,5 +1,7 @@
 package jobopt
 
+import "strconv"
+
 // ArgKind says whether an option takes a value, as getopt_long's has_arg.
 type ArgKind int
 
@@ -24,6 +26,8 @@ type Option struct {
 	// Early options act in the first pass over the command line only
 	// (--help, --wrap, -v, -Q): sbatch skips them in scripts.
 	Early bool
+	// LoamOnly marks an option Slurm's command lacks; see LongName.
+	LoamOnly bool
 	// Env lists the environment variables that set the option.
 	Env []string
 	// set applies a value; nil for options Loam accepts and ignores.
@@ -58,7 +62,8 @@ func (o *Option) key() string {
 // Table is an ordered option table. Order matters as it does to getopt:
 // ambiguous prefixes list their possibilities in table order.
 type Table struct {
-	opts []*Option
+	opts  []*Option
+	longs []LongName // opts' long names, for MatchLong
 }
 
 // NewTable builds a table from options in the given order. Tables for other
@@ -69,6 +74,7 @@ func NewTable(opts []Option) *Table {
 	for i := range opts {
 		o := opts[i]
 		t.opts = append(t.opts, &o)
+		t.longs = append(t.longs, LongName{Long: o.Long, Same: o.key() + "\x00" + strconv.Itoa(int(o.Arg)), LoamOnly: o.LoamOnly})
 	}
 	return t
 }

@@ -2,7 +2,10 @@ package command
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/loamhpc/loam/pkg/jobopt"
 )
 
 // argKind says whether an option takes a value, as getopt_long's has_arg.
@@ -18,10 +21,11 @@ const (
 // are one option to getopt (--user and --users), so a prefix of both is
 // not ambiguous, as glibc decides by flag and val.
 type optSpec struct {
-	long  string
-	short byte
-	arg   argKind
-	id    string // defaults to the short letter, else the long name
+	long     string
+	short    byte
+	arg      argKind
+	id       string // defaults to the short letter, else the long name
+	loamOnly bool   // Slurm's command lacks it; see jobopt.LongName
 }
 
 func (o *optSpec) key() string {
@@ -173,37 +177,20 @@ func (p *optParser) long(body string, args []string, i int) ([]option, int, erro
 
 // match finds the long option called name, or the one it abbreviates.
 func (p *optParser) match(name, body string) (*optSpec, error) {
-	for k := range p.specs {
-		if p.specs[k].long != "" && p.specs[k].long == name {
-			return &p.specs[k], nil
-		}
+	names := make([]jobopt.LongName, len(p.specs))
+	for k, s := range p.specs {
+		names[k] = jobopt.LongName{Long: s.long, Same: s.key() + "\x00" + strconv.Itoa(int(s.arg)), LoamOnly: s.loamOnly}
 	}
-	var found *optSpec
-	var ambiguous []*optSpec
-	for k := range p.specs {
-		s := &p.specs[k]
-		if s.long == "" || !strings.HasPrefix(s.long, name) {
-			continue
-		}
-		switch {
-		case found == nil:
-			found = s
-		case s.arg != found.arg || s.key() != found.key():
-			if ambiguous == nil {
-				ambiguous = append(ambiguous, found)
-			}
-			ambiguous = append(ambiguous, s)
-		}
-	}
+	found, ambiguous := jobopt.MatchLong(names, name)
 	switch {
 	case ambiguous != nil:
 		var b strings.Builder
-		for _, s := range ambiguous {
-			fmt.Fprintf(&b, " '--%s'", s.long)
+		for _, k := range ambiguous {
+			fmt.Fprintf(&b, " '--%s'", p.specs[k].long)
 		}
 		return nil, p.errorf("option '--%s' is ambiguous; possibilities:%s", body, b.String())
-	case found == nil:
+	case found < 0:
 		return nil, p.errorf("unrecognized option '--%s'", body)
 	}
-	return found, nil
+	return &p.specs[found], nil
 }

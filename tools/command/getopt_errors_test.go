@@ -175,3 +175,24 @@ func TestSshareHIsNoheader(t *testing.T) {
 		t.Errorf("sshare -h differs from -n (-want +got):\n%s", diff)
 	}
 }
+
+// TestGetoptPrefixesMeanWhatSlurmsDo: a prefix selects what it selects
+// on the peer even where Loam has an option Slurm lacks (sprio
+// --history), and two names of one option (sprio --sib, --sibling) do not
+// make their prefix ambiguous.
+func TestGetoptPrefixesMeanWhatSlurmsDo(t *testing.T) {
+	same := map[string][2]string{"sprio --h is --help": {"--h", "--help"}, "sprio --si is --sibling": {"--si", "--sibling"}}
+	for name, args := range same {
+		abbrev, abbrevCode := runCalled(t, "sprio", "/usr/bin/sprio", args[0])
+		full, fullCode := runCalled(t, "sprio", "/usr/bin/sprio", args[1])
+		if abbrev != full || abbrevCode != fullCode {
+			t.Errorf("%s: got %q, exit %d; want %q, exit %d", name, abbrev, abbrevCode, full, fullCode)
+		}
+	}
+	stderr, code := runCalled(t, "sbatch", "/usr/bin/sbatch", "--d")
+	want := "/usr/bin/sbatch: option '--d' is ambiguous; possibilities: '--deadline' '--delay-boot' '--dependency' '--distribution'\n" +
+		"Try \"sbatch --help\" for more information\n"
+	if stderr != want || code != 255 {
+		t.Errorf("sbatch --d: got %q, exit %d; want %q, exit 255", stderr, code, want)
+	}
+}

@@ -28,11 +28,11 @@ var sprioOpts = []optSpec{
 	{long: "clusters", short: 'M', arg: requiredArg},
 	{long: "federation"},
 	{long: "local"},
-	{long: "sib"},
+	{long: "sib", id: "sibling"},
 	{long: "sibling"},
 	{long: "help"},
 	{long: "usage"},
-	{long: "history"},
+	{long: "history", loamOnly: true},
 }
 
 const sprioUsage = `Usage: sprio [-j jid[s]] [-u user_name[s]] [-o format] [-p partitions]
