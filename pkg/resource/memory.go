@@ -109,3 +109,10 @@ func FormatMemory(mb int64) string {
 func FormatCount(n int64) string {
 	return convertNumUnit(float64(float32(n)), unitNone)
 }
+
+// FormatSize prints a byte count as sacct and sstat print MaxRSS and the
+// other usage sizes: the same conversion from no unit ("1264K", "50M",
+// "1.50M"), through a C double as sacct passes it.
+func FormatSize(bytes int64) string {
+	return convertNumUnit(float64(bytes), unitNone)
+}

@@ -97,3 +97,27 @@ func TestFormatMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatSize: sacct's and sstat's sizes in bytes, as sacct prints
+// them on the peer ("1264K" for an RSS of 1294336 bytes), with Slurm's
+// '?' beyond peta.
+func TestFormatSize(t *testing.T) {
+	tests := map[string]struct {
+		bytes int64
+		want  string
+	}{
+		"zero":                      {0, "0"},
+		"bytes below a KiB":         {1000, "1000"},
+		"an RSS in KiB":             {1294336, "1264K"},
+		"exact MiB":                 {50 << 20, "50M"},
+		"half a unit is exact":      {3 << 19, "1.50M"},
+		"inexact stays in the unit": {16961320 << 10, "16961320K"},
+		"GiB":                       {2 << 30, "2G"},
+		"beyond peta":               {1 << 60, "1?"},
+	}
+	for name, tc := range tests {
+		if got := FormatSize(tc.bytes); got != tc.want {
+			t.Errorf("%s: FormatSize(%d) = %q, want %q", name, tc.bytes, got, tc.want)
+		}
+	}
+}

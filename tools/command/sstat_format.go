@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // Usage fields shared by sacct (a step's use at its end) and sstat (a
@@ -13,29 +14,6 @@ import (
 // exact unit conversion ("1264K"), CPU times of a whole step to the
 // millisecond ("01:02.345"), per-task CPU figures in whole seconds, and
 // the TRESUsage* strings as "cpu=...,mem=...".
-
-// usageSize prints a byte count as sacct does by default: divided by
-// 1024 while that stays exact to half a unit, with the unit's letter
-// ("1264K", "50M", "1.50M", "0").
-func usageSize(n int64) string {
-	if n <= 0 {
-		return "0"
-	}
-	const units = "KMGTP"
-	v, u := float64(n), -1
-	for v >= 1024 && u < len(units)-1 && uint64(v)%512 == 0 {
-		v /= 1024
-		u++
-	}
-	s := strconv.FormatUint(uint64(v), 10)
-	if float64(uint64(v)) != v {
-		s = fmt.Sprintf("%.2f", v)
-	}
-	if u >= 0 {
-		s += string(units[u])
-	}
-	return s
-}
 
 // cpuTime prints a CPU time in microseconds as sacct's TotalCPU, UserCPU
 // and SystemCPU: [D-]HH:MM:SS from an hour on, MM:SS.mmm below it when
@@ -105,21 +83,21 @@ func usageScalar(name string, s api.UsageSummary) string {
 	}
 	switch name {
 	case "MaxRSS":
-		return usageSize(s.MaxRSS)
+		return resource.FormatSize(s.MaxRSS)
 	case "MaxRSSNode":
 		return s.MaxRSSNode
 	case "MaxRSSTask":
 		return strconv.Itoa(s.MaxRSSTask)
 	case "AveRSS":
-		return usageSize(s.AveRSS)
+		return resource.FormatSize(s.AveRSS)
 	case "MaxVMSize":
-		return vm(usageSize(s.MaxVM))
+		return vm(resource.FormatSize(s.MaxVM))
 	case "MaxVMSizeNode":
 		return vm(s.MaxVMNode)
 	case "MaxVMSizeTask":
 		return vm(strconv.Itoa(s.MaxVMTask))
 	case "AveVMSize":
-		return vm(usageSize(s.AveVM))
+		return vm(resource.FormatSize(s.AveVM))
 	case "MinCPU":
 		return cpuSecs(s.MinCPUUsec)
 	case "MinCPUNode":
@@ -138,21 +116,21 @@ func usageTRES(name string, s api.UsageSummary) (string, bool) {
 	var cpu, mem, vmem string
 	switch name {
 	case "TRESUsageInAve":
-		cpu, mem, vmem = tresCPU(s.AveCPUUsec), usageSize(s.AveRSS), usageSize(s.AveVM)
+		cpu, mem, vmem = tresCPU(s.AveCPUUsec), resource.FormatSize(s.AveRSS), resource.FormatSize(s.AveVM)
 	case "TRESUsageInMax":
-		cpu, mem, vmem = tresCPU(s.MaxCPUUsec), usageSize(s.MaxRSS), usageSize(s.MaxVM)
+		cpu, mem, vmem = tresCPU(s.MaxCPUUsec), resource.FormatSize(s.MaxRSS), resource.FormatSize(s.MaxVM)
 	case "TRESUsageInMaxNode":
 		cpu, mem, vmem = s.MaxCPUNode, s.MaxRSSNode, s.MaxVMNode
 	case "TRESUsageInMaxTask":
 		cpu, mem, vmem = strconv.Itoa(s.MaxCPUTask), strconv.Itoa(s.MaxRSSTask), strconv.Itoa(s.MaxVMTask)
 	case "TRESUsageInMin":
-		cpu, mem = tresCPU(s.MinCPUUsec), usageSize(s.MinRSS)
+		cpu, mem = tresCPU(s.MinCPUUsec), resource.FormatSize(s.MinRSS)
 	case "TRESUsageInMinNode":
 		cpu, mem = s.MinCPUNode, s.MinRSSNode
 	case "TRESUsageInMinTask":
 		cpu, mem = strconv.Itoa(s.MinCPUTask), strconv.Itoa(s.MinRSSTask)
 	case "TRESUsageInTot":
-		cpu, mem, vmem = tresCPU(s.TotalUsec()), usageSize(s.TotalRSS), usageSize(s.TotalVM)
+		cpu, mem, vmem = tresCPU(s.TotalUsec()), resource.FormatSize(s.TotalRSS), resource.FormatSize(s.TotalVM)
 	default:
 		return "", false
 	}

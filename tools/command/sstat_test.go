@@ -183,28 +183,6 @@ func TestSstatErrors(t *testing.T) {
 	}
 }
 
-func TestUsageSize(t *testing.T) {
-	tests := map[string]struct {
-		bytes int64
-		want  string
-	}{
-		"zero":                      {0, "0"},
-		"bytes below a KiB":         {1000, "1000"},
-		"an RSS in KiB":             {1294336, "1264K"},
-		"exact MiB":                 {50 << 20, "50M"},
-		"half a unit is exact":      {3 << 19, "1.50M"},
-		"inexact stays in the unit": {16961320 << 10, "16961320K"},
-		"GiB":                       {2 << 30, "2G"},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			if got := usageSize(tc.bytes); got != tc.want {
-				t.Errorf("usageSize(%d) = %q, want %q", tc.bytes, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestCPUTime(t *testing.T) {
 	tests := map[string]struct {
 		usec int64
