@@ -263,8 +263,8 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 func (c *Controller) handleConfig(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
 	cs := c.confNow()
 	out := &api.ConfigResponse{Now: unix(c.now()), ClusterName: cs.conf.ClusterName,
-		LoadedAt: unix(cs.loadedAt), Files: cs.conf.Files}
-	for _, kv := range cs.conf.ShowConfig() {
+		LoadedAt: unix(cs.loadedAt), BootTime: unix(c.started), Files: cs.conf.Files}
+	for _, kv := range cs.conf.ShowConfig(c.showContext()) { // showconfig.go
 		out.Entries = append(out.Entries, api.KeyValue{Key: kv.Key, Value: kv.Value})
 	}
 	return out, nil

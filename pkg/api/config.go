@@ -26,8 +26,11 @@ type ConfigResponse struct {
 	Now         int64  `json:"now"`
 	ClusterName string `json:"cluster_name"`
 	// LoadedAt is when this configuration was read (Last configuration
-	// change / BOOT_TIME in scontrol).
-	LoadedAt int64      `json:"loaded_at"`
+	// change).
+	LoadedAt int64 `json:"loaded_at"`
+	// BootTime is when the controller started (BOOT_TIME): the command
+	// prints it in its own time format.
+	BootTime int64      `json:"boot_time,omitempty"`
 	Files    []string   `json:"files"`
 	Entries  []KeyValue `json:"entries"`
 }

@@ -100,6 +100,12 @@ type Config struct {
 	Tenants  []Tenant
 	Users    []User
 
+	// Written holds every slurm.conf cluster key as written, by lower-case
+	// canonical name (the last of a repeated key wins): scontrol show
+	// config prints the Slurm keys Loam ignores (and the few Slurm prints
+	// as written) from it.
+	Written map[string]string
+
 	// Warnings are the problems that did not stop loading, in file order.
 	Warnings []Warning
 

@@ -22,7 +22,7 @@ func (c *Config) Dump() string {
 		b.WriteString(f + "\n")
 	}
 	section("cluster")
-	for _, kv := range c.ShowConfig() {
+	for _, kv := range c.dumpKeys() {
 		b.WriteString(kv.Key + "=" + kv.Value + "\n")
 	}
 	section("nodes")

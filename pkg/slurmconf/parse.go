@@ -58,6 +58,7 @@ func parseSlurmConf(fsys fs.FS, name string, d *diag) *Config {
 		}
 	}
 	x := &dec{d: d, v: clusterSchema.check(scalars, "", d)}
+	c.Written = clusterSchema.written(scalars)
 	decodeCluster(x, c)
 	for i := range c.Nodes {
 		if c.Nodes[i].Port == 0 {

@@ -18,11 +18,32 @@ type KeyValue struct {
 // String pads the key as scontrol does: "KillWait                = 30 sec".
 func (kv KeyValue) String() string { return fmt.Sprintf("%-23s = %s", kv.Key, kv.Value) }
 
-// ShowConfig returns the cluster keys Loam honours the way `scontrol show
-// config` prints them, in scontrol's order, followed by Loam's own keys.
-// SlurmUser is printed without the uid scontrol appends ("root", not
-// "root(0)"), since looking it up is the caller's business.
-func (c *Config) ShowConfig() []KeyValue {
+// ShowConfig returns every key of Slurm 22.05's `scontrol show config`, in
+// its order and with its spelling and value formats, followed by Loam's own
+// keys (LoamKeyFile, LoamCtldSocket, LoamNodedSocket,
+// PriorityWeightCompensation). Keys Loam honours print Loam's value; Slurm
+// keys Loam reads but ignores print as Slurm prints what was written; keys
+// not written print Slurm 22.05's default. rt supplies what is not in the
+// files.
+func (c *Config) ShowConfig(rt ShowContext) []KeyValue {
+	s := &shower{c: c, rt: rt}
+	s.slurmKeys()
+	return append(s.kv, c.loamKeys()...)
+}
+
+// loamKeys are Loam's own cluster keys as show config prints them.
+func (c *Config) loamKeys() []KeyValue {
+	return []KeyValue{
+		{"LoamCtldSocket", c.LoamCtldSocket},
+		{"LoamKeyFile", c.LoamKeyFile},
+		{"LoamNodedSocket", c.LoamNodedSocket},
+		{"PriorityWeightCompensation", strconv.FormatFloat(c.PriorityWeightCompensation, 'f', -1, 64)},
+	}
+}
+
+// dumpKeys returns the cluster keys Loam honours, for Dump: the ones that
+// change what Loam does, without Slurm's defaults for keys it ignores.
+func (c *Config) dumpKeys() []KeyValue {
 	kv := []KeyValue{
 		{"ClusterName", c.ClusterName},
 	}
@@ -71,18 +92,15 @@ func (c *Config) ShowConfig() []KeyValue {
 		}
 		kv = append(kv, KeyValue{fmt.Sprintf("SlurmctldHost[%d]", i), v})
 	}
-	return append(kv,
+	kv = append(kv,
 		KeyValue{"SlurmctldPort", strconv.Itoa(c.SlurmctldPort)},
 		KeyValue{"SlurmdPort", strconv.Itoa(c.SlurmdPort)},
 		KeyValue{"SlurmdSpoolDir", c.SlurmdSpoolDir},
 		KeyValue{"SlurmdTimeout", secs(c.SlurmdTimeout)},
 		KeyValue{"StateSaveLocation", c.StateSaveLocation},
 		KeyValue{"TopologyPlugin", c.TopologyPlugin},
-		KeyValue{"LoamCtldSocket", c.LoamCtldSocket},
-		KeyValue{"LoamKeyFile", c.LoamKeyFile},
-		KeyValue{"LoamNodedSocket", c.LoamNodedSocket},
-		KeyValue{"PriorityWeightCompensation", strconv.FormatFloat(c.PriorityWeightCompensation, 'f', -1, 64)},
 	)
+	return append(kv, c.loamKeys()...)
 }
 
 func secs(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) + " sec" }

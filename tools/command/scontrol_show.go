@@ -269,6 +269,9 @@ func (s *scontrol) showConfig() {
 	s.w.printf("Configuration data as of %s\n", f.time(resp.Now))
 	// Slurm pads every key to 23 columns; longer keys push their " = ".
 	for _, kv := range resp.Entries {
+		if kv.Key == "BOOT_TIME" && resp.BootTime != 0 {
+			kv.Value = f.time(resp.BootTime) // in this command's time format
+		}
 		s.w.printf("%-23s = %s\n", kv.Key, kv.Value)
 	}
 	s.w.printf("\nSlurmctld(primary) at %s is UP\n", orDefault(ctlHost(s), "(unknown)"))
