@@ -80,6 +80,7 @@ type sinfoParams struct {
 	partFieldSize bool
 	nodeFieldSize bool
 	noconvert     bool // --noconvert: counts without K, M, ...
+	json, yaml    bool // --json or --yaml: the last one given wins
 }
 
 // Sinfo runs sinfo with args and returns its exit status.
@@ -88,6 +89,9 @@ func Sinfo(ctx context.Context, env *Env, args []string) int {
 	p, code, done := parseSinfo(env, w, args)
 	if done {
 		return w.exit(code)
+	}
+	if p.json || p.yaml {
+		return w.exit(sinfoData(ctx, env, w, p.yaml))
 	}
 	c, err := env.Dial(ctx)
 	if err != nil {
@@ -227,8 +231,7 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 		w.printf("%s", sinfoUsage)
 		return true, 0
 	case "json", "yaml":
-		w.errf("--%s is not supported", o.id)
-		return true, 1
+		p.json, p.yaml = o.id == "json", o.id == "yaml"
 	}
 	return false, 0
 }

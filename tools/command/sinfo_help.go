@@ -11,6 +11,7 @@ const sinfoHelp = `Usage: sinfo [OPTIONS]
   -e, --exact                group nodes only on exact match of configuration
   -h, --noheader             no headers on output
   -i, --iterate=seconds      specify an iteration period
+      --json                 Produce JSON output
   -l, --long                 long output - displays more information
   -M, --clusters=names       refused: Loam serves one cluster
   -n, --nodes=NODES          report on specific node(s)
@@ -27,6 +28,7 @@ const sinfoHelp = `Usage: sinfo [OPTIONS]
   -t, --states=node_state    specify the what states of nodes to view
   -v, --verbose              verbosity level
   -V, --version              output version information and exit
+      --yaml                 Produce YAML output
 
 Help options:
   --help                     show this help message

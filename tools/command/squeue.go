@@ -80,7 +80,7 @@ type squeueParams struct {
 	priority           bool
 	steps              bool
 	stepList           string
-	json               bool
+	json, yaml         bool // --json or --yaml: the last one given wins
 	iterate            int
 	verbose            int
 	all                bool // -a: jobs of hidden partitions too
@@ -114,8 +114,8 @@ func Squeue(ctx context.Context, env *Env, args []string) int {
 	if done {
 		return w.exit(code)
 	}
-	if p.json {
-		return w.exit(squeueJSON(ctx, env, w))
+	if p.json || p.yaml {
+		return w.exit(squeueData(ctx, env, w, p.yaml))
 	}
 	c, err := env.Dial(ctx)
 	if err != nil {
@@ -313,10 +313,7 @@ func (p *squeueParams) apply(env *Env, w *output, o option, override *bool) (sto
 	case "v":
 		p.verbose++
 	case "json", "yaml":
-		if o.id == "yaml" {
-			return false, errors.New("--yaml is not supported, use --json")
-		}
-		p.json = true
+		p.json, p.yaml = o.id == "json", o.id == "yaml"
 	}
 	return false, nil
 }

@@ -20,7 +20,7 @@ const squeueHelp = `Usage: squeue [OPTIONS]
   -i, --iterate=seconds           print the queue again every SECONDS
   -j, --job=job(s)                comma separated list of jobs IDs
                                   to view, default is all
-      --json                      dump every job record as JSON
+      --json                      Produce JSON output
   -l, --long                      long report
   -L, --licenses=(license names)  jobs using these licenses (Loam has none)
   -M, --clusters=cluster_name     refused: Loam serves one cluster
@@ -53,6 +53,7 @@ const squeueHelp = `Usage: squeue [OPTIONS]
   -V, --version                   output version information and exit
   -w, --nodelist=hostlist         list of nodes to view, default is
                                   all nodes
+      --yaml                      Produce YAML output
 
 Help options:
   --help                          show this help message

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -455,58 +454,4 @@ func (p *squeueParams) printRec(b []byte, pr *jobPrinter, r *jobRec) []byte {
 		b = pr.row(b, &cp)
 	}
 	return b
-}
-
-// squeueJSON dumps every job record the controller holds, whatever the
-// filters, as Slurm's squeue --json does.
-func squeueJSON(ctx context.Context, env *Env, w *output) int {
-	c, err := env.Dial(ctx)
-	if err != nil {
-		w.raw("slurm_load_jobs error: " + errText(err) + "\n")
-		return 1
-	}
-	resp, err := c.Jobs(ctx, &api.JobQuery{})
-	if err != nil {
-		w.raw("slurm_load_jobs error: " + errText(err) + "\n")
-		return 1
-	}
-	doc := struct {
-		Meta   jsonMeta  `json:"meta"`
-		Errors []string  `json:"errors"`
-		Jobs   []api.Job `json:"jobs"`
-	}{Meta: newJSONMeta(), Errors: []string{}, Jobs: resp.Jobs}
-	if doc.Jobs == nil {
-		doc.Jobs = []api.Job{}
-	}
-	data, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		w.errf("encode json: %v", err)
-		return 1
-	}
-	w.write(append(data, '\n'))
-	return 0
-}
-
-// jsonMeta is the "meta" object of Slurm's --json output.
-type jsonMeta struct {
-	Plugin struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	} `json:"plugin"`
-	Slurm struct {
-		Version struct {
-			Major int `json:"major"`
-			Micro int `json:"micro"`
-			Minor int `json:"minor"`
-		} `json:"version"`
-		Release string `json:"release"`
-	} `json:"Slurm"`
-}
-
-func newJSONMeta() jsonMeta {
-	var m jsonMeta
-	m.Plugin.Type, m.Plugin.Name = "openapi/v0.0.38", "Slurm OpenAPI v0.0.38"
-	m.Slurm.Version.Major, m.Slurm.Version.Micro, m.Slurm.Version.Minor = 22, 8, 5
-	m.Slurm.Release = "22.05.8"
-	return m
 }

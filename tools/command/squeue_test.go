@@ -49,7 +49,7 @@ func TestSqueueJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, te.stderr)
 	}
 	checkGolden(t, "squeue-json.txt", te.stdout.String())
-	if diff := cmp.Diff([]api.JobQuery{{}}, f.queries); diff != "" {
+	if diff := cmp.Diff([]api.JobQuery{{Detail: true, All: true}}, f.queries); diff != "" {
 		t.Errorf("query (-want +got):\n%s", diff)
 	}
 }
