@@ -37,11 +37,13 @@ func (c *Controller) handleNodes(ctx context.Context, id auth.Identity, body []b
 		}
 	}
 	slices.Sort(out.Missing)
+	planned := c.plannedNodes()
 	for _, n := range c.nodesByName() {
 		if want != nil && !want[n.name] {
 			continue
 		}
 		info := c.nodeInfo(n)
+		markPlanned(&info, planned)
 		if parts != nil && !slices.ContainsFunc(info.Partitions, func(p string) bool { return parts[p] }) {
 			continue
 		}
@@ -95,7 +97,7 @@ func nodeStateMatches(n api.Node, want map[string]bool) bool {
 	case drain:
 		names = append(names, "drained")
 	}
-	alias := map[string]string{"alloc": "allocated", "mix": "mixed", "unk": "unknown", "resp": "not_responding", "no_respond": "not_responding"}
+	alias := map[string]string{"alloc": "allocated", "mix": "mixed", "unk": "unknown", "resp": "not_responding", "no_respond": "not_responding", "plnd": "planned"}
 	for _, s := range names {
 		if want[s] {
 			return true

@@ -18,6 +18,9 @@ const (
 	FlagNotResponding = "NOT_RESPONDING"
 	FlagCompleting    = "COMPLETING"
 	FlagReserved      = "RESERVED"
+	// FlagPlanned: an idle node the scheduler keeps for a pending job's
+	// reservation (Slurm's backfill PLANNED).
+	FlagPlanned = "PLANNED"
 )
 
 // Node is one compute node as sinfo and scontrol show node see it.

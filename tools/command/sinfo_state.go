@@ -20,8 +20,9 @@ const (
 	flagDrain   = 0x200
 	flagComp    = 0x400
 	flagNoResp  = 0x800
-	flagFail    = 0x2000 // scontrol update State=FAIL
-	flagMaint   = 0x8000 // in a maintenance reservation's window
+	flagFail    = 0x2000  // scontrol update State=FAIL
+	flagMaint   = 0x8000  // in a maintenance reservation's window
+	flagPlanned = 1 << 21 // idle and kept for a pending job's reservation
 )
 
 // nodeStateNum is a node's state as Slurm's number.
@@ -42,6 +43,8 @@ func nodeStateNum(n *api.Node) int {
 			s |= flagRes
 		case api.FlagMaintenance:
 			s |= flagMaint
+		case api.FlagPlanned:
+			s |= flagPlanned
 		}
 	}
 	return s
@@ -60,20 +63,21 @@ func stateLong(s int) string {
 
 // stateNames are the words of one of Slurm's two state spellings.
 type stateNames struct {
-	maint, draining, drained, failing, fail, down, alloc, comp, idle, resv, mixed, future, unknown string
+	maint, draining, drained, failing, fail, down, alloc, comp, idle, resv, mixed, future, unknown, planned string
 }
 
 var compactNames = stateNames{"MAINT", "DRNG", "DRAIN", "FAILG", "FAIL", "DOWN", "ALLOC", "COMP", "IDLE",
-	"RESV", "MIX", "FUTR", "UNK"}
+	"RESV", "MIX", "FUTR", "UNK", "PLND"}
 
 var longNames = stateNames{"MAINT", "DRAINING", "DRAINED", "FAILING", "FAIL", "DOWN", "ALLOCATED",
-	"COMPLETING", "IDLE", "RESERVED", "MIXED", "FUTURE", "UNKNOWN"}
+	"COMPLETING", "IDLE", "RESERVED", "MIXED", "FUTURE", "UNKNOWN", "PLANNED"}
 
 // stateName spells state s as Slurm 22.05 does. A node in a maintenance
 // window shows MAINT unless it is drained, down or running jobs; then
 // its state takes a "$", which wins over the "*" of a node that does not
-// respond. FAIL states never take the "$", and an allocated node whose
-// other jobs are completing shows "+".
+// respond. FAIL states never take the "$", an allocated node whose
+// other jobs are completing shows "+", and an idle node the scheduler
+// has planned for a pending job shows PLANNED (over RESERVED).
 func stateName(s int, n *stateNames) string {
 	star := ""
 	if s&flagNoResp != 0 {
@@ -104,6 +108,8 @@ func stateName(s int, n *stateNames) string {
 		return n.alloc + suffix
 	case comp:
 		return n.comp + suffix
+	case base == stIdle && suffix == "" && s&flagPlanned != 0:
+		return n.planned
 	case base == stIdle && suffix == "" && s&flagRes != 0:
 		return n.resv
 	case base == stIdle:
@@ -143,11 +149,12 @@ var sinfoStates = map[string]func(n *api.Node, s int) bool{
 	"MIXED":      func(_ *api.Node, s int) bool { return s&0xf == stMixed },
 	"NO_RESPOND": func(_ *api.Node, s int) bool { return s&flagNoResp != 0 },
 	"MAINT":      func(_ *api.Node, s int) bool { return s&flagMaint != 0 },
+	"PLANNED":    func(_ *api.Node, s int) bool { return s&flagPlanned != 0 },
 	"RESV":       func(_ *api.Node, s int) bool { return s&flagRes != 0 },
 	"RESERVED":   func(_ *api.Node, s int) bool { return s&flagRes != 0 },
 	"UNK":        func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
 	"UNKNOWN":    func(_ *api.Node, s int) bool { return s&0xf == stUnknown },
-	// States Loam's nodes are never in (planned, powered down,
+	// States Loam's nodes are never in (powered down,
 	// rebooting, cloud, ...): sinfo accepts them and they select nothing.
 	"NONE": func(*api.Node, int) bool { return false },
 }
@@ -162,7 +169,7 @@ var sinfoStateNames = []struct {
 }{
 	{[]string{"UNK", "UNKNOWN"}, "UNKNOWN"}, {[]string{"DOWN"}, "DOWN"}, {[]string{"IDLE"}, "IDLE"},
 	{[]string{"ALLOC", "ALLOCATED"}, "ALLOC"}, {[]string{"?"}, "NONE"}, {[]string{"MIX", "MIXED"}, "MIX"},
-	{[]string{"FUTR", "FUTURE"}, "FUTURE"}, {[]string{"PLANNED", "PLND"}, "NONE"}, {[]string{"DRAIN"}, "DRAIN"},
+	{[]string{"FUTR", "FUTURE"}, "FUTURE"}, {[]string{"PLANNED", "PLND"}, "PLANNED"}, {[]string{"DRAIN"}, "DRAIN"},
 	{[]string{"DRAINED"}, "DRAINED"}, {[]string{"RESV", "RESERVED"}, "RESV"}, {[]string{"PERFCTRS", "NPC"}, "NONE"},
 	{[]string{"DRAINING", "DRNG"}, "DRAINING"}, {[]string{"COMP", "COMPLETING"}, "COMP"},
 	{[]string{"NO_RESPOND"}, "NO_RESPOND"},
