@@ -250,8 +250,10 @@ func admitTimes(cs *confState, a *admitted, now time.Time) *api.Error {
 		a.begin = *r.Begin
 	}
 	if r.Deadline != nil {
-		if !r.Deadline.After(now) {
-			return api.Errorf(api.CodeInvalidTimeValue, "deadline %s has passed", slurmtime.FormatTime(*r.Deadline))
+		if r.Deadline.Unix() < now.Unix() {
+			// Slurm's words, with no detail, before the job has an id
+			// (submit_burn.go); a deadline of this very second is taken.
+			return api.NewError(api.CodeInvalidTimeLimit)
 		}
 		a.deadline = *r.Deadline
 	}
@@ -299,9 +301,10 @@ func admitDependency(a *admitted) *api.Error {
 // applyDefaults fills in what Slurm's controller fills in.
 func applyDefaults(cs *confState, a *admitted) {
 	r := a.req
-	if r.Name == "" {
+	if r.Name == "" && !r.EmptyName {
 		r.Name = "sbatch"
 	}
+	r.DefaultOutput = r.StdOut == ""
 	if r.StdOut == "" {
 		r.StdOut = api.DefaultOutput
 		if a.array != nil {

@@ -44,6 +44,7 @@ func (c *Controller) applyCycle(b *batch, res *CycleResult) {
 	for i := range res.Launches {
 		c.applyLaunch(b, &res.Launches[i], res.Now)
 	}
+	c.noteThrottled(res) // array_throttle.go: after the launches it holds back
 	for i := range res.Preempts {
 		c.applyPreempt(b, &res.Preempts[i], res.Now)
 	}
@@ -77,6 +78,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	}
 	r := src
 	var newRec bool
+	throttled := throttledTask(src)
 	switch {
 	case src.arrayRecord() && l.JobID != l.FromID:
 		r = c.splitTask(src, l.TaskIndex, l.JobID)
@@ -93,7 +95,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	st.Start, st.Partition, st.Alloc, st.BatchHost = unix(now), l.Partition, l.Alloc, l.Alloc[0].Node
 	st.Reason, st.Desc, st.Launched = job.ReasonNone, "", false
 	st.SuspendTime, st.PreSuspend, st.Suspended = 0, 0, 0 // a new run (suspend.go)
-	if st.Eligible == 0 {
+	if st.Eligible == 0 || throttled {
 		st.Eligible = st.Start
 	}
 	if l.Limit > 0 {

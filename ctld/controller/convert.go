@@ -32,7 +32,7 @@ func needFor(fields []string) need {
 			n.deps = true
 		case "group_name":
 			n.group = true
-		case "standard_output", "standard_error", "standard_input":
+		case "standard_output", "standard_error", "standard_input", "standard_output_default", "standard_error_default":
 			n.stdio = true
 		case "queue_position", "estimated_start", "gpus", "borrowed_gpus", "queue_class", "tenant", "sched_nodes":
 			n.loam = true
@@ -62,7 +62,12 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	c.fillArray(j, r)
 	c.fillShape(j, r)
 	j.TimeLimit, j.SubmitTime, j.EligibleTime, j.BeginTime = st.TimeLimit, st.Submit, st.Eligible, st.Begin
-	j.AccrueTime = accrueTime(st)
+	j.AccrueTime = accrueTime(r)
+	if r.pending() && j.StateReason == job.ReasonJobArrayTaskLimit {
+		// Slurm shows both Unknown while the throttle holds every
+		// pending task back.
+		j.EligibleTime, j.AccrueTime = 0, 0
+	}
 	j.StartTime, j.EndTime, j.Deadline, j.PreemptTime = st.Start, st.End, st.Deadline, st.Preempt
 	if r.pending() {
 		j.StartTime = unix(c.obs.est.startOf(r))
@@ -73,6 +78,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, q.Script != "", st.Restarts, st.Requeue
 	j.DerivedExitCode = st.Derived // step_derived.go
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
+	j.AllocSID = q.AllocSID
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
 	j.NoKillInvDep = st.NoKillInvDep
 	if q.MailType != 0 {
@@ -94,6 +100,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 		// The patterns as written, as Slurm's job records carry them:
 		// squeue prints them so and scontrol expands what it knows.
 		j.StdOut, j.StdErr, j.StdIn = q.StdOut, q.StdErr, q.StdIn
+		j.StdOutDefault, j.StdErrDefault = q.DefaultOutput, q.StdErr == ""
 		if q.StdErr == "" {
 			j.StdErr = j.StdOut
 		}
@@ -213,10 +220,14 @@ func slurmTimes(j *api.Job, st *jobStatus, pending bool) {
 }
 
 // accrueTime is when the job began to accrue age priority: its eligible
-// time, except for a job that started at once (Slurm leaves AccrueTime
-// Unknown when the pass that first sees a job eligible starts it).
-func accrueTime(st *jobStatus) int64 {
-	if st.Start != 0 && st.Start <= st.Eligible {
+// time, except for an allocation (salloc, srun) or array task that
+// started at once: Slurm starts those without setting AccrueTime, where a
+// batch job's first scheduling pass sets it before starting the job
+// (checked on the peer: sbatch started at once shows AccrueTime=its
+// submit time, salloc and srun Unknown).
+func accrueTime(r *jobRecord) int64 {
+	st := &r.St
+	if st.Start != 0 && st.Start <= st.Eligible && (r.Req.Script == "" || st.ArrayJobID != 0) {
 		return 0
 	}
 	return st.Eligible

@@ -22,6 +22,8 @@ type FIFO struct {
 	pending map[uint32]*EngineJob
 	running map[uint32][]api.NodeAllocation
 	specs   map[uint32]*EngineJob // what each running job was
+	// arrayOf is the array each started task came from (its %throttle).
+	arrayOf map[uint32]uint32
 	// preempt lists victims for the next Cycle (Preempt).
 	preempt []Preempt
 	// Cycles counts the cycles run.
@@ -43,6 +45,7 @@ var _ Engine = (*FIFO)(nil)
 // newFIFO implements EngineFactory.
 func newFIFO(conf *slurmconf.Config) (Engine, error) {
 	f := &FIFO{conf: conf, next: 1, pending: map[uint32]*EngineJob{}, running: map[uint32][]api.NodeAllocation{}, specs: map[uint32]*EngineJob{}}
+	f.arrayOf = map[uint32]uint32{}
 	f.setNodes(conf)
 	return f, nil
 }
@@ -214,6 +217,10 @@ func (f *FIFO) Cycle(now time.Time) *CycleResult {
 			continue
 		}
 		for f.pending[id] != nil {
+			if f.throttled(j) {
+				res.Pending = append(res.Pending, PendingInfo{JobID: id, Reason: job.ReasonJobArrayTaskLimit, Position: pos + 1, Priority: 1})
+				break
+			}
 			l, ok := f.place(j)
 			if !ok {
 				res.Pending = append(res.Pending, PendingInfo{JobID: id, Reason: job.ReasonResources, Position: pos + 1, Priority: 1})
@@ -273,6 +280,9 @@ func (f *FIFO) place(j *EngineJob) (Launch, bool) {
 		} else {
 			delete(f.pending, j.ID)
 		}
+		if l.ArrayJobID != 0 {
+			f.arrayOf[l.JobID] = l.ArrayJobID
+		}
 		f.running[l.JobID] = alloc
 		spec := *j
 		spec.ID, spec.ArrayTasks = l.JobID, nil
@@ -280,6 +290,20 @@ func (f *FIFO) place(j *EngineJob) (Launch, bool) {
 		return l, true
 	}
 	return Launch{}, false
+}
+
+// throttled tells whether array j runs as many tasks as its %throttle.
+func (f *FIFO) throttled(j *EngineJob) bool {
+	if j.ArrayTasks == nil || j.Throttle <= 0 {
+		return false
+	}
+	n := 0
+	for id := range f.running {
+		if f.arrayOf[id] == j.ID {
+			n++
+		}
+	}
+	return n >= j.Throttle
 }
 
 func free(gpus []bool) int {

@@ -202,10 +202,13 @@ func (c *Controller) checkDeadlines(b *batch, now time.Time) {
 			delete(c.deadlines, id)
 			continue
 		}
-		if now.Unix() < r.St.Deadline {
+		missed := r.pending() && deadlineMissed(r, now) // deadline.go
+		if now.Unix() < r.St.Deadline && !missed {
 			continue
 		}
 		switch {
+		case missed:
+			b.persist(c.finish(r, job.Deadline, job.ReasonDeadLine, deadlineExit))
 		case r.pending():
 			b.persist(c.finish(r, job.Deadline, job.ReasonDeadLine, job.ExitCode{}))
 		case r.St.EndState == "":

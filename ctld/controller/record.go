@@ -22,6 +22,10 @@ type jobRecord struct {
 	resv    *ReservationInfo // the scheduler's reservation for it
 	gone    bool             // removed from the live table
 	reqBlob []byte           // Req as persisted (kept only while needed)
+
+	// throttleHeld: a cycle left this array record's tasks waiting on
+	// its throttle (array_throttle.go).
+	throttleHeld bool
 }
 
 // jobStatus is the persisted mutable part of a job. Times are Unix seconds.

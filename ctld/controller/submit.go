@@ -79,6 +79,9 @@ func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Er
 	rec := c.newRecord(c.eng.NextID(), a)
 	c.obs.m.submitted.Inc()
 	c.evalDependency(rec)
+	if !rec.finished() && deadlineMissed(rec, c.now()) { // deadline.go
+		c.finish(rec, job.Deadline, job.ReasonDeadLine, deadlineExit)
+	}
 	if rec.St.Hold != NotHeld {
 		// Waiting on a dependency: eligible once it is met (setDepHold),
 		// as Slurm shows EligibleTime and AccrueTime Unknown until then.

@@ -25,7 +25,15 @@ var idKeptFor = map[api.Code]bool{
 // burnIDFor uses up a job id for a refused submission or allocation,
 // as Slurm does, unless Slurm refuses it before giving an id.
 func (c *Controller) burnIDFor(aerr *api.Error) {
-	if !idKeptFor[aerr.Code] {
+	if !keepsID(aerr) {
 		c.burnID()
 	}
+}
+
+// keepsID tells the refusals made before the id. A --deadline already
+// passed is one (checked on the peer): it carries Slurm's words alone,
+// where a time limit over MaxTime, refused by Loam's admission check
+// with a detail, uses an id up like the other admission refusals.
+func keepsID(aerr *api.Error) bool {
+	return idKeptFor[aerr.Code] || (aerr.Code == api.CodeInvalidTimeLimit && aerr.Detail == "")
 }

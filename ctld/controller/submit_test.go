@@ -20,7 +20,7 @@ func TestSubmitDefaults(t *testing.T) {
 	want := api.Job{JobID: id, Name: "wrap", UserID: 54321, GroupID: 54321, UserName: "54321", Partition: "normal",
 		JobState: job.Pending, StateReason: job.ReasonNone, TimeLimit: 3600, SubmitTime: h.clock.Now().Unix(),
 		EligibleTime: h.clock.Now().Unix(), AccrueTime: h.clock.Now().Unix(), MinCPUsNode: 1, BatchFlag: true, WorkDir: "/tmp", StdOut: "/tmp/slurm-%j.out",
-		StdErr: "/tmp/slurm-%j.out", Requeue: true, Tasks: 1, CPUsPerTask: 1, NodeCount: 1, CPUs: 1,
+		StdErr: "/tmp/slurm-%j.out", StdOutDefault: true, StdErrDefault: true, Requeue: true, Tasks: 1, CPUsPerTask: 1, NodeCount: 1, CPUs: 1,
 		TRESReqStr: "cpu=1,mem=100M,node=1,billing=1", SubmitDir: "/tmp", QueueClass: "normal", GroupName: "54321",
 		// DefMemPerCPU=100 is the job's memory per CPU from submit on, as slurmctld sets it.
 		MemoryPerCPU: 100, MinMemory: 100, LastSchedEval: h.clock.Now().Unix()}
@@ -59,7 +59,7 @@ func TestSubmitRefusals(t *testing.T) {
 		"no working directory": {req: simpleJob(func(r *job.Request) { r.WorkDir = "" }),
 			wantCode: api.CodeMissingWorkDir},
 		"deadline passed": {req: simpleJob(func(r *job.Request) { d := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC); r.Deadline = &d }),
-			wantCode: api.CodeInvalidTimeValue, wantMsg: "Invalid time specified"},
+			wantCode: api.CodeInvalidTimeLimit, wantMsg: "Requested time limit is invalid (missing or exceeds some limit)"},
 		"negative nice as a user": {req: simpleJob(func(r *job.Request) { n := -5; r.Nice = &n }),
 			wantCode: api.CodeInvalidNice, wantMsg: "Invalid --nice value"},
 		"an expand dependency": {req: simpleJob(func(r *job.Request) { r.Dependency = "afterok:1,EXPAND:abc" }),
@@ -83,7 +83,7 @@ func TestSubmitRefusals(t *testing.T) {
 			// unknown partition, node or GRES (and the account checks) are
 			// refused before any id is given (submit_burn_leftover_test.go).
 			want := uint32(2)
-			if idKeptFor[tc.wantCode] {
+			if keepsID(err) {
 				want = 1
 			}
 			if id := h.mustSubmit(54321, simpleJob()); id != want {

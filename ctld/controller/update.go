@@ -140,6 +140,7 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 	setStr(&q.NodeList, u.RequiredNodes)
 	setStr(&q.Exclude, u.ExcludedNodes)
 	setStr(&q.StdOut, u.StdOut)
+	q.DefaultOutput = q.DefaultOutput && u.StdOut == nil // a name given now is the user's
 	setStr(&q.StdErr, u.StdErr)
 	if u.Features != nil {
 		q.Features = job.SimpleFeatures(q.Constraint)

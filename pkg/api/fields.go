@@ -133,6 +133,8 @@ var jobFieldList = []jobField{
 	strField("standard_output", func(j *Job) *string { return &j.StdOut }),
 	strField("standard_error", func(j *Job) *string { return &j.StdErr }),
 	strField("standard_input", func(j *Job) *string { return &j.StdIn }),
+	boolField("standard_output_default", func(j *Job) *bool { return &j.StdOutDefault }),
+	boolField("standard_error_default", func(j *Job) *bool { return &j.StdErrDefault }),
 	intField("restart_cnt", func(j *Job) *int { return &j.Restarts }),
 	intField("required_switch", func(j *Job) *int { return &j.RequiredSwitch }),
 	boolField("requeue", func(j *Job) *bool { return &j.Requeue }),

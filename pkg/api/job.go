@@ -108,6 +108,15 @@ type Job struct {
 	Reservation string       `json:"reservation,omitempty"` // an admin reservation name (--reservation)
 	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it
 
+	// StdOutDefault: the job was submitted without -o and StdOut is the
+	// controller's default name; StdErrDefault: without -e, StdErr is
+	// StdOut. Slurm keeps no path then, and squeue prints them so.
+	StdOutDefault bool `json:"standard_output_default,omitempty"`
+	StdErrDefault bool `json:"standard_error_default,omitempty"`
+
+	// AllocSID is the submitting command's session id (AllocNode:Sid).
+	AllocSID int `json:"alloc_sid,omitempty"`
+
 	// NoKillInvDep: submitted with --kill-on-invalid-dep=no.
 	NoKillInvDep bool `json:"no_kill_on_invalid_dependency,omitempty"`
 

@@ -83,11 +83,14 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.str("dependency", q.Dependency, true)
 	o.strs("data_paths", q.DataPaths)
 	o.str("run_as_user", q.RunAsUser, true)
+	o.integer("alloc_sid", int64(q.AllocSID), true)
+	o.boolean("empty_name", q.EmptyName)
 	o.integer("user_id", int64(q.UserID), false)
 	o.integer("group_id", int64(q.GroupID), false)
 	o.str("user_name", q.UserName, true)
 	o.str("submit_host", q.SubmitHost, true)
 	o.str("submit_dir", q.SubmitDir, true)
+	o.boolean("default_output", q.DefaultOutput)
 	o.close()
 	return o.err
 }

@@ -97,6 +97,13 @@ type Request struct {
 	// RunAsUser is --uid, honoured for root only.
 	RunAsUser string `json:"run_as_user,omitempty"`
 
+	// AllocSID is the session id of the submitting command (sbatch,
+	// salloc, srun), which scontrol shows as AllocNode:Sid.
+	AllocSID int `json:"alloc_sid,omitempty"`
+	// EmptyName: -J "" was given, so the job keeps an empty name where
+	// the controller would name an unnamed job "sbatch".
+	EmptyName bool `json:"empty_name,omitempty"`
+
 	// Filled in by the controller from the submitter's credential, never
 	// taken from the client.
 	UserID     uint32 `json:"user_id"`
@@ -104,6 +111,10 @@ type Request struct {
 	UserName   string `json:"user_name,omitempty"`
 	SubmitHost string `json:"submit_host,omitempty"`
 	SubmitDir  string `json:"submit_dir,omitempty"`
+	// DefaultOutput: -o was not given and StdOut is the name the
+	// controller gave (slurm-%j.out), which squeue tells from the same
+	// name given with -o.
+	DefaultOutput bool `json:"default_output,omitempty"`
 }
 
 // OpenMode is how the job opens its output files.

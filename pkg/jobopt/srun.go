@@ -18,8 +18,10 @@ type StepOptions struct {
 	// JobID is --jobid (or SLURM_JOB_ID): the allocation to run in; 0
 	// when srun must allocate one.
 	JobID uint32
-	// Name is -J as given (srun ignores SLURM_JOB_NAME inside a job).
-	Name string
+	// Name is -J as given (srun ignores SLURM_JOB_NAME inside a job);
+	// NameGiven tells an empty -J "" from none.
+	Name      string
+	NameGiven bool
 	// Label (-l) prefixes output lines with the task id; Unbuffered (-u)
 	// forwards output as it comes instead of by lines.
 	Label, Unbuffered bool
@@ -193,6 +195,9 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.verifyTasksPerGPU(st); err != nil {
 		return err
 	}
+	if err := b.checkTasksPerGPUAlone(st); err != nil { // srun_gpu_tasks.go
+		return err
+	}
 	b.deriveTasks()
 	b.fitNodesToTasks(hosts)
 	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {
@@ -212,7 +217,6 @@ func (st *srunState) setOvercommit(b *builder, v value) error { st.Overcommit = 
 func (st *srunState) setExact(b *builder, v value) error      { st.Exact = !v.reset; return nil }
 func (st *srunState) setOverlap(b *builder, v value) error    { st.Overlap = !v.reset; return nil }
 func (st *srunState) setQuiet(b *builder, v value) error      { st.Quiet = !v.reset; return nil }
-func (st *srunState) setJobName(b *builder, v value) error    { st.Name = v.str; return nil }
 func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str; return nil }
 func (st *srunState) setOutput(b *builder, v value) error     { st.Output = fileName(v.str); return nil }
 func (st *srunState) setError(b *builder, v value) error      { st.Error = fileName(v.str); return nil }
@@ -357,4 +361,11 @@ func CPUBindEnv(spec string) []string {
 	}
 	return []string{"SLURM_CPU_BIND_VERBOSE=" + verbose, "SLURM_CPU_BIND_TYPE=" + typ,
 		"SLURM_CPU_BIND_LIST=" + list, "SLURM_CPU_BIND=" + verbose + "," + typ + list}
+}
+
+// setJobName keeps -J and that it was given: salloc -J "" leaves the
+// job's name empty.
+func (st *srunState) setJobName(b *builder, v value) error {
+	st.Name, st.NameGiven = v.str, true
+	return nil
 }

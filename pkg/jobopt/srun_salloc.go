@@ -20,6 +20,8 @@ func (p *Parser) Salloc(args []string) (*StepResult, error) {
 	}
 	switch {
 	case st.Name != "":
+	case st.NameGiven: // salloc -J "": the job's name stays empty
+		res.Request.EmptyName = true
 	case st.NoShell:
 		res.Request.Name = SallocNoShellName
 	default:

@@ -145,10 +145,13 @@ func (b *builder) deriveTasks() {
 
 // defaultName names the job as sbatch does: "wrap" for --wrap, the script's
 // base name for a script file; a script from stdin stays unnamed here and
-// becomes "sbatch".
+// becomes "sbatch". -J "" keeps the job's name empty, as on the peer.
 func (b *builder) defaultName(cl *CommandLine) {
+	_, given := b.passed["job-name"]
 	switch {
 	case b.req.Name != "":
+	case given:
+		b.req.EmptyName = true
 	case cl.Wrap != nil:
 		b.req.Name = "wrap"
 	case cl.Script != "":

@@ -188,7 +188,8 @@ func peerJob(t *testing.T, r kvRecord) api.Job {
 	}
 	j.UserName, j.UserID = nameID(kv["UserId"])
 	j.GroupName, j.GroupID = nameID(kv["GroupId"])
-	j.SubmitHost, _, _ = strings.Cut(kv["AllocNode:Sid"], ":")
+	host, sid, _ := strings.Cut(kv["AllocNode:Sid"], ":")
+	j.SubmitHost, j.AllocSID = host, atoi(sid)
 	peerArray(&j, kv)
 	peerPatterns(&j)
 	peerReason(&j, kv["Reason"])

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"golang.org/x/sys/unix"
 )
 
 // Controller is what the commands ask of loam-ctld; *client.Client
@@ -60,6 +61,9 @@ type Env struct {
 	// Cwd is the working directory (absolute); Host the short host name.
 	Cwd  string
 	Host string
+	// Sid is the process's session id, sent with submissions as Slurm's
+	// commands send it (scontrol's AllocNode:Sid); 0 when unknown.
+	Sid int
 	// UID and GID are the caller's real ids; Umask its file mode mask
 	// (-1: unknown), which sbatch passes to the job.
 	UID   uint32
@@ -98,9 +102,10 @@ func OSEnv(dial func(ctx context.Context) (Controller, error)) *Env {
 	}
 	host, _ := os.Hostname()
 	host, _, _ = strings.Cut(host, ".")
+	sid, _ := unix.Getsid(0)
 	return &Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Environ: os.Environ(), Cwd: cwd, Host: host,
+		Environ: os.Environ(), Cwd: cwd, Host: host, Sid: sid,
 		UID: uint32(os.Getuid()), GID: uint32(os.Getgid()), Umask: currentUmask(),
 		Now: time.Now, Sleep: sleepCtx, Users: osUsers{},
 		ReadFile: os.ReadFile,

@@ -72,6 +72,24 @@ func revokedLine(ctx context.Context, c Controller, id uint32) string {
 	return "salloc: Job allocation " + u32s(id) + " has been revoked.\n"
 }
 
+// endedAtOnce says that the controller ended the job before it was first
+// waited for, as it does for a job that cannot meet its --deadline (a
+// check Slurm makes after the job has its id). The peer's salloc then
+// prints its pending lines, "Job has been cancelled" and the revocation,
+// its srun the queued line and "Job has been cancelled"; both end with
+// the refusal.
+func (a *allocator) endedAtOnce() {
+	id := u32s(a.id)
+	if a.prog == "salloc" {
+		a.w.raw("salloc: Pending job allocation " + id + "\n")
+	}
+	a.w.raw(a.prog + ": job " + id + " queued and waiting for resources\n" + a.prog + ": Job has been cancelled\n")
+	if a.prog == "salloc" {
+		a.w.raw("salloc: Job allocation " + id + " has been revoked.\n")
+	}
+	a.w.errf("%s: %s", allocFailed[a.prog], api.CodeAlreadyDone.Text())
+}
+
 // endedPending says that the job ended (scancel) while it waited for its
 // allocation: salloc with the peer's three lines, srun with its one.
 func (a *allocator) endedPending() {

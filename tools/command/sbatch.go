@@ -117,7 +117,7 @@ func readScript(env *Env, w *output, cl *jobopt.CommandLine) ([]byte, int) {
 // submit sends the job and prints what sbatch prints.
 func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 	req := &api.SubmitRequest{Job: res.Request, TestOnly: res.TestOnly, SubmitHost: env.Host}
-	req.Job.SubmitDir, req.Job.SubmitHost = env.Cwd, env.Host
+	req.Job.SubmitDir, req.Job.SubmitHost, req.Job.AllocSID = env.Cwd, env.Host, env.Sid
 	c, err := env.Dial(ctx)
 	if err != nil {
 		return submitFailed(w, res, err, errorExit(env))

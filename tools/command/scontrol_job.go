@@ -46,7 +46,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 		b = append(b, "DerivedExitCode="+j.DerivedExitCode.String()+sep...)
 	}
 	b = f.timeLines(b, j, sep)
-	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(j.SubmitHost)+":0"+sep...)
+	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(j.SubmitHost)+":"+strconv.Itoa(j.AllocSID)+sep...)
 	b = append(b, "ReqNodeList="+orNull(j.RequiredNodes)+" ExcNodeList="+orNull(j.ExcludedNodes)+sep...)
 	b = append(b, "NodeList="+j.Nodes+sep...)
 	if j.BatchHost != "" {

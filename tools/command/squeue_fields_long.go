@@ -69,11 +69,11 @@ var longOnlyCols = []jobCol{
 	{names: []string{"restartcnt"}, header: "RESTART_COUNT", need: []string{"restart_cnt"},
 		val: num(func(j *api.Job) int64 { return int64(j.Restarts) })},
 	{names: []string{"sperboard"}, header: "SOCKETS_PER_BOARD", val: fixed("0")},
-	{names: []string{"stderr"}, header: "STDERR", need: []string{"standard_error", "standard_output", "current_working_directory", "job_id", "array_job_id", "batch_flag"},
+	{names: []string{"stderr"}, header: "STDERR", need: []string{"standard_error", "standard_output", "standard_output_default", "standard_error_default", "current_working_directory", "job_id", "array_job_id", "batch_flag"},
 		val: str(squeueStdErr)},
 	{names: []string{"stdin"}, header: "STDIN", need: []string{"standard_input"},
 		val: null(func(j *api.Job) string { return j.StdIn })},
-	{names: []string{"stdout"}, header: "STDOUT", need: []string{"standard_output", "current_working_directory", "job_id", "array_job_id", "batch_flag"},
+	{names: []string{"stdout"}, header: "STDOUT", need: []string{"standard_output", "standard_output_default", "current_working_directory", "job_id", "array_job_id", "batch_flag"},
 		val: str(squeueStdOut)},
 	{names: []string{"mintime"}, header: "TIME_MIN", need: []string{"time_minimum"},
 		val: func(b []byte, j *api.Job, _ *jobPrinter) []byte { return appendSecs(b, j.TimeMinimum) }},
@@ -151,32 +151,24 @@ func stdOutPath(j *api.Job) string {
 }
 
 // squeueStdErr and squeueStdOut are squeue's -O stderr and stdout. The
-// controller gives a batch job submitted without -o (or -e) the default
-// pattern; Slurm stores no path then, and its squeue prints its own
-// default with the job's own id (an array task's raw id) in place of the
-// pattern, so these print what stdErrPath and stdOutPath print for a job
-// without paths.
+// controller gives a batch job submitted without -o the default pattern
+// and marks it so; Slurm stores no path then, and its squeue prints its
+// own default with the job's own id (an array task's raw id) in place of
+// the pattern, so these print what stdErrPath and stdOutPath print for a
+// job without paths. The same name given with -o (or -e) prints as the
+// pattern it is, as on the peer.
 func squeueStdErr(j *api.Job) string {
-	if j.BatchFlag && (j.StdErr == "" || j.StdErr == defaultOutName(j)) {
+	if j.BatchFlag && (j.StdErr == "" || j.StdErrDefault) {
 		return squeueStdOut(j)
 	}
 	return stdErrPath(j)
 }
 
 func squeueStdOut(j *api.Job) string {
-	if j.StdOut == defaultOutName(j) {
+	if j.StdOutDefault {
 		return stdOutPath(&api.Job{WorkDir: j.WorkDir, JobID: j.JobID})
 	}
 	return stdOutPath(j)
-}
-
-// defaultOutName is the path the controller gives a batch job submitted
-// without -o (applyDefaults, made absolute).
-func defaultOutName(j *api.Job) string {
-	if j.ArrayJobID != 0 {
-		return j.WorkDir + "/" + api.DefaultArrayOutput
-	}
-	return j.WorkDir + "/" + api.DefaultOutput
 }
 
 func pendingTimeCol(b []byte, j *api.Job, p *jobPrinter) []byte {

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"path"
 	"strconv"
 	"strings"
 
@@ -336,16 +335,16 @@ func (d *jobData) memoryPerTRES() string {
 }
 
 // stdio returns standard output and error as Slurm keeps them: empty when
-// the job uses the default file (Slurm stores no path then), and standard
-// error empty too when it goes with standard output.
+// the job was submitted without -o (the controller's default file; Slurm
+// stores no path then), and standard error empty when submitted without
+// -e. A name given explicitly stays, even the default's.
 func (d *jobData) stdio() (string, string) {
 	j := d.j
 	out, errPath := j.StdOut, j.StdErr
-	if errPath == out {
+	if j.StdErrDefault {
 		errPath = ""
 	}
-	dir := j.WorkDir
-	if out == path.Join(dir, "slurm-%j.out") || out == path.Join(dir, "slurm-%A_%a.out") {
+	if j.StdOutDefault {
 		out = ""
 	}
 	return out, errPath

@@ -22,7 +22,8 @@ func peerJSONJobs() []api.Job {
 	base := api.Job{UserName: "root", GroupName: "root", Partition: "normal", BatchFlag: true,
 		WorkDir: "/tmp/s15a", StdIn: "/dev/null", StdOut: "/tmp/s15a/slurm-%j.out", StdErr: "/tmp/s15a/slurm-%j.out",
 		Requeue: true, NodeCount: 1, CPUs: 1, Tasks: 1, CPUsPerTask: 1, MinCPUsNode: 1, MemoryPerCPU: 1024,
-		TimeLimit: 3600, TRESReqStr: "cpu=1,mem=1G,node=1,billing=1"}
+		TimeLimit: 3600, TRESReqStr: "cpu=1,mem=1G,node=1,billing=1",
+		StdOutDefault: true, StdErrDefault: true} // submitted without -o and -e
 	running := func(j api.Job, start, limit int64, node string, cpu string) api.Job {
 		j.JobState, j.StateReason, j.StartTime, j.EndTime = job.Running, job.ReasonNone, start, start+limit
 		j.EligibleTime, j.Nodes, j.BatchHost, j.TimeLimit = start, node, node, limit
@@ -61,7 +62,7 @@ func peerJSONJobs() []api.Job {
 	fail.JobID, fail.Name, fail.SubmitTime, fail.Priority, fail.ExitCode = 20507, "fail", 1796008202, 12, job.ExitCode{Status: 3}
 	ok := ended(base, job.Completed, job.ReasonNone, 1796008202, "3")
 	ok.JobID, ok.Name, ok.SubmitTime, ok.Priority = 20508, "ok", 1796008202, 12
-	ok.StdOut, ok.StdErr = "/tmp/s15a/ok-%j.out", "/tmp/s15a/ok-%j.out"
+	ok.StdOut, ok.StdErr, ok.StdOutDefault = "/tmp/s15a/ok-%j.out", "/tmp/s15a/ok-%j.out", false
 
 	return append([]api.Job{held, multi, arrTask, fail, ok}, peerJSONJobs2(base, running)...)
 }
@@ -76,6 +77,7 @@ func peerJSONJobs2(base api.Job, running func(api.Job, int64, int64, string, str
 	opts.NodeCount, opts.CPUs, opts.Tasks, opts.MinCPUsNode = 2, 8, 4, 4
 	opts.MemoryPerNode, opts.MemoryPerCPU, opts.Requeue, opts.TimeLimit, opts.TimeMinimum = 2048, 0, false, 1800, 300
 	opts.StdOut, opts.StdErr, opts.TRESReqStr = "/tmp/s15a/out-%j.txt", "/tmp/s15a/err-%j.txt", "cpu=8,mem=2G,node=1,billing=8"
+	opts.StdOutDefault, opts.StdErrDefault = false, false
 
 	// sbatch -J gpus -p batch --gres=gpu:2 --exclusive -w gpu002 -t 5
 	gpus := running(base, 1796008379, 300, "gpu002", "")

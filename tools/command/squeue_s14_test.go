@@ -21,6 +21,7 @@ func s14Jobs() []api.Job {
 	held.MemoryPerNode = 2048 // --mem=2G
 	task0.JobID, task0.ArrayJobID, task0.ArrayTaskID = 20395, 20390, &task
 	task0.Name, task0.StdOut = "arr", "/tmp/s14b/slurm-%A_%a.out"
+	held.StdOutDefault, task0.StdOutDefault = true, true // the controller's name: no -o
 	named.JobID, named.Name, named.StdOut, named.StdErr = 20400, "named", "/tmp/s14b/out-%j.txt", "/tmp/s14b/err-%j.txt"
 	return []api.Job{held, task0, named}
 }

@@ -63,7 +63,7 @@ var allocFailed = map[string]string{"srun": "Unable to allocate resources", "sal
 // submit asks the controller for the allocation, run from env's working
 // directory, and keeps its job id; false when it was refused (and said so).
 func (a *allocator) submit(ctx context.Context, env *Env, req job.Request) bool {
-	req.WorkDir, req.SubmitDir, req.SubmitHost = env.Cwd, env.Cwd, env.Host
+	req.WorkDir, req.SubmitDir, req.SubmitHost, req.AllocSID = env.Cwd, env.Cwd, env.Host, env.Sid
 	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
 	if err != nil {
 		a.refused(req, err)
@@ -99,6 +99,10 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 				a.w.raw(a.prog + ": job " + u32s(a.id) + " has been allocated resources\n")
 			}
 			return al, 0
+		case al.Ended && waits == 0:
+			a.notices.stop()
+			a.endedAtOnce() // salloc_revoke.go
+			return nil, 1
 		case al.Ended:
 			a.notices.stop()
 			a.endedPending()
