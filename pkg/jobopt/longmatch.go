@@ -1,6 +1,9 @@
 package jobopt
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // LongName is what MatchLong needs to know of one long option.
 type LongName struct {
@@ -15,6 +18,10 @@ type LongName struct {
 	// names answer only prefixes no Slurm name has.
 	LoamOnly bool
 }
+
+// SameOption is LongName.Same for an option of the given key and
+// argument kind.
+func SameOption(key string, arg int) string { return key + "\x00" + strconv.Itoa(arg) }
 
 // MatchLong finds the long option name selects among names, in table
 // order, as glibc's getopt_long does: an exact name wins, otherwise the

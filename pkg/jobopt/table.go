@@ -1,7 +1,5 @@
 package jobopt
 
-import "strconv"
-
 // ArgKind says whether an option takes a value, as getopt_long's has_arg.
 type ArgKind int
 
@@ -74,7 +72,7 @@ func NewTable(opts []Option) *Table {
 	for i := range opts {
 		o := opts[i]
 		t.opts = append(t.opts, &o)
-		t.longs = append(t.longs, LongName{Long: o.Long, Same: o.key() + "\x00" + strconv.Itoa(int(o.Arg)), LoamOnly: o.LoamOnly})
+		t.longs = append(t.longs, LongName{Long: o.Long, Same: SameOption(o.key(), int(o.Arg)), LoamOnly: o.LoamOnly})
 	}
 	return t
 }

@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,20 +91,11 @@ func (s *shower) acctTRES() string {
 	}
 	out := strings.Split(defaultAcctTRES, ",")
 	for _, t := range splitList(strings.ToLower(v)) {
-		if !containsString(out, t) {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return strings.Join(out, ",")
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // defMem prints DefMemPerCPU when set, else DefMemPerNode (a Slurm key

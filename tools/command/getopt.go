@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/jobopt"
@@ -179,7 +178,7 @@ func (p *optParser) long(body string, args []string, i int) ([]option, int, erro
 func (p *optParser) match(name, body string) (*optSpec, error) {
 	names := make([]jobopt.LongName, len(p.specs))
 	for k, s := range p.specs {
-		names[k] = jobopt.LongName{Long: s.long, Same: s.key() + "\x00" + strconv.Itoa(int(s.arg)), LoamOnly: s.loamOnly}
+		names[k] = jobopt.LongName{Long: s.long, Same: jobopt.SameOption(s.key(), int(s.arg)), LoamOnly: s.loamOnly}
 	}
 	found, ambiguous := jobopt.MatchLong(names, name)
 	switch {

@@ -3,9 +3,9 @@ package command
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/slurmdata"
 )
 
@@ -57,8 +57,8 @@ func (d *jobData) sockets(a api.NodeAllocation) *slurmdata.Dict {
 	if n.CoresPerSocket == 0 && n.CPUs > 0 {
 		perSocket = n.CPUs
 	}
-	cpus := parseCPUIDs(a.CPUIDs)
-	if cpus == nil {
+	cpus, err := isolation.ParseCPUList(a.CPUIDs)
+	if err != nil || cpus == nil {
 		for c := range a.CPUs {
 			cpus = append(cpus, c)
 		}
@@ -81,29 +81,4 @@ func (d *jobData) sockets(a api.NodeAllocation) *slurmdata.Dict {
 		cores.Dict().Set(strconv.Itoa(core%perSocket), dStr("allocated"))
 	}
 	return out
-}
-
-// parseCPUIDs reads a CPU list ("0-3,8"); nil when empty or malformed.
-func parseCPUIDs(s string) []int {
-	if s == "" {
-		return nil
-	}
-	var ids []int
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return nil
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil
-			}
-		}
-		for c := a; c <= b; c++ {
-			ids = append(ids, c)
-		}
-	}
-	return ids
 }
