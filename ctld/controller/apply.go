@@ -135,7 +135,7 @@ func (c *Controller) launchSource(l *Launch) *jobRecord {
 }
 
 func removeTask(tasks []int, t int) string {
-	return indexRanges(slices.DeleteFunc(slices.Clone(tasks), func(x int) bool { return x == t }))
+	return job.FormatRanges(slices.DeleteFunc(slices.Clone(tasks), func(x int) bool { return x == t }))
 }
 
 // applyPreempt starts the graceful stop of a victim: its checkpoint

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // eachSplitTask adapts an operation on one pending job to the tasks of a
@@ -51,7 +52,7 @@ func (c *Controller) splitPendingTasks(b *batch, r *jobRecord, tasks []int) ([]*
 	if err := c.eng.CancelTasks(r.ID, named); err != nil {
 		return nil, api.Errorf(api.CodeInternal, "split tasks of job %d: %v", r.ID, err)
 	}
-	c.setArrayPending(r, indexRanges(keep))
+	c.setArrayPending(r, job.FormatRanges(keep))
 	b.persist(c.persistStatus(r))
 	out := make([]*jobRecord, 0, len(named))
 	for _, t := range named {

@@ -84,7 +84,7 @@ func (c *Controller) cancelTasks(b *batch, r *jobRecord, tasks []int) *api.Error
 	if err := c.eng.CancelTasks(r.ID, gone); err != nil {
 		return api.Errorf(api.CodeInternal, "cancel tasks of job %d: %v", r.ID, err)
 	}
-	c.setArrayPending(r, indexRanges(keep))
+	c.setArrayPending(r, job.FormatRanges(keep))
 	b.persist(c.persistStatus(r))
 	for _, t := range gone {
 		tr := c.splitTask(r, t, c.eng.NextID())

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // pinCPUs chooses the CPU ids of r's share on each node, so that
@@ -37,7 +38,7 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 				}
 			}
 		}
-		a.CPUIDs = isolation.FormatCPUList(pickCPUs(used, nc.Sockets, a.CPUs, max(r.Req.CPUsPerTask, 1)))
+		a.CPUIDs = job.FormatRanges(pickCPUs(used, nc.Sockets, a.CPUs, max(r.Req.CPUsPerTask, 1)))
 	}
 }
 

@@ -3,7 +3,7 @@ package controller
 import (
 	"testing"
 
-	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // TestPickCPUsLikeSlurm checks CPU_IDs against `scontrol show job -d` on
@@ -31,7 +31,7 @@ func TestPickCPUsLikeSlurm(t *testing.T) {
 			for _, id := range tc.busy {
 				used[id] = true
 			}
-			if got := isolation.FormatCPUList(pickCPUs(used, 2, tc.count, tc.cpt)); got != tc.want {
+			if got := job.FormatRanges(pickCPUs(used, 2, tc.count, tc.cpt)); got != tc.want {
 				t.Errorf("CPU_IDs = %q, want %q", got, tc.want)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 	"github.com/loamhpc/loam/pkg/store"
 )
@@ -264,13 +265,17 @@ func gresConf(list []slurmconf.GRES) string {
 		if i > 0 {
 			s += ","
 		}
-		s += g.Name
-		if g.Type != "" {
-			s += ":" + g.Type
-		}
-		s += ":" + strconv.FormatInt(g.Count, 10)
+		s += gresName(g) + ":" + strconv.FormatInt(g.Count, 10)
 	}
 	return s
+}
+
+// gresName is a GRES as Slurm names it in node records: "gpu" or "gpu:h100".
+func gresName(g slurmconf.GRES) string {
+	if g.Type == "" {
+		return g.Name
+	}
+	return g.Name + ":" + g.Type
 }
 
 // gresUsed prints scontrol -d's GresUsed ("gpu:h100:2(IDX:0-1)").
@@ -285,17 +290,14 @@ func gresUsed(list []slurmconf.GRES, gpus map[int]*jobRecord) string {
 		if i > 0 {
 			s += ","
 		}
-		s += g.Name
-		if g.Type != "" {
-			s += ":" + g.Type
-		}
+		s += gresName(g)
 		if g.Name != "gpu" {
 			s += ":0"
 			continue
 		}
 		s += ":" + strconv.Itoa(len(idx))
 		if len(idx) > 0 {
-			s += "(IDX:" + indexRanges(idx) + ")"
+			s += "(IDX:" + job.FormatRanges(idx) + ")"
 		} else {
 			s += "(IDX:N/A)"
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // taskGroups collects the outcome of an operation on the records of one
@@ -128,5 +129,5 @@ func (g *taskGroups) outcomes(ref api.JobRef) []api.TaskOutcome {
 func taskRanges(tasks []int) string {
 	ts := slices.Clone(tasks)
 	slices.Sort(ts)
-	return indexRanges(slices.Compact(ts)) // convert.go
+	return job.FormatRanges(slices.Compact(ts))
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // cpuSet hands out the node's logical CPUs (0..n-1, as slurm.conf counts
@@ -76,5 +77,5 @@ func (c *cpuSet) hostList(ids []int) string {
 		hs = append(hs, c.host[id%len(c.host)])
 	}
 	slices.Sort(hs)
-	return isolation.FormatCPUList(slices.Compact(hs))
+	return job.FormatRanges(slices.Compact(hs))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/gpu"
 	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // readyTimeout bounds a supervisor's startup.
@@ -112,7 +113,7 @@ func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
 		return nil, nil, err
 	}
 	r := *req
-	r.Alloc.CPUIDs = isolation.FormatCPUList(cpus)
+	r.Alloc.CPUIDs = job.FormatRanges(cpus)
 	gpus, _ := gpu.ByIndex(a.hw.gpus, req.Alloc.GPUs)
 	l := &spool.Launch{
 		Request: r, Node: a.nc.node.Name, Hostname: a.nc.hostname, ConfPath: a.confPath,

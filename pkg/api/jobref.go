@@ -3,6 +3,8 @@ package api
 import (
 	"strconv"
 	"strings"
+
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // JobRef names a job or some tasks of an array job, as users write them on
@@ -83,24 +85,7 @@ func (r JobRef) String() string {
 	case 1:
 		return id + "_" + strconv.Itoa(r.Tasks[0])
 	}
-	var b strings.Builder
-	b.WriteString(id + "_[")
-	for i := 0; i < len(r.Tasks); {
-		j := i
-		for j+1 < len(r.Tasks) && r.Tasks[j+1] == r.Tasks[j]+1 {
-			j++
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(r.Tasks[i]))
-		if j > i {
-			b.WriteString("-" + strconv.Itoa(r.Tasks[j]))
-		}
-		i = j + 1
-	}
-	b.WriteByte(']')
-	return b.String()
+	return id + "_[" + job.FormatRanges(r.Tasks) + "]"
 }
 
 // ParseJobRefs parses a comma-free list of references (one per argument).

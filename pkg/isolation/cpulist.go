@@ -3,6 +3,7 @@ package isolation
 import (
 	"fmt"
 	"strconv"
+
 	"strings"
 )
 
@@ -28,22 +29,4 @@ func ParseCPUList(s string) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// FormatCPUList prints sorted CPU ids as a kernel CPU list: "0-3,8".
-func FormatCPUList(ids []int) string {
-	var parts []string
-	for i := 0; i < len(ids); {
-		j := i
-		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(ids[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
 }

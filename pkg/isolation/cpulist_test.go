@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 func TestCPUList(t *testing.T) {
@@ -13,8 +15,8 @@ func TestCPUList(t *testing.T) {
 		if err != nil || !cmp.Equal(want, got) {
 			t.Errorf("ParseCPUList(%q) = %v, %v", in, got, err)
 		}
-		if in != "" && FormatCPUList(got) != in {
-			t.Errorf("FormatCPUList(%v) = %q, want %q", got, FormatCPUList(got), in)
+		if in != "" && job.FormatRanges(got) != in {
+			t.Errorf("job.FormatRanges(%v) = %q, want %q", got, job.FormatRanges(got), in)
 		}
 	}
 	for _, bad := range []string{"3-1", "a", "-1", "0-99999999", "1-"} {

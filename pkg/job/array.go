@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
-	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -185,32 +185,7 @@ func (a *Array) String() string {
 }
 
 // ranges is Slurm's bit_fmt: "0-3,10,12".
-func (a *Array) ranges() string {
-	var b strings.Builder
-	lo, prev := -1, -1
-	flush := func() {
-		if lo < 0 {
-			return
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(lo))
-		if prev > lo {
-			b.WriteByte('-')
-			b.WriteString(strconv.Itoa(prev))
-		}
-	}
-	for i := range a.All() {
-		if i != prev+1 || lo < 0 {
-			flush()
-			lo = i
-		}
-		prev = i
-	}
-	flush()
-	return b.String()
-}
+func (a *Array) ranges() string { return FormatRanges(slices.Collect(a.All())) }
 
 // displayLen is Slurm's default SLURM_BITSTR_LEN: the size of the buffer
 // squeue and scontrol print task lists into.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // Text renders the plan in a stable, human-readable form: one decision per
@@ -140,7 +142,7 @@ func allocText(as []NodeAlloc) string {
 	}
 	parts := make([]string, 0, len(as))
 	for _, a := range as {
-		s := a.Node + ":gpu=" + indexText(a.GPUs)
+		s := a.Node + ":gpu=" + gpuText(a.GPUs)
 		if a.CPUs != 0 {
 			s += ",cpu=" + strconv.Itoa(a.CPUs)
 		}
@@ -154,34 +156,11 @@ func allocText(as []NodeAlloc) string {
 			}
 		}
 		if len(bor) > 0 {
-			s += ",borrowed=" + indexText(bor)
+			s += ",borrowed=" + gpuText(bor)
 		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " ")
-}
-
-// indexText compresses sorted indices into ranges: "0-3,6".
-func indexText(idx []int) string {
-	if len(idx) == 0 {
-		return "none"
-	}
-	var b strings.Builder
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(idx[i]))
-		if j > i {
-			b.WriteString("-" + strconv.Itoa(idx[j]))
-		}
-		i = j + 1
-	}
-	return b.String()
 }
 
 // relTime renders t as an offset from epoch ("+1h30m", "-5m", "+0").
@@ -213,4 +192,12 @@ func durText(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// gpuText is a node's GPU indices in the decision log: "0-3,6", or "none".
+func gpuText(idx []int) string {
+	if len(idx) == 0 {
+		return "none"
+	}
+	return job.FormatRanges(idx)
 }

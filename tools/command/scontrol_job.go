@@ -218,7 +218,7 @@ func gpuDetail(gpus []int) string {
 	if len(gpus) == 0 {
 		return ""
 	}
-	return "gpu:" + strconv.Itoa(len(gpus)) + "(IDX:" + formatRanges(sortedInts(gpus)) + ")"
+	return "gpu:" + strconv.Itoa(len(gpus)) + "(IDX:" + job.FormatRanges(sortedInts(gpus)) + ")"
 }
 
 func sortedInts(v []int) []int {
@@ -372,8 +372,8 @@ func (f *jobFormatter) borrowedLines(b []byte, j *api.Job, sep string) []byte {
 				borrowed = append(borrowed, g)
 			}
 		}
-		b = append(b, sep+"  Nodes="+a.Node+" GPU_IDs="+formatRanges(sortedInts(a.GPUs))+
-			" Borrowed="+orDefault(formatRanges(sortedInts(borrowed)), "none")...)
+		b = append(b, sep+"  Nodes="+a.Node+" GPU_IDs="+job.FormatRanges(sortedInts(a.GPUs))+
+			" Borrowed="+orDefault(job.FormatRanges(sortedInts(borrowed)), "none")...)
 	}
 	return b
 }

@@ -335,7 +335,7 @@ func (p *squeueParams) matchJobs(j *api.Job) bool {
 	if len(keep) == 1 {
 		j.ArrayTaskID, j.ArrayTaskString = &keep[0], ""
 	} else {
-		j.ArrayTaskString = formatRanges(keep)
+		j.ArrayTaskString = job.FormatRanges(keep)
 	}
 	return true
 }
@@ -347,27 +347,6 @@ func parseTasks(s string) *job.Array {
 		return nil
 	}
 	return a
-}
-
-// formatRanges prints sorted indices as Slurm's bit_fmt: "1-3,5".
-func formatRanges(idx []int) string {
-	var b []byte
-	for i := 0; i < len(idx); {
-		k := i
-		for k+1 < len(idx) && idx[k+1] == idx[k]+1 {
-			k++
-		}
-		if len(b) > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(idx[i]), 10)
-		if k > i {
-			b = append(b, '-')
-			b = strconv.AppendInt(b, int64(idx[k]), 10)
-		}
-		i = k + 1
-	}
-	return string(b)
 }
 
 // combinePendingTasks folds pending tasks that have their own record back
@@ -412,7 +391,7 @@ func combinePendingTasks(recs []*jobRec, unique bool) []*jobRec {
 			ids = append(ids, slices.Collect(tasks.All())...)
 		}
 		slices.Sort(ids)
-		m.j.ArrayTaskString, m.j.ArrayMaxTasks = formatRanges(slices.Compact(ids)), 0
+		m.j.ArrayTaskString, m.j.ArrayMaxTasks = job.FormatRanges(slices.Compact(ids)), 0
 	}
 	return out
 }

@@ -375,23 +375,10 @@ func (s *stepRun) result() (int, job.ExitCode, job.State) {
 func taskList(tasks []int) string {
 	t := slices.Clone(tasks)
 	slices.Sort(t)
-	var parts []string
-	for i := 0; i < len(t); {
-		j := i
-		for j+1 < len(t) && t[j+1] == t[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, strconv.Itoa(t[i])+"-"+strconv.Itoa(t[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(t[i]))
-		}
-		i = j + 1
-	}
 	if len(t) == 1 {
-		return "task " + parts[0]
+		return "task " + strconv.Itoa(t[0])
 	}
-	return "tasks " + strings.Join(parts, ",")
+	return "tasks " + job.FormatRanges(t)
 }
 
 // exitHow words a bad end as srun does.
