@@ -54,7 +54,8 @@ func mustResults(t *testing.T, r *api.JobResults, err error) {
 // cancel through the real loam-ctld, with fake node daemons running the
 // jobs.
 func TestCtldRoundTrips(t *testing.T) {
-	c := clustertest.New(t, clustertest.Spec{Nodes: 2, CPUs: 4, GPUs: 2})
+	// The requeued job may run again 6 s later (cred_expire + 1), not 121 s.
+	c := clustertest.New(t, clustertest.Spec{Nodes: 2, CPUs: 4, GPUs: 2, Extra: "AuthInfo=cred_expire=5"})
 	d := c.StartCtld(t)
 	nodes := map[string]*clustertest.FakeNode{"n01": c.StartNode(t, d, 0), "n02": c.StartNode(t, d, 1)}
 	cl, ctx := d.Client(), context.Background()

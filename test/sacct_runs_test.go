@@ -16,7 +16,8 @@ import (
 // cancelled batch step, and plain sacct only the last; sacct -s RQ finds
 // the requeued run.
 func TestSacctRunsRequeue(t *testing.T) {
-	lc := startLive(t, clustertest.Spec{Nodes: 1, CPUs: 2, SlurmdTimeout: 9}, "")
+	// The requeued job may run again 6 s later (cred_expire + 1), not 121 s.
+	lc := startLive(t, clustertest.Spec{Nodes: 1, CPUs: 2, SlurmdTimeout: 9, Extra: "AuthInfo=cred_expire=5"}, "")
 	yes := true
 	id := lc.submit(lc.script(`if [ -z "$SLURM_RESTART_COUNT" ]; then echo up > first-run; sleep 300; fi`, withLimit(10*time.Minute),
 		func(r *job.Request) { r.Requeue = &yes }))

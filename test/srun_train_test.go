@@ -94,7 +94,8 @@ func checkResumed(t *testing.T, dir string, id uint32, ranks int) {
 // processes get SIGTERM, the ranks save their step), and checks that it
 // resumed from the checkpoint and trained every step exactly once.
 func TestSrunTrainingRequeued(t *testing.T) {
-	s := startSrunCluster(t, clustertest.Spec{Nodes: 2, CPUs: 4, GPUs: 2})
+	// The requeued job may run again 6 s later (cred_expire + 1), not 121 s.
+	s := startSrunCluster(t, clustertest.Spec{Nodes: 2, CPUs: 4, GPUs: 2, Extra: "AuthInfo=cred_expire=5"})
 	dir, id := startTraining(t, s)
 	waitProgress(t, dir, id, 4, 8)
 	if r := s.run(t, dir, nil, "", nil, "scontrol", "requeue", fmt.Sprint(id)); r.code != 0 {

@@ -20,7 +20,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		JobID: r.ID, ArrayJobID: r.St.ArrayJobID, ArrayTaskID: r.taskID(), ArrayTaskString: j.ArrayTaskString,
 		Name: j.Name, UserID: j.UserID, UserName: j.UserName, GroupID: j.GroupID, Account: j.Account,
 		Partition: r.St.Partition, QOS: j.QOS, State: r.St.State, Reason: r.St.Reason, ExitCode: r.St.ExitCode,
-		SubmitTime: r.St.Submit, EligibleTime: r.St.Eligible, StartTime: r.St.Start, EndTime: r.St.End,
+		SubmitTime: r.St.Submit, EligibleTime: acctEligible(&r.St), StartTime: r.St.Start, EndTime: r.St.End,
 		TimeLimit: r.St.TimeLimit, Nodes: j.Nodes, NodeCount: j.NodeCount, CPUs: j.CPUs,
 		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
 	}

@@ -60,6 +60,7 @@ func TestAcctRunsRequeue(t *testing.T) {
 		t.Errorf("sacct while pending again (-want +got):\n%s", diff)
 	}
 
+	h.pastRequeueDelay() // requeue_delay_test.go
 	h.cycle()
 	n.Launch(t, id, 5*time.Second)
 	h.clock.Advance(30 * time.Second) // no cycle: the node's silence would fail it

@@ -68,5 +68,5 @@ func acctTimes(a *api.AcctJob) runTimes {
 
 // liveTimes is a live job's runTimes, read without building its record.
 func liveTimes(r *jobRecord) runTimes {
-	return runTimes{state: shownState(r), eligible: r.St.Eligible, start: r.St.Start, end: r.St.End}
+	return runTimes{state: shownState(r), eligible: acctEligible(&r.St), start: r.St.Start, end: r.St.End}
 }

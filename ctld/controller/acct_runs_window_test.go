@@ -68,6 +68,8 @@ func TestStateWindow(t *testing.T) {
 // one: -s RQ finds the ended run though the job runs again.
 func TestAcctStateWindowLife(t *testing.T) {
 	h := newHarness(t)
+	appendConf(t, h, "AuthInfo=cred_expire=19\n") // the requeued job may run 20 s later
+	h.restart()
 	n := h.node("n01")
 	id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { yes := true; r.Requeue = &yes }))
 	sid := fmt.Sprint(id)
@@ -105,8 +107,10 @@ func TestAcctStateWindowLife(t *testing.T) {
 			api.AcctQuery{States: []string{"CD"}, StartTime: start, EndTime: end - 1}, nil},
 		"RQ over everything": {
 			api.AcctQuery{States: []string{"RQ"}, EndTime: end + 1}, []string{"REQUEUED"}},
-		"PD between the runs": {
-			api.AcctQuery{States: []string{"PD"}, StartTime: requeued + 5, EndTime: requeued + 6}, []string{"COMPLETED"}},
+		"PD between the runs (eligible from the BeginTime the requeue set)": {
+			api.AcctQuery{States: []string{"PD"}, StartTime: requeued + 19, EndTime: requeued + 21}, []string{"COMPLETED"}},
+		"not PD before the requeue's BeginTime": {
+			api.AcctQuery{States: []string{"PD"}, StartTime: requeued + 5, EndTime: requeued + 6}, nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -95,6 +95,9 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	st.Start, st.Partition, st.Alloc, st.BatchHost = unix(now), l.Partition, l.Alloc, l.Alloc[0].Node
 	st.Reason, st.Desc, st.Launched = job.ReasonNone, "", false
 	st.SuspendTime, st.PreSuspend, st.Suspended = 0, 0, 0 // a new run (suspend.go)
+	if throttled && st.Accrue == 0 {
+		st.Accrue = st.Eligible // the array accrued from then (convert.go)
+	}
 	if st.Eligible == 0 || throttled {
 		st.Eligible = st.Start
 	}

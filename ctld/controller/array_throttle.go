@@ -18,9 +18,9 @@ func (c *Controller) noteThrottled(res *CycleResult) {
 
 // throttledTask tells whether the tasks of array record r waited for the
 // throttle to let them go: Slurm makes such a task eligible only then, so
-// scontrol shows that moment as its EligibleTime (and AccrueTime Unknown,
-// as it starts in the same pass), where the tasks started within the
-// throttle keep the submit time (checked on the peer).
+// scontrol shows that moment as its EligibleTime (its AccrueTime stays
+// the array's), where the tasks started within the throttle keep the
+// submit time (checked on the peer).
 func throttledTask(r *jobRecord) bool {
 	return r.arrayRecord() && r.throttleHeld
 }

@@ -110,6 +110,8 @@ type Controller struct {
 
 	kick     chan struct{} // coalesced "something changed: schedule"
 	inflight sync.WaitGroup
+	// allocNames caches the hosts submissions came from (alloc_node.go).
+	allocNames allocNameCache
 	// agentSlots bounds the calls to node daemons in flight at once: an
 	// order for many running jobs (scancel -s of thousands) queues its
 	// calls instead of opening a connection for each at the same time.

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -52,6 +51,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 		j.Partition = strings.Join(st.Partitions, ",")
 	}
 	j.JobState, j.StateReason, j.StateDescription = shownState(r), st.Reason, st.Desc // advresv_job.go
+	j.SpecialExit = r.pending() && st.SpecialExit != ""                               // requeue_op.go
 	if r.pending() && r.plan.Reason != "" && st.Hold == NotHeld {
 		j.StateReason, j.StateDescription = r.plan.Reason, r.plan.Desc
 	}
@@ -64,9 +64,9 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.TimeLimit, j.SubmitTime, j.EligibleTime, j.BeginTime = st.TimeLimit, st.Submit, st.Eligible, st.Begin
 	j.AccrueTime = accrueTime(r)
 	if r.pending() && j.StateReason == job.ReasonJobArrayTaskLimit {
-		// Slurm shows both Unknown while the throttle holds every
-		// pending task back.
-		j.EligibleTime, j.AccrueTime = 0, 0
+		// Slurm shows EligibleTime Unknown while the throttle holds
+		// every pending task back; the record still accrues.
+		j.EligibleTime = 0
 	}
 	j.StartTime, j.EndTime, j.Deadline, j.PreemptTime = st.Start, st.End, st.Deadline, st.Preempt
 	if r.pending() {
@@ -78,6 +78,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, q.Script != "", st.Restarts, st.Requeue
 	j.DerivedExitCode = st.Derived // step_derived.go
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
+	j.AllocNode = q.AllocNode // alloc_node.go
 	j.AllocSID = q.AllocSID
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
 	j.NoKillInvDep = st.NoKillInvDep
@@ -143,7 +144,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if j.Tasks == 0 { // without -n, a task per node, as slurmctld counts them
 		j.Tasks = max(q.MinNodes, 1)
 	}
-	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(q.NTasksPerNode, 1))
+	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(shapeTasksPerNode(q), 1))
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
 	if q.MemPerNode != nil {
 		j.MemoryPerNode, j.MinMemory = *q.MemPerNode, *q.MemPerNode
@@ -154,6 +155,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if q.MemPerGPU != nil {
 		j.MemoryPerGPU = *q.MemPerGPU
 	}
+	j.CPUsPerGPU = q.CPUsPerGPU
 	if def := c.defaultMemPerCPU(r); def > 0 {
 		j.MemoryPerCPU, j.MinMemory = def, def
 	}
@@ -173,9 +175,39 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		}
 		return
 	}
-	j.NodeCount = max(q.MinNodes, 1)
-	j.CPUs = max(j.Tasks*j.CPUsPerTask, j.NodeCount*max(q.NTasksPerNode, 0)*j.CPUsPerTask, 1)
+	j.NodeCount = pendingNodes(q)
+	j.CPUs = max(j.Tasks*j.CPUsPerTask, 1)
+	if q.NTasks == 0 {
+		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*j.CPUsPerTask)
+	}
+	j.NodeCount = max(j.NodeCount, c.cpuBoundNodes(r, j.CPUs)) // shape_nodes.go
+	if r.finished() && q.NTasks == 0 {
+		// Ended before it ran (cancelled, DEADLINE): without -n Slurm
+		// has no task count left (NumTasks=N/A, squeue --json null).
+		j.Tasks = 0
+	}
 	j.GPUs = requestedGPUs(q, j.NodeCount)
+}
+
+// pendingNodes is the node count slurmctld shows for a pending job: -N's
+// minimum, raised to -n over --ntasks-per-node (rounded down: the peer
+// shows -n5 --ntasks-per-node=2 as 2 nodes, -n6 ... -N1-2 as 3).
+func pendingNodes(q *job.Request) int {
+	n := max(q.MinNodes, 1)
+	if tpn := shapeTasksPerNode(q); q.NTasks > 0 && tpn > 0 {
+		n = max(n, q.NTasks/tpn)
+	}
+	return n
+}
+
+// shapeTasksPerNode is --ntasks-per-node as it counts for the shape: never
+// more than -n (the peer shows -n1 --ntasks-per-node=2 with
+// MinCPUsNode=1 and one CPU).
+func shapeTasksPerNode(q *job.Request) int {
+	if q.NTasks > 0 && q.NTasksPerNode > q.NTasks {
+		return q.NTasks
+	}
+	return q.NTasksPerNode
 }
 
 // maxNodes is -N's maximum as Slurm keeps it: no more nodes than tasks
@@ -193,17 +225,18 @@ func maxNodes(q *job.Request) int {
 // slurmTimes fills the times slurmctld shows that Loam does not store: a
 // pending --begin job, held or not, is eligible (and expected to start when
 // nothing better is known) from its begin time, and accrues from then
-// unless held; a job
+// unless held (and keeps both when cancelled before it began); a job
 // that ended before it started has its end as its start; a started or
 // estimated job ends at its start plus its time limit until it has ended;
 // the last scheduler evaluation is the start, else the submission.
 func slurmTimes(j *api.Job, st *jobStatus, pending bool) {
-	if pending && j.EligibleTime == 0 && st.Begin != 0 {
+	if j.EligibleTime == 0 && st.Begin != 0 && st.Start == 0 && (pending || st.Hold == NotHeld) {
+		// A --begin job cancelled before it began keeps them too.
 		j.EligibleTime = st.Begin
 		if !j.Hold {
 			j.AccrueTime = st.Begin
 		}
-		if j.StartTime == 0 {
+		if pending && j.StartTime == 0 {
 			j.StartTime = st.Begin
 		}
 	}
@@ -220,15 +253,20 @@ func slurmTimes(j *api.Job, st *jobStatus, pending bool) {
 }
 
 // accrueTime is when the job began to accrue age priority: its eligible
-// time, except for an allocation (salloc, srun) or array task that
-// started at once: Slurm starts those without setting AccrueTime, where a
-// batch job's first scheduling pass sets it before starting the job
-// (checked on the peer: sbatch started at once shows AccrueTime=its
-// submit time, salloc and srun Unknown).
+// time, except for an allocation (salloc, srun) that started at once:
+// Slurm starts those without setting AccrueTime, where the scheduling
+// pass sets it for every pending batch job, array records included,
+// before starting it; an array task the throttle let go later keeps its
+// array's accrue time (checked on the peer: sbatch and sbatch --array
+// started at once, throttled or not, show AccrueTime=their submit time,
+// salloc and srun Unknown).
 func accrueTime(r *jobRecord) int64 {
 	st := &r.St
-	if st.Start != 0 && st.Start <= st.Eligible && (r.Req.Script == "" || st.ArrayJobID != 0) {
+	if st.Start != 0 && st.Start <= st.Eligible && r.Req.Script == "" {
 		return 0
+	}
+	if st.Accrue != 0 {
+		return st.Accrue
 	}
 	return st.Eligible
 }
@@ -255,7 +293,10 @@ func requestedGPUs(q *job.Request, nodes int) int {
 func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
 	q := r.Req
 	j.TRESPerNode = resource.FormatTRESPer(append(append([]resource.GRES{}, q.GRES...), q.GPUsPerNode...))
-	j.TRESPerJob = resource.FormatTRESPer(q.GPUs)
+	if !q.GPUsFromTasks { // Slurm does not show what --ntasks-per-gpu derived
+		j.TRESPerJob = resource.FormatTRESPer(q.GPUs)
+	}
+	j.NTasksPerTRES = q.NTasksPerGPU
 	j.TRESPerTask = resource.FormatTRESPer(q.GPUsPerTask)
 	mem := c.jobMemory(r, j.NodeCount, j.CPUs, j.GPUs)
 	req := resource.TRES{}
@@ -358,29 +399,9 @@ func gresDetail(alloc []api.NodeAllocation) []string {
 		if len(a.GPUs) == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("gpu:%d(IDX:%s)", len(a.GPUs), indexRanges(a.GPUs)))
+		out = append(out, fmt.Sprintf("gpu:%d(IDX:%s)", len(a.GPUs), job.FormatRanges(a.GPUs)))
 	}
 	return out
-}
-
-// indexRanges prints sorted indices as "0-3,6".
-func indexRanges(idx []int) string {
-	var b strings.Builder
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(idx[i]))
-		if j > i {
-			b.WriteString("-" + strconv.Itoa(idx[j]))
-		}
-		i = j + 1
-	}
-	return b.String()
 }
 
 // commandOf is scontrol's Command=: the script path, or "(null)" for a

@@ -32,3 +32,24 @@ func deadlineMissed(r *jobRecord, now time.Time) bool {
 // deadlineExit is the exit code Slurm gives a job it ended DEADLINE
 // before it ran ("0:1").
 var deadlineExit = job.ExitCode{Signal: 1}
+
+// priorityEstimator is an Engine that can give a job's priority before
+// any cycle ran (schedengine does).
+type priorityEstimator interface {
+	Priority(j *EngineJob, now time.Time) (int64, error)
+}
+
+// endMissedAtSubmit ends a job whose deadline cannot be met when it is
+// submitted, with the priority slurmctld gave it at submission (the peer
+// shows Priority=12 for such a job, not 0): Loam's priorities otherwise
+// come from the scheduling cycles, which never see this job.
+func (c *Controller) endMissedAtSubmit(r *jobRecord) {
+	if pe, ok := c.eng.(priorityEstimator); ok {
+		if p, err := pe.Priority(c.engineJob(r), c.now()); err == nil {
+			r.St.Priority = p
+		} else {
+			c.log.WithError(err).WithField("job_id", r.ID).Debug("no priority for a job past its deadline")
+		}
+	}
+	c.finish(r, job.Deadline, job.ReasonDeadLine, deadlineExit)
+}

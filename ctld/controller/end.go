@@ -94,10 +94,18 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	st.Restarts++
 	st.LostRun += int64(lostRun / time.Second)
 	st.Start, st.End, st.Alloc, st.BatchHost, st.Launched = 0, 0, nil, "", false
-	st.ExitCode, st.EndState, st.EndReason, st.Preempt, st.StopBy = job.ExitCode{}, "", "", 0, 0
+	preempted := st.Preempt != 0
+	if wasRunning {
+		st.ExitCode = job.ExitCode{} // a finished job keeps its last one, as in Slurm
+	}
+	st.EndState, st.EndReason, st.Preempt, st.StopBy = "", "", 0, 0
 	st.Submit, st.Eligible, st.Reason, st.Desc = unix(now), unix(now), job.ReasonNone, ""
+	// It accrues again from its new eligible time (convert.go).
+	st.Accrue = 0
 	hold, desc := requeueHold(r, hold) // hold_running.go
-	st.Hold, st.RequeueHold, st.Desc = hold, NotHeld, desc
+	st.Hold, st.RequeueHold, st.Desc = hold, NotHeld, requeuedDesc(r, desc)
+	// requeue_op.go, requeue_delay.go: State=SpecialExit and the BeginTime delay
+	c.delayRequeued(r, now, preempted, wasRunning)
 	st.Reason = initialReason(r)
 	if !wasRunning {
 		if err := c.eng.Submit(c.engineJob(r)); err != nil {

@@ -24,6 +24,7 @@ func TestEventOfEarlierRunIgnored(t *testing.T) {
 		t.Fatalf("requeue: %+v", rs)
 	}
 	h.waitState(ids[0], job.Pending)
+	h.pastRequeueDelay() // requeue_delay_test.go
 	h.cycle()
 	n.Launch(t, id, 5*time.Second)
 	if j := h.job(ids[0]); j.JobState != job.Running || j.Restarts != 1 {

@@ -77,6 +77,8 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 func (c *Controller) releaseLocked(r *jobRecord) {
 	r.St.Hold = NotHeld
 	r.St.Reason, r.St.Desc = job.ReasonNone, "" // e.g. "Reservation X was deleted"
+	// A job requeued in SPECIAL_EXIT state is PENDING again (requeue_op.go).
+	r.St.SpecialExit = ""
 	r.plan = PendingInfo{}
 	now := c.now()
 	if err := c.eng.Release(r.ID, now); err != nil {
@@ -102,23 +104,14 @@ func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body [
 			hold = HeldAdmin
 		}
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
-		switch {
-		case tasks != nil: // tasks of a pending array are pending
-			return api.NewError(api.CodeJobPending)
-		case !r.St.Requeue:
-			return api.Errorf(api.CodeDisabled, "job %d is not requeueable (--no-requeue)", r.ID)
-		case r.pending():
-			return api.NewError(api.CodeJobPending)
-		case r.finished():
-			b.persist(c.requeueLocked(r, hold, 0))
-			return nil
-		case r.St.EndState != "":
-			return api.NewError(api.CodeTransitionState)
+	if in.SpecialExit && hold == NotHeld { // it comes back held too
+		hold = HeldUser
+		if c.isOperator(id) {
+			hold = HeldAdmin
 		}
-		r.St.RequeueHold = hold
-		c.stopRunning(b, r, job.Requeued, job.ReasonNone, c.killWait())
-		return nil
+	}
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+		return c.requeueOne(b, r, tasks, hold, &in) // requeue_op.go
 	})
 }
 

@@ -125,7 +125,7 @@ func (c *Controller) Handler() http.Handler {
 			return
 		}
 		defer c.served(r.URL.Path, id, time.Now())
-		out, aerr := rt.h(r.Context(), id, body)
+		out, aerr := rt.h(withPeerAddr(r), id, body) // alloc_node.go
 		if aerr != nil {
 			writeError(w, aerr)
 			return

@@ -115,12 +115,18 @@ func (g *taskGroups) outcomes(ref api.JobRef) []api.TaskOutcome {
 	if missing != nil {
 		g.put(api.NewError(api.CodeInvalidJobID), missing)
 	}
-	out := make([]api.TaskOutcome, 0, len(g.errs))
-	for i, e := range g.errs {
-		if len(g.tasks[i]) == 0 {
-			continue
+	// slurmctld (_resp_array_xlate) lists the groups by their lowest
+	// task: "12_1,3: No error" before "12_2: Job is pending execution".
+	order := make([]int, 0, len(g.errs))
+	for i := range g.errs {
+		if len(g.tasks[i]) > 0 {
+			order = append(order, i)
 		}
-		out = append(out, api.TaskOutcome{ArrayJobID: g.arrayID, Tasks: taskRanges(g.tasks[i]), Error: e})
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(slices.Min(g.tasks[a]), slices.Min(g.tasks[b])) })
+	out := make([]api.TaskOutcome, 0, len(order))
+	for _, i := range order {
+		out = append(out, api.TaskOutcome{ArrayJobID: g.arrayID, Tasks: taskRanges(g.tasks[i]), Error: g.errs[i]})
 	}
 	return out
 }

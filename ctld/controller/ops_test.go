@@ -226,6 +226,7 @@ func TestRequeueRunningJob(t *testing.T) {
 	if j.Restarts != 1 || j.Nodes != "" {
 		t.Errorf("restarts %d nodes %q", j.Restarts, j.Nodes)
 	}
+	h.pastRequeueDelay() // requeue_delay_test.go
 	h.cycle()
 	h.waitState(fmt.Sprint(id), job.Running)
 	noRequeue := h.mustSubmit(alice, simpleJob(func(r *job.Request) { f := false; r.Requeue = &f }))

@@ -68,6 +68,9 @@ type jobStatus struct {
 
 	Submit   int64 `json:"submit"`
 	Eligible int64 `json:"eligible,omitempty"`
+	// Accrue is the accrue time kept when Eligible moves on: an array
+	// task the throttle let go keeps its array's (convert.go accrueTime).
+	Accrue   int64 `json:"accrue,omitempty"`
 	Begin    int64 `json:"begin,omitempty"`
 	Start    int64 `json:"start,omitempty"`
 	End      int64 `json:"end,omitempty"`
@@ -91,6 +94,11 @@ type jobStatus struct {
 	PreemptGrace  int64  `json:"preempt_grace,omitempty"`
 	Preemptions   int    `json:"preemptions,omitempty"`
 	Checkpoint    string `json:"checkpoint,omitempty"`
+
+	// SpecialExit is set by requeue State=SpecialExit: the job pends in
+	// state SPECIAL_EXIT, with this description, until released
+	// (requeue_op.go).
+	SpecialExit string `json:"special_exit,omitempty"`
 
 	ExitCode  job.ExitCode         `json:"exit_code"`
 	Derived   job.ExitCode         `json:"derived_exit_code,omitempty"` // the highest step exit (DerivedExitCode)

@@ -40,6 +40,7 @@ func TestFailedDependencyStaysFailedLife(t *testing.T) {
 	if rs := results(t, h, alice, api.PathRequeue, api.RequeueRequest{JobIDs: []string{fmt.Sprint(a)}}); firstErr(rs) != "" {
 		t.Fatalf("requeue: %+v", rs)
 	}
+	h.pastRequeueDelay() // requeue_delay_test.go
 	run(job.ExitCode{}, job.Completed)
 	got := map[string]string{}
 	for name, id := range map[string]uint32{"afterok on the requeued job": afterOK, "failed as written": written, "either, one written failed": eitherWritten} {

@@ -172,9 +172,6 @@ func (c *Controller) finish(r *jobRecord, st job.State, reason job.Reason, exit 
 	c.notices.wake(r.ID) // a waiting salloc or srun hears of the end (notify_wait.go)
 	r.St.EndState, r.St.EndReason, r.St.StopBy = "", "", 0
 	r.plan, r.resv = PendingInfo{}, nil
-	if r.St.Start == 0 && r.St.Eligible == 0 {
-		r.St.Eligible = r.St.End
-	}
 	p := c.persistEnd(r)
 	c.jobChanged(r)
 	c.schedule()

@@ -39,6 +39,7 @@ func (c *Controller) handleAllocate(ctx context.Context, id auth.Identity, body 
 		return nil, api.Errorf(api.CodeInvalidArray, "an allocation cannot be a job array")
 	}
 	sub := api.SubmitRequest{Job: in.Job, SubmitHost: in.SubmitHost}
+	sub.Job.AllocNode = c.allocNode(ctx) // alloc_node.go
 	sub.Job.Script = allocationPlaceholder
 	a, aerr := c.admit(c.confNow(), id, &sub, c.now())
 	if aerr != nil {

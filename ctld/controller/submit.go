@@ -21,6 +21,7 @@ func (c *Controller) handleSubmit(ctx context.Context, id auth.Identity, body []
 		return nil, err
 	}
 	now := c.now()
+	in.Job.AllocNode = c.allocNode(ctx) // alloc_node.go
 	a, aerr := c.admit(c.confNow(), id, &in, now)
 	if aerr != nil {
 		c.burnIDFor(aerr)
@@ -80,7 +81,7 @@ func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Er
 	c.obs.m.submitted.Inc()
 	c.evalDependency(rec)
 	if !rec.finished() && deadlineMissed(rec, c.now()) { // deadline.go
-		c.finish(rec, job.Deadline, job.ReasonDeadLine, deadlineExit)
+		c.endMissedAtSubmit(rec)
 	}
 	if rec.St.Hold != NotHeld {
 		// Waiting on a dependency: eligible once it is met (setDepHold),

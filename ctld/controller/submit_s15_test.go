@@ -93,10 +93,11 @@ func TestS15AccrueStartedAtOnce(t *testing.T) {
 	}
 }
 
-// TestS15ThrottledArrayTimes: as on the peer (--array=0-5%2), the pending
-// record held by the throttle shows EligibleTime and AccrueTime Unknown;
-// tasks started within the throttle keep the submit time as EligibleTime,
-// a task the throttle let go later is eligible when it starts.
+// TestS15ThrottledArrayTimes: as on the peer (--array=0-3%2), the pending
+// record held by the throttle shows EligibleTime Unknown; tasks started
+// within the throttle keep the submit time as EligibleTime, a task the
+// throttle let go later is eligible when it starts; all accrue from the
+// submit time (scontrol and squeue --json show AccrueTime=submit).
 func TestS15ThrottledArrayTimes(t *testing.T) {
 	h := newHarness(t)
 	n := h.node("n01")
@@ -117,9 +118,9 @@ func TestS15ThrottledArrayTimes(t *testing.T) {
 	got := map[string]times{"throttled record": {meta.EligibleTime, meta.AccrueTime},
 		"task within the throttle": {first.EligibleTime, first.AccrueTime},
 		"task let go later":        {later.EligibleTime, later.AccrueTime}}
-	want := map[string]times{"throttled record": {0, 0},
-		"task within the throttle": {submit, 0},
-		"task let go later":        {submit + 30, 0}}
+	want := map[string]times{"throttled record": {0, submit},
+		"task within the throttle": {submit, submit},
+		"task let go later":        {submit + 30, submit}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("times (-want +got):\n%s", diff)
 	}

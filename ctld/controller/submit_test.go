@@ -22,6 +22,7 @@ func TestSubmitDefaults(t *testing.T) {
 		EligibleTime: h.clock.Now().Unix(), AccrueTime: h.clock.Now().Unix(), MinCPUsNode: 1, BatchFlag: true, WorkDir: "/tmp", StdOut: "/tmp/slurm-%j.out",
 		StdErr: "/tmp/slurm-%j.out", StdOutDefault: true, StdErrDefault: true, Requeue: true, Tasks: 1, CPUsPerTask: 1, NodeCount: 1, CPUs: 1,
 		TRESReqStr: "cpu=1,mem=100M,node=1,billing=1", SubmitDir: "/tmp", QueueClass: "normal", GroupName: "54321",
+		AllocNode: "localhost", // the harness's 127.0.0.1 (alloc_node.go)
 		// DefMemPerCPU=100 is the job's memory per CPU from submit on, as slurmctld sets it.
 		MemoryPerCPU: 100, MinMemory: 100, LastSchedEval: h.clock.Now().Unix()}
 	if diff := cmp.Diff(want, j); diff != "" {

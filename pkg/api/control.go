@@ -82,10 +82,15 @@ type ReleaseRequest struct {
 }
 
 // RequeueRequest is scontrol requeue (Hold false) and requeuehold (Hold
-// true: the job comes back held, RequeueHold).
+// true: the job comes back held, RequeueHold). Incomplete (scontrol's
+// "Incomplete" flag) requeues only jobs that are running or suspended;
+// the others are left alone without an error. SpecialExit
+// ("State=SpecialExit") puts the job back held in state SPECIAL_EXIT.
 type RequeueRequest struct {
-	JobIDs []string `json:"job_ids"`
-	Hold   bool     `json:"hold,omitempty"`
+	JobIDs      []string `json:"job_ids"`
+	Hold        bool     `json:"hold,omitempty"`
+	Incomplete  bool     `json:"incomplete,omitempty"`
+	SpecialExit bool     `json:"special_exit,omitempty"`
 }
 
 // UpdateRequest is scontrol update job: every non-nil field is changed on

@@ -142,6 +142,8 @@ var jobFieldList = []jobField{
 	strField("mail_type", func(j *Job) *string { return &j.MailType }),
 	strField("mail_user", func(j *Job) *string { return &j.MailUser }),
 	strField("submit_host", func(j *Job) *string { return &j.SubmitHost }),
+	strField("alloc_node", func(j *Job) *string { return &j.AllocNode }),
+	intField("alloc_sid", func(j *Job) *int { return &j.AllocSID }),
 	strField("submit_dir", func(j *Job) *string { return &j.SubmitDir }),
 	strField("reservation", func(j *Job) *string { return &j.Reservation }),
 	strField("signal", func(j *Job) *string { return &j.Signal }),

@@ -36,9 +36,12 @@ type Job struct {
 	// StateDescription adds to the reason, e.g. the unavailable nodes of
 	// ReqNodeNotAvail or a launch failure.
 	StateDescription string `json:"state_description,omitempty"`
-	Priority         int64  `json:"priority"`
-	Nice             int    `json:"nice"`
-	Hold             bool   `json:"hold,omitempty"`
+	// SpecialExit marks a pending job requeue State=SpecialExit put back:
+	// Slurm shows its state as SPECIAL_EXIT until it is released.
+	SpecialExit bool  `json:"special_exit,omitempty"`
+	Priority    int64 `json:"priority"`
+	Nice        int   `json:"nice"`
+	Hold        bool  `json:"hold,omitempty"`
 
 	Nodes     string `json:"nodes,omitempty"` // allocated host list
 	NodeCount int    `json:"node_count"`      // allocated, or requested while pending
@@ -55,7 +58,8 @@ type Job struct {
 	MemoryPerNode  int64  `json:"memory_per_node,omitempty"`
 	MemoryPerCPU   int64  `json:"memory_per_cpu,omitempty"`
 	MemoryPerGPU   int64  `json:"memory_per_gpu,omitempty"`
-	MinMemory      int64  `json:"min_memory,omitempty"` // per node, as squeue %m prints
+	CPUsPerGPU     int    `json:"cpus_per_gpu,omitempty"` // --cpus-per-gpu
+	MinMemory      int64  `json:"min_memory,omitempty"`   // per node, as squeue %m prints
 	RequiredNodes  string `json:"required_nodes,omitempty"`
 	ExcludedNodes  string `json:"excluded_nodes,omitempty"`
 	Features       string `json:"features,omitempty"` // -C as given
@@ -63,8 +67,9 @@ type Job struct {
 	TRESPerNode    string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
 	TRESPerJob     string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
 	TRESPerTask    string `json:"tres_per_task,omitempty"`
-	TRESReqStr     string `json:"tres_req_str,omitempty"`   // "cpu=2,mem=2G,node=1,billing=2"
-	TRESAllocStr   string `json:"tres_alloc_str,omitempty"` // set once running
+	NTasksPerTRES  int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
+	TRESReqStr     string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
+	TRESAllocStr   string `json:"tres_alloc_str,omitempty"`  // set once running
 	RequiredSwitch int    `json:"required_switch,omitempty"`
 
 	TimeLimit    int64 `json:"time_limit"` // seconds; UnlimitedSeconds
@@ -104,6 +109,7 @@ type Job struct {
 	MailType    string       `json:"mail_type,omitempty"`
 	MailUser    string       `json:"mail_user,omitempty"`
 	SubmitHost  string       `json:"submit_host,omitempty"`
+	AllocNode   string       `json:"alloc_node,omitempty"` // the request's resolved address
 	SubmitDir   string       `json:"submit_dir,omitempty"`
 	Reservation string       `json:"reservation,omitempty"` // an admin reservation name (--reservation)
 	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it

@@ -60,6 +60,12 @@ type Request struct {
 	GPUsPerTask []resource.GRES `json:"gpus_per_task,omitempty"` // --gpus-per-task
 	CPUsPerGPU  int             `json:"cpus_per_gpu,omitempty"`
 	GRES        []resource.GRES `json:"gres,omitempty"` // --gres, per node
+	// NTasksPerGPU is --ntasks-per-gpu (scontrol's NtasksPerTRES). With -n
+	// and no GPU option it asks for a GPU per NTasksPerGPU tasks, as in
+	// Slurm: GPUs holds that count and GPUsFromTasks is set, as Slurm
+	// shows no TresPerJob for it.
+	NTasksPerGPU  int  `json:"ntasks_per_gpu,omitempty"`
+	GPUsFromTasks bool `json:"gpus_from_tasks,omitempty"`
 
 	// Placement.
 	Exclusive Exclusive `json:"exclusive,omitempty"`
@@ -110,7 +116,11 @@ type Request struct {
 	GroupID    uint32 `json:"group_id"`
 	UserName   string `json:"user_name,omitempty"`
 	SubmitHost string `json:"submit_host,omitempty"`
-	SubmitDir  string `json:"submit_dir,omitempty"`
+	// AllocNode is the name of the host the request came from, as the
+	// controller resolves the connection's address (scontrol's
+	// AllocNode:Sid); SubmitHost stays the client's own hostname.
+	AllocNode string `json:"alloc_node,omitempty"`
+	SubmitDir string `json:"submit_dir,omitempty"`
 	// DefaultOutput: -o was not given and StdOut is the name the
 	// controller gave (slurm-%j.out), which squeue tells from the same
 	// name given with -o.

@@ -322,7 +322,7 @@ func setMinCPUs(b *builder, v value) error {
 
 func setNTasksPerGPU(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks-per-gpu", v.str, true)
-	b.tasksPerGPU = n
+	b.tasksPerGPU, b.req.NTasksPerGPU = n, n
 	return err
 }
 

@@ -29,6 +29,9 @@ type StepOptions struct {
 	KillOnBadExit *int
 	// CPUBind and GPUBind are --cpu-bind and --gpu-bind as given.
 	CPUBind, GPUBind string
+	// TasksPerGPU is --ntasks-per-gpu: the tasks see it as
+	// SLURM_NTASKS_PER_TRES, as the peer's do.
+	TasksPerGPU int
 	// Overcommit (-O) allows more tasks than CPUs.
 	Overcommit bool
 	// Exact is --exact as given (-c and --exclusive imply it too).
@@ -198,6 +201,7 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.checkTasksPerGPUAlone(st); err != nil { // srun_gpu_tasks.go
 		return err
 	}
+	b.deriveTasksPerGPU()
 	b.deriveTasks()
 	b.fitNodesToTasks(hosts)
 	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {

@@ -52,5 +52,6 @@ func (b *builder) verifyTasksPerGPU(st *srunState) error {
 	if st.GPUBind == "" {
 		st.GPUBind = "single:" + strconv.Itoa(b.tasksPerGPU)
 	}
+	st.TasksPerGPU = b.tasksPerGPU
 	return nil
 }

@@ -1,6 +1,9 @@
 package jobopt
 
-import "github.com/loamhpc/loam/pkg/job"
+import (
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+)
 
 // checkTasksPerGPUAlone is the peer's refusal of srun --ntasks-per-gpu
 // for a new allocation that asks for no GPU: with neither -n nor -N,
@@ -35,4 +38,21 @@ func requestsGPU(r *job.Request) bool {
 		}
 	}
 	return false
+}
+
+// deriveTasksPerGPU gives --ntasks-per-gpu with no GPU option a GPU for
+// every N tasks of -n, as the peer does: sbatch -n4 --ntasks-per-gpu=2
+// runs on two GPUs, srun -n4 --ntasks-per-gpu=2 too (tasks 0,1
+// CUDA_VISIBLE_DEVICES=0, tasks 2,3 =1). srun does so without -n too:
+// inside an allocation the step then asks for those GPUs, so a job
+// without GPUs refuses it as the peer does ("Step requested GRES but job
+// doesn't have GRES", then the GRES refusal, status 1).
+func (b *builder) deriveTasksPerGPU() {
+	if b.tasksPerGPU <= 0 || requestsGPU(&b.req) || (b.p.prog() != "srun" && b.req.NTasks <= 0) {
+		return
+	}
+	n := int64(max(b.req.NTasks, 1))
+	per := int64(b.tasksPerGPU)
+	b.req.GPUs = []resource.GRES{{Name: "gpu", Count: (n + per - 1) / per}}
+	b.req.GPUsFromTasks = true
 }

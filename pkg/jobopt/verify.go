@@ -42,6 +42,7 @@ func (b *builder) verify(cl *CommandLine) error {
 		return stop(err)
 	}
 	// 4. Derived counts and the default job name.
+	b.deriveTasksPerGPU() // srun_gpu_tasks.go
 	b.deriveTasks()
 	b.defaultName(cl)
 	if r := &b.req; r.MaxNodes != 0 && r.MinNodes > r.MaxNodes {

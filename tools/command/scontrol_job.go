@@ -38,7 +38,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 		orDefault(j.GroupName, u32(j.GroupID))+"("+u32(j.GroupID)+") MCS_label=N/A"+sep...)
 	b = append(b, "Priority="+strconv.FormatUint(uint64(uint32(j.Priority)), 10)+" Nice="+strconv.Itoa(j.Nice)+
 		" Account="+orNull(j.Account)+" QOS="+orNull(j.QOS)+sep...)
-	b = append(b, "JobState="+string(j.JobState)+" Reason="+underscored(reasonText(j))+
+	b = append(b, "JobState="+string(shownJobState(j))+" Reason="+underscored(reasonText(j))+
 		" Dependency="+orNull(j.Dependency)+sep...)
 	b = append(b, "Requeue="+bit(j.Requeue)+" Restarts="+strconv.Itoa(j.Restarts)+" BatchFlag="+bit(j.BatchFlag)+
 		" Reboot=0 ExitCode="+j.ExitCode.String()+sep...)
@@ -46,7 +46,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 		b = append(b, "DerivedExitCode="+j.DerivedExitCode.String()+sep...)
 	}
 	b = f.timeLines(b, j, sep)
-	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(j.SubmitHost)+":"+strconv.Itoa(j.AllocSID)+sep...)
+	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(orDefault(j.AllocNode, j.SubmitHost))+":"+strconv.Itoa(j.AllocSID)+sep...)
 	b = append(b, "ReqNodeList="+orNull(j.RequiredNodes)+" ExcNodeList="+orNull(j.ExcludedNodes)+sep...)
 	b = append(b, "NodeList="+j.Nodes+sep...)
 	if j.BatchHost != "" {
@@ -160,7 +160,9 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 	}
 	nodes := strconv.Itoa(j.NodeCount)
 	if j.JobState == job.Pending && j.MaxNodes > 0 {
-		nodes += "-" + strconv.Itoa(j.MaxNodes) // Slurm shows the range until the job starts
+		// Slurm shows the range until the job starts, its minimum
+		// never above its maximum (-n6 --ntasks-per-node=2 -N1-2: 2-2).
+		nodes = strconv.Itoa(min(j.NodeCount, j.MaxNodes)) + "-" + strconv.Itoa(j.MaxNodes)
 	}
 	b = append(b, "NumNodes="+nodes+" NumCPUs="+strconv.Itoa(j.CPUs)+" NumTasks="+tasks+
 		" CPUs/Task="+strconv.Itoa(max(j.CPUsPerTask, 1))+" ReqB:S:C:T=0:0:*:*"+sep...)
@@ -315,10 +317,14 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 	} else if j.NoKillInvDep {
 		b = append(b, sep+"KillOInInvalidDependent=No"...)
 	}
-	for _, kv := range [][2]string{{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
+	for _, kv := range [][2]string{{"CpusPerTres", perGPU(int64(j.CPUsPerGPU))}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
+		{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
 		if kv[1] != "" {
 			b = append(b, sep+kv[0]+"="+kv[1]...)
 		}
+	}
+	if j.NTasksPerTRES > 0 {
+		b = append(b, sep+"NtasksPerTRES="+strconv.Itoa(j.NTasksPerTRES)...)
 	}
 	if j.MailType != "" && j.MailUser != "" {
 		b = append(b, sep+"MailUser="+j.MailUser+" MailType="+j.MailType...)

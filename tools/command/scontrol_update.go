@@ -124,12 +124,13 @@ func (s *scontrol) requeue(argv []string, hold bool) {
 	if !ok {
 		return
 	}
-	for _, arg := range argv[1:] {
-		if strings.HasPrefix(strings.ToLower(arg), "state=") || strings.EqualFold(arg, "incomplete") {
-			continue // Slurm's flags; Loam requeues any job that may be
-		}
+	flags, jobs := requeueFlags(argv[1:]) // scontrol_requeue.go
+	flags.Hold = hold
+	for _, arg := range jobs {
 		s.sendJobList(arg, func(ids []string) (*api.JobResults, error) {
-			return c.Requeue(s.ctx, &api.RequeueRequest{JobIDs: ids, Hold: hold})
+			req := flags
+			req.JobIDs = ids
+			return c.Requeue(s.ctx, &req)
 		})
 	}
 }

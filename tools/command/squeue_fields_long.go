@@ -26,9 +26,10 @@ var longOnlyCols = []jobCol{
 	{names: []string{"pendingtime"}, header: "PENDING_TIME", need: []string{"start_time", "submit_time"}, val: pendingTimeCol},
 	{names: []string{"accruetime"}, header: "ACCRUE_TIME", need: []string{"accrue_time"},
 		val: timeCol(func(j *api.Job) int64 { return j.AccrueTime })},
-	{names: []string{"allocnodes"}, header: "ALLOC_NODES", need: []string{"submit_host"},
-		val: null(func(j *api.Job) string { return j.SubmitHost })},
-	{names: []string{"allocsid"}, header: "ALLOC_SID", val: fixed("0")},
+	{names: []string{"allocnodes"}, header: "ALLOC_NODES", need: []string{"alloc_node", "submit_host"},
+		val: null(func(j *api.Job) string { return orDefault(j.AllocNode, j.SubmitHost) })},
+	{names: []string{"allocsid"}, header: "ALLOC_SID", need: []string{"alloc_sid"}, // the peer: 19143
+		val: func(b []byte, j *api.Job, _ *jobPrinter) []byte { return strconv.AppendInt(b, int64(j.AllocSID), 10) }},
 	{names: []string{"associd"}, header: "ASSOC_ID", val: fixed("0")},
 	{names: []string{"batchflag"}, header: "BATCH_FLAG", need: []string{"batch_flag"},
 		val: num(func(j *api.Job) int64 { return b2i(j.BatchFlag) })},

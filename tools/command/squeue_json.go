@@ -146,7 +146,7 @@ func (d *jobData) record() *slurmdata.Dict {
 	r.Set("cpu_frequency_minimum", dNull())
 	r.Set("cpu_frequency_maximum", dNull())
 	r.Set("cpu_frequency_governor", dNull())
-	r.Set("cpus_per_tres", dStr(""))
+	r.Set("cpus_per_tres", dStr(perGPU(int64(d.j.CPUsPerGPU))))
 	r.Set("deadline", dInt(j.Deadline))
 	r.Set("delay_boot", dInt(0))
 	r.Set("dependency", dStr(j.Dependency))
@@ -187,9 +187,11 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("tasks_per_node", dNum(j.TasksPerNode))
 	r.Set("tasks_per_socket", dNull())
 	r.Set("tasks_per_board", dInt(0))
-	r.Set("cpus", dNum(j.CPUs))
+	// A job that ended before it ran, submitted without -n, has no task
+	// count (scontrol NumTasks=N/A): Slurm prints cpus and tasks null.
+	r.Set("cpus", intOrNull(int64(j.CPUs), j.Tasks != 0))
 	r.Set("node_count", dNum(j.NodeCount))
-	r.Set("tasks", dNum(j.Tasks))
+	r.Set("tasks", intOrNull(int64(j.Tasks), j.Tasks != 0))
 	r.Set("het_job_id", dInt(0))
 	r.Set("het_job_id_set", dStr(""))
 	r.Set("het_job_offset", dInt(0))
@@ -275,7 +277,7 @@ func (d *jobData) arrayTaskString() string {
 // flags are the job's bit flags Slurm lists: JOB_CPUS_SET for -c,
 // JOB_MEM_SET for --mem or --mem-per-cpu (a memory other than the
 // partition's default), JOB_WAS_RUNNING while it runs, and TRES_STR_CALC
-// once it ended after running.
+// once it ended after running (not when cancelled while pending: no nodes).
 func (d *jobData) flags() []string {
 	j := d.j
 	var f []string
@@ -285,7 +287,7 @@ func (d *jobData) flags() []string {
 	if j.NoKillInvDep {
 		f = append(f, "NO_KILL_INV_DEP")
 	}
-	if j.JobState.IsTerminal() && j.StartTime > 0 {
+	if j.JobState.IsTerminal() && j.StartTime > 0 && j.Nodes != "" {
 		f = append(f, "TRES_STR_CALC")
 	}
 	if j.CPUsPerTask > 1 {
@@ -328,8 +330,14 @@ func (d *jobData) maxNodes() int {
 }
 
 func (d *jobData) memoryPerTRES() string {
-	if d.j.MemoryPerGPU > 0 {
-		return "gres:gpu:" + strconv.FormatInt(d.j.MemoryPerGPU, 10)
+	return perGPU(d.j.MemoryPerGPU)
+}
+
+// perGPU is a per-GPU amount as Slurm's cpus_per_tres and mem_per_tres
+// hold it ("gres:gpu:N"), empty when not asked for.
+func perGPU(n int64) string {
+	if n > 0 {
+		return "gres:gpu:" + strconv.FormatInt(n, 10)
 	}
 	return ""
 }

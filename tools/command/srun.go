@@ -293,6 +293,9 @@ func (r *srunRun) stepEnv() []string {
 	if st.KillOnBadExit != nil {
 		own = append(own, "SLURM_KILL_BAD_EXIT="+strconv.Itoa(*st.KillOnBadExit))
 	}
+	if st.TasksPerGPU > 0 {
+		own = append(own, "SLURM_NTASKS_PER_TRES="+strconv.Itoa(st.TasksPerGPU)) // as the peer's tasks see it
+	}
 	own = append(own, jobopt.CPUBindEnv(st.CPUBind)...)
 	export := job.Export{All: true}
 	if st.Export != nil {
