@@ -102,6 +102,7 @@ type Controller struct {
 	endedIDs   []uint32
 	resvIDs    []uint32          // jobs holding a scheduler reservation
 	adv        advResvs          // administrators' reservations (advresv.go); own lock
+	trig       triggers          // event triggers (trigger.go); own lock
 	evSeq      map[string]uint64 // last applied event per node daemon
 	cycleNo    uint64
 

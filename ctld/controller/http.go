@@ -85,6 +85,9 @@ func (c *Controller) routes() map[string]route {
 	for path, rt := range c.advResvRoutes() {
 		m[path] = rt
 	}
+	for path, rt := range c.triggerRoutes() { // trigger.go
+		m[path] = rt
+	}
 	return m
 }
 

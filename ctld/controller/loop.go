@@ -128,8 +128,10 @@ func (c *Controller) housekeeping() {
 	c.checkTimeWarnings(now)
 	c.pruneAudit(&b, now)
 	c.obs.tick(now)
+	fires := c.matchTriggers(now) // trigger_fire.go
 	c.mu.Unlock()
 	c.finishBatch(&b)
+	c.startTriggers(fires)
 }
 
 // checkNodeTimeouts marks nodes silent past SlurmdTimeout down; their jobs

@@ -70,6 +70,9 @@ func (c *Controller) restore() error {
 	if err := c.restoreAdvResvs(); err != nil { // advresv_api.go
 		return err
 	}
+	if err := c.restoreTriggers(); err != nil { // trigger.go
+		return err
+	}
 	c.log.WithField("jobs", len(recs)).WithField("next_job_id", next).Info("state restored")
 	return nil
 }

@@ -97,6 +97,7 @@ var statPaths = []string{
 	PathStepStat,
 	PathSbcast,
 	PathPartitionUpdate, PathPartitionDelete,
+	PathTriggerSet, PathTriggerGet, PathTriggerClear,
 }
 
 var statPathIDs = func() map[string]int {

@@ -1,0 +1,319 @@
+package trigger
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
+)
+
+// IdleRepeat is the least time between two firings of a permanent --idle
+// trigger: a node that stays idle fires it again at Slurm's pace (its
+// trigger manager runs every 15 seconds), not at every pass.
+const IdleRepeat = 15 * time.Second
+
+// NodeView is a node's condition at one pass.
+type NodeView struct {
+	Down    bool // DOWN (an admin's, or not responding)
+	Drained bool // DRAIN with no job left on it
+	Fail    bool // FAIL or FAILING
+	Idle    bool // up, not drained, no job
+	// IdleSince is when the node last became idle (its LastBusyTime).
+	IdleSince time.Time
+}
+
+// JobView is a job's condition at one pass; a job triggers name that the
+// controller no longer knows is absent from the Snapshot.
+type JobView struct {
+	Done    bool // finished (completed, failed, cancelled, ...)
+	Pending bool
+	// End is when its time limit ends (zero: no limit or not started).
+	End time.Time
+}
+
+// Snapshot is the controller's nodes and the jobs that triggers name.
+type Snapshot struct {
+	Nodes map[string]NodeView
+	Jobs  map[uint32]JobView
+}
+
+// Fire is a trigger whose program runs now, with its argument: the nodes
+// of the event (a host list) or the job id.
+type Fire struct {
+	Trigger api.Trigger
+	Arg     string
+}
+
+// Argv is the program's argument vector as Slurm builds it: the program's
+// base name, the words after the path in Program, then the event's
+// argument.
+func (f Fire) Argv() (path string, argv []string) {
+	words := strings.Fields(f.Trigger.Program)
+	if len(words) == 0 {
+		return "", nil
+	}
+	path = words[0]
+	argv = append([]string{path[strings.LastIndex(path, "/")+1:]}, words[1:]...)
+	return path, append(argv, f.Arg)
+}
+
+// Item states, as Slurm's: waiting for the event, pulled (the event
+// happened; the program runs at At), running.
+const (
+	waiting = iota
+	pulled
+	running
+)
+
+type item struct {
+	t     api.Trigger
+	nodes map[string]bool // the trigger's nodes; nil: every node
+	state int
+	at    time.Time
+	arg   string
+	fired time.Time
+}
+
+// Set is the triggers and the last snapshot they were matched against.
+// It is not safe for concurrent use: the controller holds its lock.
+type Set struct {
+	items []*item // by id
+	prev  map[string]NodeView
+}
+
+// NewSet returns an empty set.
+func NewSet() *Set { return &Set{} }
+
+// Add adds t; nodes are its expanded node list (nil for "*" or a job).
+func (s *Set) Add(t api.Trigger, nodes []string) {
+	it := &item{t: t}
+	if nodes != nil {
+		it.nodes = make(map[string]bool, len(nodes))
+		for _, n := range nodes {
+			it.nodes[n] = true
+		}
+	}
+	i, _ := slices.BinarySearchFunc(s.items, t.ID, func(x *item, id uint32) int { return int(x.t.ID) - int(id) })
+	s.items = slices.Insert(s.items, i, it)
+}
+
+// Seed gives the set the nodes' conditions when it has not matched yet,
+// so that a change right after the first trigger is set is an event.
+func (s *Set) Seed(nodes map[string]NodeView) {
+	if s.prev == nil {
+		s.prev = nodes
+	}
+}
+
+// Remove drops trigger id; a running program is not stopped.
+func (s *Set) Remove(id uint32) {
+	s.items = slices.DeleteFunc(s.items, func(x *item) bool { return x.t.ID == id })
+}
+
+// Duplicate reports whether a trigger equal to t but for its id is set.
+func (s *Set) Duplicate(t api.Trigger) bool {
+	for _, it := range s.items {
+		o := it.t
+		if o.Perm == t.Perm && o.ResType == t.ResType && o.Type == t.Type && o.Offset == t.Offset &&
+			o.UID == t.UID && o.Program == t.Program && o.ResID == t.ResID {
+			return true
+		}
+	}
+	return false
+}
+
+// List returns the triggers strigger --get shows: those still waiting and
+// the permanent ones, by id.
+func (s *Set) List() []api.Trigger {
+	out := make([]api.Trigger, 0, len(s.items))
+	for _, it := range s.items {
+		if it.state == waiting || it.t.Perm {
+			out = append(out, it.t)
+		}
+	}
+	return out
+}
+
+// Get returns trigger id.
+func (s *Set) Get(id uint32) (api.Trigger, bool) {
+	for _, it := range s.items {
+		if it.t.ID == id {
+			return it.t, true
+		}
+	}
+	return api.Trigger{}, false
+}
+
+// Jobs returns the jobs the triggers name, for the next Snapshot.
+func (s *Set) Jobs() []uint32 {
+	var out []uint32
+	for _, it := range s.items {
+		if id, ok := JobID(it.t); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// JobID is the job a job trigger names.
+func JobID(t api.Trigger) (uint32, bool) {
+	if t.ResType != api.TrigResJob {
+		return 0, false
+	}
+	id, err := strconv.ParseUint(t.ResID, 10, 32)
+	return uint32(id), err == nil
+}
+
+// Step matches the triggers against snap at now. It returns the programs
+// to run now and the triggers to forget: job triggers whose job is gone
+// before their event. A fired trigger stays until Done.
+func (s *Set) Step(now time.Time, snap Snapshot) (fires []Fire, drop []uint32) {
+	ev := nodeEvents(s.prev, snap.Nodes)
+	s.prev = snap.Nodes
+	for _, it := range s.items {
+		if it.state == waiting {
+			if gone := s.match(it, now, snap, ev); gone {
+				drop = append(drop, it.t.ID)
+				continue
+			}
+		}
+		if it.state == pulled && !now.Before(it.at) {
+			it.state, it.fired = running, now
+			fires = append(fires, Fire{Trigger: it.t, Arg: it.arg})
+		}
+	}
+	for _, id := range drop {
+		s.Remove(id)
+	}
+	return fires, drop
+}
+
+// Done records that trigger id's program ended. A permanent trigger waits
+// for its event again; Done reports whether the trigger is gone (a
+// one-shot one), so the caller forgets it in the store too.
+func (s *Set) Done(id uint32) (gone bool) {
+	for _, it := range s.items {
+		if it.t.ID != id {
+			continue
+		}
+		if it.t.Perm {
+			it.state, it.arg = waiting, ""
+			return false
+		}
+		s.Remove(id)
+		return true
+	}
+	return false
+}
+
+// events are the nodes that changed condition between two passes.
+type events struct {
+	down, drained, fail, up []string
+}
+
+// nodeEvents compares two passes; the first pass has no events (a node
+// already down when the controller starts fires nothing).
+func nodeEvents(prev, cur map[string]NodeView) events {
+	var ev events
+	if prev == nil {
+		return ev
+	}
+	for name, n := range cur {
+		p, ok := prev[name]
+		if !ok {
+			continue
+		}
+		if n.Down && !p.Down {
+			ev.down = append(ev.down, name)
+		}
+		if !n.Down && p.Down {
+			ev.up = append(ev.up, name)
+		}
+		if n.Drained && !p.Drained {
+			ev.drained = append(ev.drained, name)
+		}
+		if n.Fail && !p.Fail {
+			ev.fail = append(ev.fail, name)
+		}
+	}
+	return ev
+}
+
+// match pulls it when its event happened; gone reports a job trigger
+// whose job no longer exists.
+func (s *Set) match(it *item, now time.Time, snap Snapshot, ev events) (gone bool) {
+	if it.t.ResType == api.TrigResJob {
+		return matchJob(it, now, snap)
+	}
+	if it.t.ResType != api.TrigResNode {
+		return false // never happens in Loam (man page)
+	}
+	offset := time.Duration(it.t.Offset) * time.Second
+	for _, c := range []struct {
+		bit   uint32
+		nodes []string
+	}{{api.TrigDown, ev.down}, {api.TrigDrained, ev.drained}, {api.TrigFail, ev.fail}} {
+		if it.t.Type&c.bit != 0 && it.pull(c.nodes, now.Add(offset)) {
+			return false
+		}
+	}
+	if it.t.Type&api.TrigIdle != 0 && (it.fired.IsZero() || now.Sub(it.fired) >= IdleRepeat) &&
+		it.pull(idleNodes(snap.Nodes, now.Add(-offset)), now) {
+		return false
+	}
+	if it.t.Type&api.TrigUp != 0 {
+		it.pull(ev.up, now.Add(offset))
+	}
+	return false
+}
+
+// pull pulls it if nodes (the event's) meet its own; the argument is the
+// nodes they share.
+func (it *item) pull(nodes []string, at time.Time) bool {
+	var hit []string
+	for _, n := range nodes {
+		if it.nodes == nil || it.nodes[n] {
+			hit = append(hit, n)
+		}
+	}
+	if len(hit) == 0 {
+		return false
+	}
+	slices.Sort(hit)
+	it.state, it.at, it.arg = pulled, at, hostlist.Compress(hit)
+	return true
+}
+
+// idleNodes are the nodes idle since before the cut.
+func idleNodes(nodes map[string]NodeView, cut time.Time) []string {
+	var out []string
+	for name, n := range nodes {
+		if n.Idle && !n.IdleSince.After(cut) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// matchJob pulls a job trigger: --fini when the job ended (or is gone),
+// --time when its time limit is within -offset seconds.
+func matchJob(it *item, now time.Time, snap Snapshot) (gone bool) {
+	id, _ := JobID(it.t)
+	j, ok := snap.Jobs[id]
+	offset := time.Duration(it.t.Offset) * time.Second
+	it.arg = it.t.ResID
+	if it.t.Type&api.TrigFini != 0 && (!ok || j.Done) {
+		it.state, it.at = pulled, now.Add(offset)
+		return false
+	}
+	if !ok || j.Done {
+		return true
+	}
+	if it.t.Type&api.TrigTime != 0 && !j.Pending && !j.End.IsZero() && j.End.Sub(now) <= -offset {
+		it.state, it.at = pulled, now
+	}
+	return false
+}
