@@ -120,9 +120,10 @@ func ptr[T any](v T) *T { return &v }
 
 // TestCtldNodeDownAndBack: a node daemon that stops answering is marked
 // DOWN after SlurmdTimeout; its job is requeued; the node returns when it
-// registers again.
+// registers again. The requeued job may run again cred_expire + 1 s
+// later, as in Slurm: 6 s here, not 121 s.
 func TestCtldNodeDownAndBack(t *testing.T) {
-	c := clustertest.New(t, clustertest.Spec{Nodes: 1, SlurmdTimeout: 2, Extra: "ReturnToService=1"})
+	c := clustertest.New(t, clustertest.Spec{Nodes: 1, SlurmdTimeout: 2, Extra: "ReturnToService=1\nAuthInfo=cred_expire=5"})
 	d := c.StartCtld(t)
 	n := c.StartNode(t, d, 0)
 	cl, ctx := d.Client(), context.Background()
