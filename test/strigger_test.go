@@ -47,3 +47,29 @@ func TestStriggerFires(t *testing.T) {
 		return nil
 	})
 }
+
+// TestStriggerReconfigAndQuickDrain: a node drained and resumed by two
+// scontrol calls in a row (well within one housekeeping tick) still fires
+// --drained with the node's name, and scontrol reconfigure fires
+// --reconfig with the argument "reconfig", as Slurm's trigger manager.
+func TestStriggerReconfigAndQuickDrain(t *testing.T) {
+	lc := startLive(t, clustertest.Spec{Nodes: 2}, "")
+	out := filepath.Join(lc.work, "fired.log")
+	prog := filepath.Join(lc.work, "trig.sh")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$*\" >> "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, args ...string) {
+		if code, stdout, stderr := lc.runTool(name, args...); code != 0 {
+			t.Fatalf("%s %v: exit %d: %s%s", name, args, code, stdout, stderr)
+		}
+	}
+	node := clustertest.NodeName(1)
+	run("strigger", "--set", "--node="+node, "--drained", "--program="+prog+" drained")
+	run("scontrol", "update", "NodeName="+node, "State=DRAIN", "Reason=quick")
+	run("scontrol", "update", "NodeName="+node, "State=RESUME")
+	lc.waitFile("fired.log", "drained "+node+"\n")
+	run("strigger", "--set", "--reconfig", "--program="+prog+" reconf")
+	run("scontrol", "reconfigure")
+	lc.waitFile("fired.log", "reconf reconfig\n")
+}

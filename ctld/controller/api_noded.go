@@ -27,6 +27,7 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	}
 	now := c.now()
 	wasDown := n.schedState() == NodeDown
+	before := nodeView(n) // for the triggers (trigger_fire.go)
 	n.addr, n.report, n.health, n.lastSeen = nodeAddr(in.Addr, n.conf), &in, in.Health, now
 	n.registered, n.notResponding = true, false
 	c.checkHardware(&b, n, &in)
@@ -51,6 +52,7 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	cpus, _, _ := c.usage(n)
 	out.State, _ = c.baseState(n, cpus)
 	up := n.schedState() != NodeDown // read under the lock: housekeeping writes it
+	c.noteNodeChange(n, before)
 	c.mu.Unlock()
 	if err := c.finishBatch(&b); err != nil {
 		return nil, err

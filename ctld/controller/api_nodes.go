@@ -113,6 +113,9 @@ func nodeStateMatches(n api.Node, want map[string]bool) bool {
 
 // handleNodeUpdate is scontrol update nodename=... state=... reason=....
 func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	// Slurm fires the --reconfig triggers after every node update
+	// request, whatever its outcome (trigger_reconfig).
+	defer c.noteReconfig() // trigger_fire.go
 	var in api.NodeUpdateRequest
 	if err := decode(body, &in); err != nil {
 		return nil, err
@@ -163,6 +166,8 @@ func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, bod
 
 // updateNode applies one node update.
 func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeUpdateRequest, id auth.Identity, now int64) {
+	before := nodeView(n)
+	defer c.noteNodeChange(n, before) // trigger_fire.go
 	a := &n.admin
 	setReason := func() { a.Reason, a.ReasonUser, a.ReasonTime = in.Reason, id.User, now }
 	switch state {

@@ -157,6 +157,7 @@ func (c *Controller) checkNodeTimeouts(b *batch, now time.Time) {
 // nodeNotResponding marks n down for not answering; its jobs fail or
 // requeue.
 func (c *Controller) nodeNotResponding(b *batch, n *nodeRec, now time.Time) {
+	defer c.noteNodeChange(n, nodeView(n)) // trigger_fire.go
 	n.notResponding = true
 	if !n.admin.Down {
 		n.admin.Down, n.admin.DownByController = true, true

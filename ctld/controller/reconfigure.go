@@ -84,6 +84,7 @@ func (c *Controller) Reconfigure() (*api.ReconfigureResponse, error) {
 		c.updateEngine(n)
 	}
 	c.schedule()
+	c.noteReconfig() // the --reconfig triggers (trigger_fire.go)
 	out := &api.ReconfigureResponse{Files: conf.Files}
 	for _, w := range conf.Warnings {
 		out.Warnings = append(out.Warnings, w.String())

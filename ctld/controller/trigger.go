@@ -83,15 +83,14 @@ func (c *Controller) triggerNodes(t api.Trigger) []string {
 	return names
 }
 
-// handleTriggerSet sets a trigger. As Slurm 22.05 without
-// SlurmctldParameters=allow_user_triggers, only root and SlurmUser may.
+// handleTriggerSet sets a trigger, for whom mayTrigger allows.
 func (c *Controller) handleTriggerSet(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
 	var in api.TriggerSetRequest
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if aerr := c.requireOperator(id, "setting triggers"); aerr != nil {
-		return nil, aerr
+	if !c.mayTrigger(id) {
+		return nil, api.NewError(api.CodeAccessDenied)
 	}
 	t := in.Trigger
 	t.ID, t.UID, t.GID = 0, id.UID, id.GID
@@ -106,6 +105,10 @@ func (c *Controller) handleTriggerSet(ctx context.Context, id auth.Identity, bod
 	set := tg.lock()
 	defer tg.mu.Unlock()
 	set.Seed(nodes)
+	if limit := c.confNow().conf.MaxJobCount; id.UID != 0 && limit > 0 && int64(set.Len()) >= limit {
+		// Slurm bounds the triggers others than root set by MaxJobCount.
+		return nil, api.NewError(api.CodeAgain)
+	}
 	if set.Duplicate(t) {
 		return nil, api.NewError(api.CodeTriggerDup)
 	}
@@ -127,6 +130,26 @@ func (c *Controller) handleTriggerSet(ctx context.Context, id auth.Identity, bod
 	set.Add(t, c.triggerNodes(t))
 	c.log.WithField("trigger", t.ID).WithField("type", api.TriggerTypeName(t.Type)).Info("trigger set")
 	return &api.TriggerSetResponse{ID: t.ID}, nil
+}
+
+// mayTrigger is Slurm 22.05's rule for setting triggers: root and
+// SlurmUser, or anyone with SlurmctldParameters=allow_user_triggers
+// (a word found anywhere in the value, case aside, as Slurm looks for
+// it). Whatever the parameter, when SlurmUser is not root only SlurmUser
+// may, root included: the controller could not start others' programs
+// as their users.
+func (c *Controller) mayTrigger(id auth.Identity) bool {
+	cs := c.confNow()
+	switch {
+	case id.Via == auth.ViaDaemon:
+		return false
+	case cs.slurmUID != 0:
+		return id.UID == cs.slurmUID
+	case id.UID == 0:
+		return true
+	}
+	params := strings.ToLower(cs.conf.Written["slurmctldparameters"])
+	return strings.Contains(params, "allow_user_triggers")
 }
 
 // checkTriggerShape checks what strigger checks too, for other clients.
@@ -214,8 +237,9 @@ func (c *Controller) handleTriggerGet(ctx context.Context, id auth.Identity, bod
 }
 
 // handleTriggerClear clears the triggers matching the request. Only root
-// clears another user's triggers; with nothing cleared the answer is
-// Slurm's ESRCH, or access denied when only others' triggers matched.
+// (not SlurmUser, as in Slurm) clears another user's triggers; with
+// nothing cleared the answer is Slurm's ESRCH, or access denied when only
+// others' triggers matched.
 func (c *Controller) handleTriggerClear(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
 	var in api.TriggerClearRequest
 	if err := decode(body, &in); err != nil {
@@ -234,7 +258,7 @@ func (c *Controller) handleTriggerClear(ctx context.Context, id auth.Identity, b
 		if (in.ID != 0 && in.ID != t.ID) || (in.JobID != 0 && in.JobID != jid) || (in.UID != nil && *in.UID != t.UID) {
 			continue
 		}
-		if t.UID != id.UID && !c.isOperator(id) {
+		if t.UID != id.UID && (id.UID != 0 || id.Via == auth.ViaDaemon) {
 			denied = true
 			continue
 		}

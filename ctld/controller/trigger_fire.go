@@ -26,10 +26,7 @@ func (c *Controller) matchTriggers(now time.Time) []trigger.Fire {
 func (c *Controller) triggerSnapshot(jobs []uint32) trigger.Snapshot {
 	snap := trigger.Snapshot{Nodes: make(map[string]trigger.NodeView, len(c.nodes)), Jobs: make(map[uint32]trigger.JobView, len(jobs))}
 	for name, n := range c.nodes {
-		down := n.admin.Down || n.notResponding
-		idle := n.registered && !down && !n.admin.Drain && !n.admin.Fail && len(n.jobs) == 0
-		snap.Nodes[name] = trigger.NodeView{Down: down, Drained: n.admin.Drain && len(n.jobs) == 0,
-			Fail: n.admin.Fail, Idle: idle, IdleSince: n.lastBusy}
+		snap.Nodes[name] = nodeView(n)
 	}
 	for _, id := range jobs {
 		r := c.jobs[id]
@@ -40,9 +37,36 @@ func (c *Controller) triggerSnapshot(jobs []uint32) trigger.Snapshot {
 		if end, ok := runEnd(r); ok {
 			v.End = end
 		}
+		if v.Done && r.St.End != 0 {
+			v.End = fromUnix(r.St.End) // Slurm's end_time once it ended
+		}
 		snap.Jobs[id] = v
 	}
 	return snap
+}
+
+// nodeView is n's condition as the triggers see it.
+func nodeView(n *nodeRec) trigger.NodeView {
+	down := n.admin.Down || n.notResponding
+	idle := n.registered && !down && !n.admin.Drain && !n.admin.Fail && len(n.jobs) == 0
+	return trigger.NodeView{Down: down, Drained: n.admin.Drain && len(n.jobs) == 0,
+		Fail: n.admin.Fail, Idle: idle, IdleSince: n.lastBusy}
+}
+
+// noteNodeChange reports n's change from before to the triggers where
+// the controller makes it, so that one undone before the next pass is
+// not missed. The caller holds c.mu.
+func (c *Controller) noteNodeChange(n *nodeRec, before trigger.NodeView) {
+	set := c.trig.lock()
+	defer c.trig.mu.Unlock()
+	set.NodeChanged(n.name, before, nodeView(n))
+}
+
+// noteReconfig fires the --reconfig triggers at the next pass.
+func (c *Controller) noteReconfig() {
+	set := c.trig.lock()
+	defer c.trig.mu.Unlock()
+	set.Reconfigured()
 }
 
 // startTriggers starts the programs of fired triggers without waiting for

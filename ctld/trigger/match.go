@@ -30,7 +30,8 @@ type NodeView struct {
 type JobView struct {
 	Done    bool // finished (completed, failed, cancelled, ...)
 	Pending bool
-	// End is when its time limit ends (zero: no limit or not started).
+	// End is when its time limit ends, or when it ended once Done (zero:
+	// no limit, or not started).
 	End time.Time
 }
 
@@ -82,6 +83,11 @@ type item struct {
 type Set struct {
 	items []*item // by id
 	prev  map[string]NodeView
+	// noted is the node changes the controller reported since the last
+	// pass, and reconfig whether it reconfigured: events seen where they
+	// happen, so that one undone before the pass still fires.
+	noted    events
+	reconfig bool
 }
 
 // NewSet returns an empty set.
@@ -137,6 +143,9 @@ func (s *Set) List() []api.Trigger {
 	return out
 }
 
+// Len is the number of triggers, fired ones included.
+func (s *Set) Len() int { return len(s.items) }
+
 // Get returns trigger id.
 func (s *Set) Get(id uint32) (api.Trigger, bool) {
 	for _, it := range s.items {
@@ -171,8 +180,9 @@ func JobID(t api.Trigger) (uint32, bool) {
 // to run now and the triggers to forget: job triggers whose job is gone
 // before their event. A fired trigger stays until Done.
 func (s *Set) Step(now time.Time, snap Snapshot) (fires []Fire, drop []uint32) {
-	ev := nodeEvents(s.prev, snap.Nodes)
-	s.prev = snap.Nodes
+	ev := nodeEvents(s.prev, snap.Nodes).union(s.noted)
+	ev.reconfig = s.reconfig
+	s.prev, s.noted, s.reconfig = snap.Nodes, events{}, false
 	for _, it := range s.items {
 		if it.state == waiting {
 			if gone := s.match(it, now, snap, ev); gone {
@@ -209,9 +219,46 @@ func (s *Set) Done(id uint32) (gone bool) {
 	return false
 }
 
-// events are the nodes that changed condition between two passes.
+// NodeChanged records a node's change as the controller makes it, as
+// Slurm's node manager sets its trigger bits at the change: a drain
+// undone before the next pass still fires the drained triggers. Idle is
+// no event but a condition, still seen at each pass.
+func (s *Set) NodeChanged(name string, before, after NodeView) {
+	if len(s.items) == 0 {
+		return // nothing to fire; a trigger set later sees changes from then
+	}
+	s.noted = s.noted.union(nodeEvents(map[string]NodeView{name: before}, map[string]NodeView{name: after}))
+}
+
+// Reconfigured records that the controller reread its configuration or
+// changed its nodes (scontrol reconfigure, SIGHUP, scontrol update node):
+// the next pass fires the --reconfig triggers, as Slurm's
+// trigger_reconfig.
+func (s *Set) Reconfigured() {
+	if len(s.items) > 0 {
+		s.reconfig = true
+	}
+}
+
+// events are the nodes that changed condition between two passes, and
+// whether the controller reconfigured.
 type events struct {
 	down, drained, fail, up []string
+	reconfig                bool
+}
+
+// union is ev with o's nodes added, each once.
+func (ev events) union(o events) events {
+	merge := func(a, b []string) []string {
+		if len(b) == 0 {
+			return a
+		}
+		out := append(slices.Clone(a), b...)
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	return events{down: merge(ev.down, o.down), drained: merge(ev.drained, o.drained),
+		fail: merge(ev.fail, o.fail), up: merge(ev.up, o.up), reconfig: ev.reconfig || o.reconfig}
 }
 
 // nodeEvents compares two passes; the first pass has no events (a node
@@ -264,8 +311,12 @@ func (s *Set) match(it *item, now time.Time, snap Snapshot, ev events) (gone boo
 		it.pull(idleNodes(snap.Nodes, now.Add(-offset)), now) {
 		return false
 	}
-	if it.t.Type&api.TrigUp != 0 {
-		it.pull(ev.up, now.Add(offset))
+	if it.t.Type&api.TrigUp != 0 && it.pull(ev.up, now.Add(offset)) {
+		return false
+	}
+	if it.t.Type&api.TrigReconfig != 0 && ev.reconfig {
+		// Slurm's argument for a reconfiguration is the word "reconfig".
+		it.state, it.at, it.arg = pulled, now.Add(offset), "reconfig"
 	}
 	return false
 }
@@ -299,7 +350,9 @@ func idleNodes(nodes map[string]NodeView, cut time.Time) []string {
 }
 
 // matchJob pulls a job trigger: --fini when the job ended (or is gone),
-// --time when its time limit is within -offset seconds.
+// --time when its time limit is within -offset seconds. As in Slurm, a
+// job that ends before its limit ends its time there: a --time trigger
+// fires then, while the controller still knows the job.
 func matchJob(it *item, now time.Time, snap Snapshot) (gone bool) {
 	id, _ := JobID(it.t)
 	j, ok := snap.Jobs[id]
@@ -309,7 +362,7 @@ func matchJob(it *item, now time.Time, snap Snapshot) (gone bool) {
 		it.state, it.at = pulled, now.Add(offset)
 		return false
 	}
-	if !ok || j.Done {
+	if !ok {
 		return true
 	}
 	if it.t.Type&api.TrigTime != 0 && !j.Pending && !j.End.IsZero() && j.End.Sub(now) <= -offset {

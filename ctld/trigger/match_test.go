@@ -168,9 +168,16 @@ func TestStepJobTriggers(t *testing.T) {
 			trig:   job(api.TrigTime, 0),
 			passes: []pass{{0, Snapshot{Jobs: map[uint32]JobView{42: {Pending: true}}}, nil}},
 		},
-		"--time is dropped when the job ends first": {
+		"--time fires at the end of a job that ends before its limit, as Slurm's": {
+			trig: job(api.TrigTime, -120),
+			passes: []pass{
+				{0, running(time.Hour, 0), nil},
+				{5, Snapshot{Jobs: map[uint32]JobView{42: {Done: true, End: t0.Add(4 * time.Second)}}}, []string{"2:42"}},
+			},
+		},
+		"--time is dropped when the job is forgotten first": {
 			trig:     job(api.TrigTime, 0),
-			passes:   []pass{{0, Snapshot{Jobs: map[uint32]JobView{42: {Done: true}}}, nil}},
+			passes:   []pass{{0, running(time.Hour, 0), nil}, {1, Snapshot{}, nil}},
 			wantDrop: []uint32{2},
 		},
 	}
@@ -210,5 +217,83 @@ func TestListHidesFiredOneShots(t *testing.T) {
 	}
 	if s.Done(3) != true || s.Done(1) != false {
 		t.Errorf("Done: the one-shot trigger is gone, the permanent one stays")
+	}
+}
+
+// TestChangesReportedBetweenPasses: the controller reports node changes
+// where it makes them (Slurm's trigger_node_drained and the like, called
+// from its node manager), so a drain undone before the next pass still
+// fires, and a reconfiguration fires --reconfig with Slurm's argument.
+func TestChangesReportedBetweenPasses(t *testing.T) {
+	node := func(typ uint32, res string) api.Trigger {
+		return api.Trigger{ID: 1, ResType: api.TrigResNode, ResID: res, Type: typ, Program: "/bin/x"}
+	}
+	two := Snapshot{Nodes: nodes("n1", up(), "n2", up())}
+	tests := map[string]struct {
+		trig  api.Trigger
+		nodes []string
+		// between runs on the set after the first pass.
+		between func(s *Set)
+		want    []string
+	}{
+		"a drain then resume within a pass fires --drained": {
+			trig: node(api.TrigDrained, "*"),
+			between: func(s *Set) {
+				s.NodeChanged("n2", up(), drained())
+				s.NodeChanged("n2", drained(), up())
+			},
+			want: []string{"1:n2"},
+		},
+		"a down and back up within a pass fires --down": {
+			trig:    node(api.TrigDown, "n1"),
+			nodes:   []string{"n1"},
+			between: func(s *Set) { s.NodeChanged("n1", up(), down()); s.NodeChanged("n1", down(), up()) },
+			want:    []string{"1:n1"},
+		},
+		"another node's change does not fire a --node list": {
+			trig:    node(api.TrigDrained, "n1"),
+			nodes:   []string{"n1"},
+			between: func(s *Set) { s.NodeChanged("n2", up(), drained()) },
+		},
+		"a reconfiguration fires --reconfig with the argument reconfig": {
+			trig:    node(api.TrigReconfig, "*"),
+			between: func(s *Set) { s.Reconfigured() },
+			want:    []string{"1:reconfig"},
+		},
+		"--reconfig waits for a reconfiguration": {
+			trig:    node(api.TrigReconfig, "*"),
+			between: func(s *Set) { s.NodeChanged("n1", up(), down()) },
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			s := NewSet()
+			s.Add(tc.trig, tc.nodes)
+			if fires, _ := s.Step(t0, two); len(fires) != 0 {
+				t.Fatalf("first pass fired %v", fires)
+			}
+			tc.between(s)
+			fires, _ := s.Step(t0.Add(time.Second), two)
+			var got []string
+			for _, f := range fires {
+				got = append(got, itoa(f.Trigger.ID)+":"+f.Arg)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("fires (-want +got):\n%s", diff)
+			}
+			if fires, _ := s.Step(t0.Add(2*time.Second), two); len(fires) != 0 {
+				t.Errorf("a reported change fired again at the next pass: %v", fires)
+			}
+		})
+	}
+}
+
+func TestNothingNotedWithoutTriggers(t *testing.T) {
+	s := NewSet()
+	s.NodeChanged("n1", up(), drained())
+	s.Reconfigured()
+	s.Add(api.Trigger{ID: 1, ResType: api.TrigResNode, ResID: "*", Type: api.TrigDrained | api.TrigReconfig, Program: "/bin/x"}, nil)
+	if fires, _ := s.Step(t0, Snapshot{Nodes: nodes("n1", up())}); len(fires) != 0 {
+		t.Errorf("changes before the first trigger fired it: %v", fires)
 	}
 }

@@ -79,9 +79,19 @@ func striggerGet(ctx context.Context, env *Env, w *output, tc TriggerController,
 			flags = "PERM"
 		}
 		w.printf("%7d %-9s %7s %-35s %6d %-8s %-5s %s\n", t.ID, t.ResType, res, api.TriggerTypeName(t.Type),
-			t.Offset, env.Users.Name(t.UID), flags, t.Program)
+			t.Offset, striggerUser(env, t.UID), flags, t.Program)
 	}
 	return 0
+}
+
+// striggerUser is the trigger owner's name, or "unknown" for a uid the
+// user database lacks, as Slurm's strigger prints it.
+func striggerUser(env *Env, uid uint32) string {
+	name := env.Users.Name(uid)
+	if name == strconv.FormatUint(uint64(uid), 10) {
+		return "unknown"
+	}
+	return name
 }
 
 // selects applies --get's filters as Slurm's strigger does: an event

@@ -189,3 +189,22 @@ func TestStriggerHelpIsThePeers(t *testing.T) {
 		t.Errorf("--help: exit %d, output differs from the peer's:\n%s", code, cmp.Diff(string(want), out))
 	}
 }
+
+// TestStriggerGetUnknownUser: Slurm's strigger prints "unknown" for a uid
+// its user database lacks, not the number; and -v on --get writes only the
+// record count on stderr, as the peer's `strigger --get -v` (the options
+// dump is logged before -v raises the level, so it never shows).
+func TestStriggerGetUnknownUser(t *testing.T) {
+	list := []api.Trigger{{ID: 7, ResType: "node", ResID: "*", Type: api.TrigDown, UID: 4242, Program: "/tmp/s16f/trig.sh"}}
+	out, errOut, code := runStrigger(t, &fakeTriggers{fakeController: &fakeController{}, list: list}, "--get", "-N", "-v")
+	want := "      7 node            * down                                     0 unknown        /tmp/s16f/trig.sh\n"
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("stdout (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("strigger: Read 1 trigger records\n", errOut); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+}
