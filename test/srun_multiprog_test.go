@@ -90,13 +90,13 @@ srun: Job step aborted: Waiting up to 4 seconds for job step to finish.
 StepId=%[1]d.1 UserId=0 StartTime=<t> TimeLimit=UNLIMITED
    State=RUNNING Partition=normal NodeList=n[01-02]
    Nodes=2 CPUs=4 Tasks=2 Name=sl.conf Network=(null)
-   TRES=cpu=4,mem=400M,node=2,gres/gpu=4
+   TRES=cpu=4,mem=400M,node=2
    ResvPorts=(null)
    CPUFreqReq=Default Dist=Cyclic
    SrunHost:Pid=<host>:<pid>
    TresPerNode=gres:gpu:2
 
-StepId=%[1]d.1 UserId=0 StartTime=<t> TimeLimit=UNLIMITED State=RUNNING Partition=normal NodeList=n[01-02] Nodes=2 CPUs=4 Tasks=2 Name=sl.conf Network=(null) TRES=cpu=4,mem=400M,node=2,gres/gpu=4 ResvPorts=(null) CPUFreqReq=Default Dist=Cyclic SrunHost:Pid=<host>:<pid> TresPerNode=gres:gpu:2
+StepId=%[1]d.1 UserId=0 StartTime=<t> TimeLimit=UNLIMITED State=RUNNING Partition=normal NodeList=n[01-02] Nodes=2 CPUs=4 Tasks=2 Name=sl.conf Network=(null) TRES=cpu=4,mem=400M,node=2 ResvPorts=(null) CPUFreqReq=Default Dist=Cyclic SrunHost:Pid=<host>:<pid> TresPerNode=gres:gpu:2
 Job step %[1]d.7 not found
 `, id) // DefMemPerCPU=100 in the test cluster
 	if diff := cmp.Diff(wantShow, show); diff != "" {

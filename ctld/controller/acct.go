@@ -21,7 +21,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		Name: j.Name, UserID: j.UserID, UserName: j.UserName, GroupID: j.GroupID, Account: j.Account,
 		Partition: r.St.Partition, QOS: j.QOS, State: r.St.State, Reason: r.St.Reason, ExitCode: r.St.ExitCode,
 		SubmitTime: r.St.Submit, EligibleTime: acctEligible(&r.St), StartTime: r.St.Start, EndTime: r.St.End,
-		TimeLimit: r.St.TimeLimit, Nodes: j.Nodes, NodeCount: j.NodeCount, CPUs: j.CPUs,
+		TimeLimit: r.St.TimeLimit, Nodes: j.Nodes, NodeCount: j.NodeCount, CPUs: j.CPUs, GPUs: j.GPUs,
 		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
 	}
 	a.DerivedExitCode = r.St.Derived // step_derived.go

@@ -263,6 +263,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 			ap.TotalGPUs += nodeGPUCount(nc)
 		}
 	}
+	ap.GRESTRES = newGPUTRESRule(conf).partTRES(conf, p.Nodes) // tres_gres.go
 	return ap
 }
 

@@ -19,6 +19,9 @@ type Engine interface {
 	NextID() uint32
 	// SetNextID makes NextID never return less than next (after restart).
 	SetNextID(next uint32)
+	// PeekNextID is the id NextID would return, without reserving it
+	// (show config's NEXT_JOB_ID).
+	PeekNextID() uint32
 
 	// Submit adds a pending job; Update replaces a pending job's spec.
 	Submit(j *EngineJob) error

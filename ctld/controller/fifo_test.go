@@ -77,6 +77,9 @@ func (f *FIFO) NextID() uint32 { f.next++; return f.next - 1 }
 // SetNextID implements Engine.
 func (f *FIFO) SetNextID(next uint32) { f.next = max(f.next, next) }
 
+// PeekNextID implements Engine.
+func (f *FIFO) PeekNextID() uint32 { return f.next }
+
 // Submit implements Engine.
 func (f *FIFO) Submit(j *EngineJob) error {
 	if f.pending[j.ID] != nil || f.running[j.ID] != nil {

@@ -132,7 +132,7 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 			continue
 		}
 		seen[a.JobID] = true
-		addUtil(out, a.StartTime, a.EndTime, a.AllocTRES)
+		addUtil(out, a.StartTime, a.EndTime, a.AllocTRES, a.GPUs)
 	}
 	c.mu.RLock()
 	conf := c.confNow().conf
@@ -142,7 +142,7 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 		}
 		var j api.Job
 		c.fillJob(&j, r, need{tres: true})
-		addUtil(out, r.St.Start, end, j.TRESAllocStr)
+		addUtil(out, r.St.Start, end, j.TRESAllocStr, j.GPUs)
 	}
 	c.mu.RUnlock()
 	for i := range conf.Nodes {
@@ -157,8 +157,10 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 }
 
 // addUtil adds one job's allocation over its run's overlap with the
-// window.
-func addUtil(out *api.UtilReport, from, to int64, tres string) {
+// window. GPUs come from the job's count: AllocTRES names them only when
+// AccountingStorageTRES tracks gres/gpu (records written before the count
+// was kept have it only there).
+func addUtil(out *api.UtilReport, from, to int64, tres string, gpus int) {
 	if to == 0 || to > out.End {
 		to = out.End
 	}
@@ -171,5 +173,8 @@ func addUtil(out *api.UtilReport, from, to int64, tres string) {
 		return
 	}
 	out.CPUAlloc += t.Get(resource.TRESCPU) * (to - from)
-	out.GPUAlloc += t.Get(resource.TRESGPU) * (to - from)
+	if gpus == 0 {
+		gpus = int(t.Get(resource.TRESGPU))
+	}
+	out.GPUAlloc += int64(gpus) * (to - from)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/store"
 )
 
@@ -63,7 +64,9 @@ func TestReportWindow(t *testing.T) {
 func TestReportsThroughAPI(t *testing.T) {
 	h := newHarness(t)
 	n := h.node("n01")
-	id := h.mustSubmit(alice, simpleJob())
+	// Two GPUs: counted though the harness's AccountingStorageTRES does
+	// not track gres/gpu, so its AllocTRES does not name them.
+	id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.GRES = []resource.GRES{{Name: "gpu", Count: 2}} }))
 	h.cycle()
 	n.Launch(t, id, 5*time.Second)
 	h.clock.Advance(10 * time.Second)
@@ -74,7 +77,7 @@ func TestReportsThroughAPI(t *testing.T) {
 	if err := h.call(alice, api.PathUtilReport, api.ReportQuery{}, &u); err != nil {
 		t.Fatal(err)
 	}
-	if u.Cluster != "unit" || u.CPUAlloc < 10 || u.CPUCapacity != 16*86400 || u.GPUCapacity != 8*86400 {
+	if u.Cluster != "unit" || u.CPUAlloc < 10 || u.GPUAlloc < 20 || u.CPUCapacity != 16*86400 || u.GPUCapacity != 8*86400 {
 		t.Errorf("utilization %+v", u)
 	}
 	var p api.PreemptReport

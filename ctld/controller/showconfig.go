@@ -16,9 +16,11 @@ func (c *Controller) showContext() slurmconf.ShowContext {
 	if abs, err := filepath.Abs(rt.ConfPath); err == nil && rt.ConfPath != "" {
 		rt.ConfPath = abs
 	}
-	if next, err := c.store.NextJobID(); err == nil {
-		rt.NextJobID = next
-	}
+	// The controller's counter, not the database's: the store records the
+	// next id as a write behind, and array tasks take ids when they start.
+	c.mu.RLock()
+	rt.NextJobID = c.eng.PeekNextID()
+	c.mu.RUnlock()
 	rt.UID = func(name string) (int, bool) {
 		uid, ok := c.users.uidOf(name)
 		return int(uid), ok

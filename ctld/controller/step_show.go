@@ -127,16 +127,14 @@ func distName(spec string, l *api.StepLayout) string {
 }
 
 // stepTRESAlloc is the step's TRES= line: CPUs, memory, nodes, and its
-// GPUs as Loam's job TRES counts them.
-func stepTRESAlloc(cpus int, sh *stepShow, nodes int) string {
+// GPUs as the job's TRES counts them (only when tracked, see gpuTRESRule).
+func stepTRESAlloc(cpus int, sh *stepShow, nodes int, gpus gpuTRESRule, gpuType string) string {
 	var t resource.TRES
 	t.Set(resource.TRESCPU, int64(cpus))
 	if sh.Memory > 0 {
 		t.Set(resource.TRESMem, sh.Memory)
 	}
 	t.Set(resource.TRESNode, int64(nodes))
-	if sh.GPUs > 0 {
-		t.Set(resource.TRESGPU, int64(sh.GPUs))
-	}
+	gpus.add(&t, gpuType, sh.GPUs)
 	return t.String()
 }

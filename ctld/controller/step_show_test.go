@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,7 +34,7 @@ func TestStepShowRequest(t *testing.T) {
 				SubmitHost: "vm", SrunPid: 15951},
 			want: stepShow{Dist: "Block", SrunHost: "vm", SrunPid: 15951, Memory: 4096, GPUs: 4, TRESBind: "gpu:per_task:1",
 				TRESPerStep: "cpu:4", TRESPerNode: "gres:gpu:2", TRESPerTask: "cpu:1,gres:gpu:1"},
-			wantCPUs: 4, wantTRES: "cpu=4,mem=4G,node=2,gres/gpu=4"},
+			wantCPUs: 4, wantTRES: "cpu=4,mem=4G,node=2"},
 		"multi-prog, two tasks on two nodes (11495.0)": {r: gpuJob,
 			l:        api.StepLayout{Tasks: 2, Nodes: []api.StepNode{{Node: "gpu001", CPUs: 2, TaskIDs: []int{0}}, {Node: "gpu002", CPUs: 2, TaskIDs: []int{1}}}},
 			in:       api.StepCreateRequest{NTasks: 2, GPUsPerNode: 2, SubmitHost: "vm", SrunPid: 3575},
@@ -46,10 +47,10 @@ func TestStepShowRequest(t *testing.T) {
 			wantCPUs: 2, wantTRES: "cpu=2,mem=2G,node=1"},
 		"a step without GPUs takes the job's": {r: gpuJob, l: twoNodes, in: api.StepCreateRequest{Distribution: "cyclic:block"},
 			want:     stepShow{Dist: "Cyclic:Block", Memory: 4096, GPUs: 4, TRESPerNode: "gres:gpu:2"},
-			wantCPUs: 4, wantTRES: "cpu=4,mem=4G,node=2,gres/gpu=4"},
+			wantCPUs: 4, wantTRES: "cpu=4,mem=4G,node=2"},
 		"overcommit counts nodes": {r: gpuJob, l: twoNodes, in: api.StepCreateRequest{Overcommit: true, GPUs: 2, GPUBind: "closest", Distribution: "plane=2"},
 			want:     stepShow{Dist: "Plane", Memory: 4096, GPUs: 4, TRESBind: "gpu:closest", TRESPerStep: "cpu:2,gres:gpu:2"},
-			wantCPUs: 4, wantTRES: "cpu=4,mem=4G,node=2,gres/gpu=4"},
+			wantCPUs: 4, wantTRES: "cpu=4,mem=4G,node=2"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -60,8 +61,17 @@ func TestStepShowRequest(t *testing.T) {
 			if cpus != tc.wantCPUs {
 				t.Errorf("cpus %d, want %d", cpus, tc.wantCPUs)
 			}
-			if tres := stepTRESAlloc(cpus, &got, len(tc.l.Nodes)); tres != tc.wantTRES {
+			// The peer tracks no GRES (AccountingStorageTRES unset).
+			if tres := stepTRESAlloc(cpus, &got, len(tc.l.Nodes), gpuTRESRule{}, ""); tres != tc.wantTRES {
 				t.Errorf("TRES %q, want %q", tres, tc.wantTRES)
+			}
+			tracked := gpuTRESRule{total: true, types: []string{"h100"}}
+			want := tc.wantTRES
+			if got.GPUs > 0 {
+				want += ",gres/gpu=" + fmt.Sprint(got.GPUs) + ",gres/gpu:h100=" + fmt.Sprint(got.GPUs)
+			}
+			if tres := stepTRESAlloc(cpus, &got, len(tc.l.Nodes), tracked, "h100"); tres != want {
+				t.Errorf("TRES with gres/gpu,gres/gpu:h100 tracked %q, want %q", tres, want)
 			}
 		})
 	}
@@ -79,7 +89,7 @@ func (h *harness) checkShown(id uint32) {
 		h.t.Fatalf("steps of job %d: %+v", id, out.Steps)
 	}
 	got, batch := out.Steps[0], out.Steps[1]
-	if got.Dist != "Block" || got.CPUs != 4 || got.TRES != "cpu=4,mem=400M,node=1,gres/gpu=2" || batch.CPUs != 0 || batch.TRES != "" {
+	if got.Dist != "Block" || got.CPUs != 4 || got.TRES != "cpu=4,mem=400M,node=1" || batch.CPUs != 0 || batch.TRES != "" {
 		h.t.Errorf("step 0 %+v\nbatch %+v", got, batch)
 	}
 	if err := h.call(0, api.PathSteps, api.StepQuery{JobIDs: []uint32{id + 100}, Known: true}, &out); err == nil || err.Code != api.CodeInvalidJobID {

@@ -55,6 +55,7 @@ type AcctJob struct {
 	Nodes           string       `json:"nodes,omitempty"`
 	NodeCount       int          `json:"node_count"`
 	CPUs            int          `json:"cpus"`
+	GPUs            int          `json:"gpus,omitempty"` // held (asked for, before it ran); AllocTRES names GPUs only when tracked
 	ReqTRES         string       `json:"tres_req_str,omitempty"`
 	AllocTRES       string       `json:"tres_alloc_str,omitempty"`
 	WorkDir         string       `json:"current_working_directory,omitempty"`

@@ -58,6 +58,11 @@ type Node struct {
 	GPUs     []GPU  `json:"gpus,omitempty"`
 	// AllocGPUs is how many GPUs running jobs hold.
 	AllocGPUs int `json:"alloc_gpus"`
+	// CfgGRESTRES and AllocGRESTRES are the GPU TRES CfgTRES and AllocTRES
+	// end with ("gres/gpu=8"), set only when AccountingStorageTRES tracks
+	// them, as Slurm prints them.
+	CfgGRESTRES   string `json:"cfg_gres_tres,omitempty"`
+	AllocGRESTRES string `json:"alloc_gres_tres,omitempty"`
 
 	Features       []string `json:"features,omitempty"`
 	ActiveFeatures []string `json:"active_features,omitempty"`

@@ -9,6 +9,7 @@ type Partition struct {
 	NodeNames         []string `json:"node_names,omitempty"`
 	TotalNodes        int      `json:"total_nodes"`
 	TotalCPUs         int      `json:"total_cpus"`
+	GRESTRES          string   `json:"gres_tres,omitempty"` // "gres/gpu=256" ending TRES=, only when tracked
 	TotalGPUs         int      `json:"total_gpus,omitempty"`
 	State             string   `json:"state"` // UP, DOWN, DRAIN, INACTIVE
 	Default           bool     `json:"default"`

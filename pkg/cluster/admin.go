@@ -17,6 +17,9 @@ func (c *Cluster) SetNextID(next sched.JobID) {
 	}
 }
 
+// PeekNextID returns the id NextID would return, without reserving it.
+func (c *Cluster) PeekNextID() sched.JobID { return c.nextID }
+
 // Update replaces the spec of a pending job (scontrol update), keeping what
 // the cluster learnt about it: eligible time (unless the begin time moves
 // it later), previous priority, lost run time, restarts and cool-down. Its

@@ -25,7 +25,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"JobRequeue", "ReturnToService", "TopologyPlugin", "SelectType",
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
 			"BackupController", "BackupAddr", "ResvOverRun", "ReconfigFlags",
-			"DependencyParameters",
+			"DependencyParameters", "AccountingStorageTRES",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -38,8 +38,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			{name: "TaskPlugin", use: ignored, note: "Loam confines jobs in cgroups"},
 		},
 		keys(ignored,
-			"AccountingStorageTRES", "AccountingStorageEnforce",
-			"AccountingStorageExternalHost", "AccountingStorageHost",
+			"AccountingStorageEnforce", "AccountingStorageExternalHost", "AccountingStorageHost",
 			"AccountingStorageBackupHost", "AccountingStorageLoc",
 			"AccountingStorageParameters", "AccountingStoragePass",
 			"AccountingStoragePort", "AccountingStorageUser", "AccountingStoreFlags",
@@ -107,6 +106,7 @@ func decodeCluster(x *dec, c *Config) {
 	x.str("SlurmUser", &c.SlurmUser)
 	x.str("MailProg", &c.MailProg)
 	x.list("GresTypes", &c.GresTypes)
+	x.acctTRES("AccountingStorageTRES", &c.AccountingStorageTRES)
 	x.list("ReconfigFlags", &c.ReconfigFlags) // KeepPartInfo, KeepPartState: the controller's reconfigure
 	x.list("DependencyParameters", &c.DependencyParameters)
 	for _, o := range c.DependencyParameters {

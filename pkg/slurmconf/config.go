@@ -22,6 +22,11 @@ type Config struct {
 	SlurmUser         string
 	MailProg          string
 	GresTypes         []string
+	// AccountingStorageTRES are the TRES tracked beyond Slurm's defaults
+	// (cpu, mem, energy, node, billing, fs/disk, vmem, pages), lower
+	// case, in Slurm's order: a GRES shows in a job's TRES strings only
+	// when named here (gres/gpu, gres/gpu:h100). See TracksTRES.
+	AccountingStorageTRES []string
 	// ReconfigFlags as written: KeepPartInfo and KeepPartState make a
 	// reconfigure keep the partitions scontrol changed.
 	ReconfigFlags []string

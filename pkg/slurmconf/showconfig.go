@@ -45,6 +45,7 @@ func (c *Config) loamKeys() []KeyValue {
 // change what Loam does, without Slurm's defaults for keys it ignores.
 func (c *Config) dumpKeys() []KeyValue {
 	kv := []KeyValue{
+		{"AccountingStorageTRES", orNull(strings.Join(c.AccountingStorageTRES, ","))},
 		{"ClusterName", c.ClusterName},
 	}
 	if c.DefMemPerCPU > 0 {

@@ -83,19 +83,10 @@ func reconfigFlags(flags []string) string {
 }
 
 // acctTRES is AccountingStorageTRES: Slurm always tracks its default TRES
-// and appends the ones written.
+// and prints the ones written after them in its order (by type, then
+// name), as slurmctld rebuilds the list from its TRES table.
 func (s *shower) acctTRES() string {
-	v, ok := s.raw("AccountingStorageTRES")
-	if !ok {
-		return defaultAcctTRES
-	}
-	out := strings.Split(defaultAcctTRES, ",")
-	for _, t := range splitList(strings.ToLower(v)) {
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return strings.Join(out, ",")
+	return strings.Join(append(slices.Clone(defaultTRES), s.c.AccountingStorageTRES...), ",")
 }
 
 // defMem prints DefMemPerCPU when set, else DefMemPerNode (a Slurm key

@@ -111,7 +111,7 @@ func (s *shower) debug(name, def string) {
 func (s *shower) slurmKeys() {
 	c := s.c
 	s.strs("AccountingStorageBackupHost")
-	s.str("AccountingStorageEnforce", "none")
+	s.add("AccountingStorageEnforce", showAcctEnforce(s.or("AccountingStorageEnforce", ""))) // showconfig_canon.go
 	s.str("AccountingStorageHost", "localhost")
 	s.strs("AccountingStorageExternalHost", "AccountingStorageParameters")
 	s.accounting() // AccountingStoragePort through AccountingStoreFlags
@@ -135,7 +135,7 @@ func (s *shower) slurmKeys() {
 	s.str("CpuFreqDef", "Unknown")
 	s.str("CpuFreqGovernors", "OnDemand,Performance,UserSpace")
 	s.str("CredType", "cred/munge")
-	s.strs("DebugFlags")
+	s.add("DebugFlags", showDebugFlags(s.or("DebugFlags", "")))
 	s.defMem()
 	s.str("DependencyParameters", "(null)") // as written, as Slurm prints it
 	s.yes("DisableRootJobs", false)
@@ -211,7 +211,7 @@ func (s *shower) slurmKeys() {
 	s.str("PrEpPlugins", "prep/script")
 	s.strs("PriorityParameters", "PrioritySiteFactorParameters", "PrioritySiteFactorPlugin")
 	s.priority()
-	s.str("PrivateData", "none")
+	s.add("PrivateData", showPrivateData(s.or("PrivateData", "")))
 	s.str("ProctrackType", "proctrack/cgroup")
 	s.strs("Prolog")
 	s.unit("PrologEpilogTimeout", 65534, "")
@@ -252,7 +252,7 @@ func (s *shower) slurmKeys() {
 	s.str("SwitchType", "switch/none")
 	s.strs("TaskEpilog")
 	s.str("TaskPlugin", "task/none")
-	s.str("TaskPluginParam", "(null type)")
+	s.add("TaskPluginParam", showTaskPluginParam(s.or("TaskPluginParam", "")))
 	s.strs("TaskProlog")
 	s.unit("TCPTimeout", 2, "sec")
 	s.str("TmpFS", "/tmp")

@@ -244,10 +244,9 @@ func (s *scontrol) delete(argv []string) {
 // show reservation does.
 func appendAdvResv(b []byte, f *jobFormatter, r *api.AdvResv) []byte {
 	sep := f.sep()
+	// Slurm's reservation TRES holds CPUs (and licenses, burst buffers),
+	// never GRES, whatever AccountingStorageTRES tracks.
 	tres := "cpu=" + strconv.Itoa(r.CPUs)
-	if r.GPUs > 0 {
-		tres += ",gres/gpu=" + strconv.Itoa(r.GPUs)
-	}
 	state := advShownState(r, f.now)
 	b = append(b, "ReservationName="+r.Name+" StartTime="+f.time(r.Start)+" EndTime="+f.time(r.End)+
 		" Duration="+string(appendHMS(nil, max(r.End-r.Start, 0)))+sep...)

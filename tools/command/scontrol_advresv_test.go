@@ -90,6 +90,15 @@ func peerResv2() *fakeAdv {
 	}}
 }
 
+// peerGPUResv is what the peer held in testdata/peer/advresv/show_res_gpu.txt:
+// a reservation of a node with 8 GPUs.
+func peerGPUResv() *fakeAdv {
+	return &fakeAdv{fakeLive: &fakeLive{fakeController: &fakeController{}}, list: []api.AdvResv{
+		{Name: "s16e_gpu", Start: at("2026-12-30T05:01:33"), End: at("2026-12-30T05:11:33"), Nodes: "gpu032",
+			NodeCount: 1, CPUs: 64, GPUs: 8, Flags: []string{api.ResvFlagSpecNodes}, Users: []string{"root"}},
+	}}
+}
+
 // TestAdvResvViewsMatchPeer compares scontrol show reservation and sinfo
 // -T with the peer's output for the same reservations.
 func TestAdvResvViewsMatchPeer(t *testing.T) {
@@ -108,6 +117,8 @@ func TestAdvResvViewsMatchPeer(t *testing.T) {
 		"sinfo -T -h long names": {peerResv2(), second, Sinfo, []string{"-T", "-h"}, "advresv/sinfo_T2_h.txt"},
 		"show reservation 2":     {peerResv2(), second, Scontrol, []string{"show", "res"}, "advresv/show_res2.txt"},
 		"show reservation -o":    {peerResv2(), second, Scontrol, []string{"-o", "show", "res"}, "advresv/show_res2_one.txt"},
+		"a GPU node's TRES has no gres": {peerGPUResv(), at("2026-11-30T05:01:33"), Scontrol, []string{"show", "res"},
+			"advresv/show_res_gpu.txt"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

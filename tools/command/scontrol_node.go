@@ -18,9 +18,14 @@ func nodeState(n *api.Node) string {
 	return s
 }
 
-// nodeTRES prints a node's configured TRES as Slurm's CfgTRES.
-func nodeTRES(cpus int, mem int64) string {
-	return "cpu=" + strconv.Itoa(cpus) + ",mem=" + resource.FormatTRESMemory(mem) + ",billing=" + strconv.Itoa(cpus)
+// nodeTRES prints a node's configured TRES as Slurm's CfgTRES; its GPUs
+// only when the cluster tracks them (AccountingStorageTRES).
+func nodeTRES(n *api.Node) string {
+	s := "cpu=" + strconv.Itoa(n.CPUs) + ",mem=" + resource.FormatTRESMemory(n.RealMemory) + ",billing=" + strconv.Itoa(n.CPUs)
+	if n.CfgGRESTRES != "" {
+		s += "," + n.CfgGRESTRES
+	}
+	return s
 }
 
 // allocTRES prints what jobs hold on a node as AllocTRES ("" for none).
@@ -31,6 +36,9 @@ func allocTRES(n *api.Node) string {
 	s := "cpu=" + strconv.Itoa(n.AllocCPUs)
 	if n.AllocMemory > 0 {
 		s += ",mem=" + resource.FormatTRESMemory(n.AllocMemory)
+	}
+	if n.AllocGRESTRES != "" {
+		s += "," + n.AllocGRESTRES
 	}
 	return s
 }
@@ -84,7 +92,7 @@ func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
 	}
 	b = append(b, "BootTime="+f.timeOr(n.BootTime, "None")+" SlurmdStartTime="+f.timeOr(n.SlurmdStart, "None")+sep...)
 	b = append(b, "LastBusyTime="+f.time(n.LastBusy)+sep...)
-	b = append(b, "CfgTRES="+nodeTRES(n.CPUs, n.RealMemory)+sep...)
+	b = append(b, "CfgTRES="+nodeTRES(n)+sep...)
 	b = append(b, "AllocTRES="+allocTRES(n)+sep...)
 	b = append(b, "CapWatts=n/a"+sep+"CurrentWatts=0 AveWatts=0"+sep...)
 	b = append(b, "ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s"...)
@@ -187,6 +195,9 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	} else {
 		b = append(b, "TRES=cpu="+strconv.Itoa(p.TotalCPUs)+",mem="+resource.FormatTRESMemory(totalMem)+
 			",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(p.TotalCPUs)...)
+		if p.GRESTRES != "" { // tracked GPUs (AccountingStorageTRES)
+			b = append(b, ","+p.GRESTRES...)
+		}
 	}
 	if p.QueueClass != "" {
 		b = append(b, sep+"QueueClass="+p.QueueClass+" AgingRate="+strconv.FormatFloat(p.AgingRate, 'g', -1, 64)+

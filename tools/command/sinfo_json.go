@@ -74,7 +74,7 @@ func nodeRecord(n *api.Node) *slurmdata.Dict {
 	r.Set("threads", dNum(n.ThreadsPerCore))
 	r.Set("temporary_disk", dInt(n.TmpDisk))
 	r.Set("weight", dInt(n.Weight))
-	r.Set("tres", dStr(nodeTRES(n.CPUs, n.RealMemory)))
+	r.Set("tres", dStr(nodeTRES(n)))
 	r.Set("slurmd_version", dStr(n.Version))
 	r.Set("alloc_memory", dInt(n.AllocMemory))
 	r.Set("alloc_cpus", dNum(n.AllocCPUs))

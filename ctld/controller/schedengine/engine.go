@@ -36,6 +36,9 @@ func (e *Engine) NextID() uint32 { return uint32(e.cl.NextID()) }
 // SetNextID implements controller.Engine.
 func (e *Engine) SetNextID(next uint32) { e.cl.SetNextID(sched.JobID(next)) }
 
+// PeekNextID implements controller.Engine.
+func (e *Engine) PeekNextID() uint32 { return uint32(e.cl.PeekNextID()) }
+
 // spec converts a controller job for pkg/cluster.
 func (e *Engine) spec(j *controller.EngineJob) (cluster.JobSpec, error) {
 	var part *slurmconf.Partition
