@@ -22,6 +22,7 @@ func (c *Controller) handleJobs(ctx context.Context, id auth.Identity, body []by
 	if aerr != nil {
 		return nil, aerr
 	}
+	f.query = true
 	n := needAll
 	n.detail = q.Detail
 	c.mu.RLock()
@@ -48,6 +49,7 @@ func (c *Controller) handleJobTable(ctx context.Context, id auth.Identity, body 
 	if aerr != nil {
 		return nil, aerr
 	}
+	f.query = true
 	n := needFor(q.Fields)
 	c.mu.RLock()
 	defer c.mu.RUnlock()

@@ -98,8 +98,14 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	if throttled && st.Accrue == 0 {
 		st.Accrue = st.Eligible // the array accrued from then (convert.go)
 	}
-	if st.Eligible == 0 || throttled {
+	switch {
+	case throttled || st.Eligible == 0 && (st.Begin == 0 || st.Begin > st.Start):
 		st.Eligible = st.Start
+	case st.Eligible == 0:
+		// A --begin job, or one a requeue delayed (requeue_delay.go),
+		// was eligible from its begin time: the peer shows that, a
+		// scheduling pass before the start, as EligibleTime.
+		st.Eligible = st.Begin
 	}
 	if l.Limit > 0 {
 		st.TimeLimit = int64(l.Limit / time.Second)

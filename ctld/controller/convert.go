@@ -76,6 +76,9 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	fillSuspension(j, st) // suspend.go
 	// An interactive allocation (salloc, srun) has no batch script.
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, q.Script != "", st.Restarts, st.Requeue
+	if st.EndState == job.Requeued {
+		j.Restarts++ // being stopped for a requeue: Slurm counts the restart at once
+	}
 	j.DerivedExitCode = st.Derived // step_derived.go
 	j.Command, j.WorkDir, j.SubmitHost, j.SubmitDir = commandOf(q), q.WorkDir, q.SubmitHost, q.SubmitDir
 	j.AllocNode = q.AllocNode // alloc_node.go
@@ -140,7 +143,10 @@ func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
 // when pending.
 func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	q := r.Req
-	j.Tasks, j.CPUsPerTask, j.TasksPerNode = q.NTasks, max(q.CPUsPerTask, 1), q.NTasksPerNode
+	// A pending job's NumCPUs counts cpt; CPUs/Task shows what
+	// --gpus-per-task with --cpus-per-gpu makes of it (shape_gpu_s16d.go).
+	cpt := max(q.CPUsPerTask, 1)
+	j.Tasks, j.CPUsPerTask, j.TasksPerNode = q.NTasks, max(cpt, gpuTaskCPUs(q)), q.NTasksPerNode
 	if j.Tasks == 0 { // without -n, a task per node, as slurmctld counts them
 		j.Tasks = max(q.MinNodes, 1)
 	}
@@ -176,9 +182,9 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		return
 	}
 	j.NodeCount = pendingNodes(q)
-	j.CPUs = max(j.Tasks*j.CPUsPerTask, 1)
+	j.CPUs = max(j.Tasks*cpt, 1)
 	if q.NTasks == 0 {
-		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*j.CPUsPerTask)
+		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*cpt)
 	}
 	j.NodeCount = max(j.NodeCount, c.cpuBoundNodes(r, j.CPUs)) // shape_nodes.go
 	if r.finished() && q.NTasks == 0 {

@@ -136,7 +136,7 @@ func (c *Controller) nodeFailJob(b *batch, r *jobRecord) {
 		b.persist(c.finishStopped(r, job.ExitCode{Signal: 9}))
 		return
 	}
-	if r.St.Requeue {
+	if requeues(r) {
 		lost := c.now().Sub(fromUnix(r.St.Start))
 		b.persist(c.requeueLocked(r, r.St.RequeueHold, lost))
 		return

@@ -21,6 +21,9 @@ type jobFilter struct {
 	resvs      map[string]bool
 	// noUser is set when every named user is unknown: nothing matches.
 	noUser bool
+	// query is set for job listings (squeue): states match queryState,
+	// SPECIAL_EXIT included (specialexit_s16d.go).
+	query bool
 }
 
 // filterSpec is what JobQuery and JobFilter share.
@@ -97,7 +100,7 @@ func (f *jobFilter) matchAttrs(r *jobRecord) bool {
 		return false
 	case f.accounts != nil && !f.accounts[r.St.Account]:
 		return false
-	case f.states != nil && !f.states[shownState(r)]: // advresv_job.go: RESV_DEL_HOLD
+	case f.states != nil && !f.states[f.state(r)]:
 		return false
 	case f.names != nil && !f.names[r.Req.Name]:
 		return false
@@ -111,6 +114,15 @@ func (f *jobFilter) matchAttrs(r *jobRecord) bool {
 		return false
 	}
 	return true
+}
+
+// state is the state -t compares: RESV_DEL_HOLD (advresv_job.go) for
+// every filter, SPECIAL_EXIT for job queries only.
+func (f *jobFilter) state(r *jobRecord) job.State {
+	if f.query {
+		return queryState(r)
+	}
+	return shownState(r)
 }
 
 func (f *jobFilter) matchPartition(r *jobRecord) bool {

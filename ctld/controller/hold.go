@@ -97,18 +97,12 @@ func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body [
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	// requeuehold and State=SpecialExit hold the job as its user would,
+	// whoever asks: slurmctld sets WAIT_HELD_USER for both, so the peer
+	// shows JobHeldUser after root's requeuehold and the user may release.
 	hold := NotHeld
-	if in.Hold {
+	if in.Hold || in.SpecialExit {
 		hold = HeldUser
-		if c.isOperator(id) {
-			hold = HeldAdmin
-		}
-	}
-	if in.SpecialExit && hold == NotHeld { // it comes back held too
-		hold = HeldUser
-		if c.isOperator(id) {
-			hold = HeldAdmin
-		}
 	}
 	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
 		return c.requeueOne(b, r, tasks, hold, &in) // requeue_op.go

@@ -90,7 +90,7 @@ func TestRequeueHoldDescLife(t *testing.T) {
 	}
 	j := h.job(ids[0])
 	got = append(got, fmt.Sprintf("%s %s %q", j.JobState, j.StateReason, j.StateDescription))
-	want := []string{`PENDING JobHeldAdmin "job requeued in held state" prio=0`, `PENDING None ""`}
+	want := []string{`PENDING JobHeldUser "job requeued in held state" prio=0`, `PENDING None ""`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("requeuehold (-want +got):\n%s", diff)
 	}

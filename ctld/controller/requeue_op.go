@@ -16,7 +16,8 @@ const specialExitDesc = "job requeued in special exit state"
 // srun) is refused (BatchOnly), a --no-requeue job too (Disabled), a
 // pending job, or one already being requeued, is "pending execution". A
 // finished job (completed, failed, cancelled...) is requeued at once; a
-// running one once it has been stopped.
+// running one once it has been stopped, as is one already being stopped
+// (cancelled a moment ago, still COMPLETING).
 func (c *Controller) requeueOne(b *batch, r *jobRecord, tasks []int, hold Hold, in *api.RequeueRequest) *api.Error {
 	pending := tasks != nil || r.pending() || r.St.EndState == job.Requeued // tasks of a pending array pend
 	switch {
@@ -40,10 +41,15 @@ func (c *Controller) requeueOne(b *batch, r *jobRecord, tasks []int, hold Hold, 
 		b.persist(c.requeueLocked(r, hold, 0))
 		return nil
 	}
-	if r.St.EndState != "" {
-		return api.NewError(api.CodeTransitionState)
-	}
 	r.St.RequeueHold = hold
+	if r.St.EndState != "" {
+		// Being stopped already (scancel a moment ago, COMPLETING): the
+		// peer accepts and the job goes back to the queue once its
+		// processes are gone, instead of ending as cancelled.
+		r.St.EndState, r.St.EndReason, r.St.CancelledBy = job.Requeued, job.ReasonNone, nil
+		b.persist(c.persistStatus(r))
+		return nil
+	}
 	c.stopRunning(b, r, job.Requeued, job.ReasonNone, c.killWait())
 	return nil
 }

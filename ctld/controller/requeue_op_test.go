@@ -99,7 +99,7 @@ func TestRequeueSpecialExit(t *testing.T) {
 			h.cycle()
 			got = append(got, show())
 			want := []string{
-				fmt.Sprintf("PENDING special=true JobHeldAdmin %q prio=0", tc.desc),
+				fmt.Sprintf("PENDING special=true JobHeldUser %q prio=0", tc.desc),
 				fmt.Sprintf(`PENDING special=false BeginTime "" prio=%d`, h.job(ids[0]).Priority),
 			}
 			if diff := cmp.Diff(want, got); diff != "" {

@@ -46,8 +46,14 @@ func (c *Controller) handleAllocate(ctx context.Context, id auth.Identity, body 
 		c.burnIDFor(aerr)
 		return nil, aerr
 	}
-	// An interactive job is never requeued: its client would not know.
-	a.req.Script, a.requeue = "", false
+	// An interactive job keeps JobRequeue's default as its Requeue flag
+	// (the peer shows Requeue=1) but is never requeued: its client would
+	// not know. Requeue, preemption and node failure requeue batch jobs
+	// only (requeue_op.go, submit.go engineJob, end.go nodeFailJob).
+	a.req.Script = ""
+	if in.Command != "" {
+		a.req.Argv = []string{in.Command} // Command= (convert.go commandOf)
+	}
 	rec, pend, aerr := c.createJob(a)
 	if aerr != nil {
 		return nil, aerr

@@ -154,7 +154,7 @@ func (c *Controller) engineJob(r *jobRecord) *EngineJob {
 	ej := &EngineJob{
 		ID: r.ID, Req: r.Req, Partitions: r.St.Partitions, Tenant: r.St.Account, User: r.Req.UserName,
 		Limit: limitDuration(r.St.TimeLimit), Submit: fromUnix(r.St.Submit), Begin: fromUnix(r.St.Begin),
-		Nice: r.St.Nice, Hold: r.St.Hold, Requeue: r.St.Requeue, Throttle: r.St.Throttle, Restarts: r.St.Restarts,
+		Nice: r.St.Nice, Hold: r.St.Hold, Requeue: requeues(r), Throttle: r.St.Throttle, Restarts: r.St.Restarts,
 	}
 	if r.arrayRecord() {
 		ej.ArrayTasks = r.pendingTasks()

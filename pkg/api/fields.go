@@ -86,6 +86,7 @@ var jobFieldList = []jobField{
 	strField("qos", func(j *Job) *string { return &j.QOS }),
 	strField("comment", func(j *Job) *string { return &j.Comment }),
 	strField("job_state", func(j *Job) *string { return (*string)(&j.JobState) }),
+	boolField("special_exit", func(j *Job) *bool { return &j.SpecialExit }),
 	strField("state_reason", func(j *Job) *string { return (*string)(&j.StateReason) }),
 	strField("state_description", func(j *Job) *string { return &j.StateDescription }),
 	int64Field("priority", func(j *Job) *int64 { return &j.Priority }),

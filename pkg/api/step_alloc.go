@@ -21,6 +21,10 @@ const (
 type AllocateRequest struct {
 	Job        job.Request `json:"job"`
 	SubmitHost string      `json:"submit_host,omitempty"`
+	// Command is the program srun runs in the allocation it makes, as
+	// given ("sleep", "/bin/sleep"): scontrol shows it as Command, as
+	// Slurm does; salloc sends none (Command=(null) on the peer).
+	Command string `json:"command,omitempty"`
 }
 
 // AllocationWaitRequest waits up to Timeout seconds (at most a minute)

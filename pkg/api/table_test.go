@@ -14,7 +14,7 @@ func sampleJobs() []Job {
 	return []Job{
 		{JobID: 12, Name: "wrap", UserName: "alice", UserID: 1000, Partition: "normal",
 			JobState: job.Pending, StateReason: job.ReasonPriority, Priority: 12, TimeLimit: 3600,
-			SubmitTime: 1700000000, ArrayTaskString: "1-5%2", ArrayMaxTasks: 2, Hold: true},
+			SubmitTime: 1700000000, ArrayTaskString: "1-5%2", ArrayMaxTasks: 2, Hold: true, SpecialExit: true},
 		{JobID: 13, ArrayJobID: 12, ArrayTaskID: &task, Name: "quote \" and \\ and \n and ünï and \x01",
 			JobState: job.Running, StateReason: job.ReasonNone, Nodes: "gpu[01-02]", NodeCount: 2,
 			ExitCode: job.ExitCode{Status: 3, Signal: 0}, TimeLimit: UnlimitedSeconds, BatchFlag: true},

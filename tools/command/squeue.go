@@ -25,7 +25,8 @@ const (
 )
 
 // activeStates are what squeue shows without -t.
-var activeStates = []string{"PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "COMPLETING", "STAGE_OUT", "RESV_DEL_HOLD"}
+var activeStates = []string{"PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "COMPLETING", "STAGE_OUT", "RESV_DEL_HOLD",
+	"SPECIAL_EXIT"}
 
 var squeueOpts = []optSpec{
 	{long: "accounts", short: 'A', arg: requiredArg},

@@ -30,7 +30,7 @@ type jobCol struct {
 // Table fields that several columns read.
 var (
 	needID     = []string{"job_id", "array_job_id", "array_task_id", "array_task_string"}
-	needState  = []string{"job_state"}
+	needState  = []string{"job_state", "special_exit"}
 	needTimes  = []string{"job_state", "start_time", "end_time", "secs_pre_suspend", "suspended_secs"}
 	needReason = []string{"job_state", "state_reason", "state_description", "nodes"}
 )
@@ -128,9 +128,9 @@ var jobCols = []jobCol{
 	{letter: 'S', names: []string{"starttime"}, header: "START_TIME", need: []string{"start_time"},
 		val: timeCol(func(j *api.Job) int64 { return j.StartTime })},
 	{letter: 't', names: []string{"statecompact"}, header: "ST", need: needState,
-		val: str(func(j *api.Job) string { return j.JobState.ShortCode() })},
+		val: str(func(j *api.Job) string { return shownJobState(j).ShortCode() })},
 	{letter: 'T', names: []string{"state"}, header: "STATE", need: needState,
-		val: str(func(j *api.Job) string { return string(j.JobState) })},
+		val: str(func(j *api.Job) string { return string(shownJobState(j)) })},
 	{letter: 'u', names: []string{"username"}, header: "USER", need: []string{"user_name", "user_id"},
 		val: func(b []byte, j *api.Job, _ *jobPrinter) []byte {
 			if j.UserName == "" {

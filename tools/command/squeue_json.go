@@ -173,7 +173,7 @@ func (d *jobData) record() *slurmdata.Dict {
 // recordRest continues record from job_state on.
 func (d *jobData) recordRest(r *slurmdata.Dict) {
 	j := d.j
-	r.Set("job_state", dStr(string(j.JobState)))
+	r.Set("job_state", dStr(string(shownJobState(j))))
 	r.Set("last_sched_evaluation", dInt(j.LastSchedEval))
 	r.Set("licenses", dStr(""))
 	r.Set("max_cpus", dInt(0))
@@ -290,7 +290,7 @@ func (d *jobData) flags() []string {
 	if j.JobState.IsTerminal() && j.StartTime > 0 && j.Nodes != "" {
 		f = append(f, "TRES_STR_CALC")
 	}
-	if j.CPUsPerTask > 1 {
+	if j.CPUsPerTask > 1 && j.CPUsPerGPU == 0 { // -c given: --cpus-per-gpu excludes it
 		f = append(f, "JOB_CPUS_SET")
 	}
 	if j.JobState == job.Running || j.JobState == job.Suspended {

@@ -15,7 +15,7 @@ import (
 // baseFields are read for every listing: identity, array bookkeeping,
 // state and what the default sort and the filters look at.
 var baseFields = []string{"job_id", "array_job_id", "array_task_id", "array_task_string", "array_max_tasks",
-	"job_state", "partition", "priority", "start_time", "name", "state_reason"}
+	"job_state", "special_exit", "partition", "priority", "start_time", "name", "state_reason"}
 
 // sortFields are the table fields each -S letter reads.
 var sortFields = map[byte][]string{
@@ -255,7 +255,7 @@ func (p *squeueParams) match(j *api.Job) bool {
 	if p.qos != nil && !containsFold(p.qos, j.QOS) {
 		return false
 	}
-	if !p.matchState(j.JobState) {
+	if !p.matchState(shownJobState(j)) { // SPECIAL_EXIT: -t SE, not -t PD
 		return false
 	}
 	if p.nodes != nil && !intersects(p.nodes, j.Nodes) {

@@ -86,7 +86,7 @@ func parseSortSpec(spec string) (keys []sortKey, bad string) {
 func (s *jobSorter) sort(recs []*jobRec, keys []sortKey) {
 	s.tmp = make([]*jobRec, len(recs))
 	for _, r := range recs {
-		r.code = r.j.JobState.ShortCode()
+		r.code = shownJobState(r.j).ShortCode()
 	}
 	if s.single != 0 {
 		singlePositions(recs, s.single)
@@ -315,7 +315,7 @@ var sortCmps = map[byte]recCmp{
 	'N': compareNodeLists,
 	't': plain(func(_ *jobSorter, a, b *jobRec) int { return strings.Compare(a.code, b.code) }),
 	'T': plain(func(_ *jobSorter, a, b *jobRec) int {
-		return strings.Compare(string(a.j.JobState), string(b.j.JobState))
+		return strings.Compare(string(shownJobState(a.j)), string(shownJobState(b.j)))
 	}),
 	'u': plain(func(_ *jobSorter, a, b *jobRec) int { return strings.Compare(a.j.UserName, b.j.UserName) }),
 	'U': plain(func(_ *jobSorter, a, b *jobRec) int { return cmp.Compare(a.j.UserID, b.j.UserID) }),

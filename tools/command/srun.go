@@ -139,6 +139,9 @@ func (r *srunRun) allocation(ctx context.Context) int {
 	r.jobID = r.res.Step.JobID
 	if r.jobID == 0 {
 		r.allocator = &allocator{c: r.c, w: r.w, prog: "srun"}
+		if len(r.res.Step.Command) > 0 {
+			r.allocator.command = r.res.Step.Command[0]
+		}
 		if r.res.Step.Immediate != nil {
 			r.w.raw("srun: warning: Loam ignores --immediate for a new allocation\n") // steps: srun_busy.go
 		}

@@ -52,6 +52,8 @@ type allocator struct {
 	w    *output
 	prog string
 	id   uint32
+	// command is srun's program, shown as the job's Command.
+	command string
 	// notices shows scontrol notify's messages while the allocation is
 	// held (srun_notify.go).
 	notices *noticeWatch
@@ -64,7 +66,7 @@ var allocFailed = map[string]string{"srun": "Unable to allocate resources", "sal
 // directory, and keeps its job id; false when it was refused (and said so).
 func (a *allocator) submit(ctx context.Context, env *Env, req job.Request) bool {
 	req.WorkDir, req.SubmitDir, req.SubmitHost, req.AllocSID = env.Cwd, env.Cwd, env.Host, env.Sid
-	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host})
+	resp, err := a.c.Allocate(ctx, &api.AllocateRequest{Job: req, SubmitHost: env.Host, Command: a.command})
 	if err != nil {
 		a.refused(req, err)
 		return false
