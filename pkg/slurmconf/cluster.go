@@ -26,6 +26,10 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
 			"BackupController", "BackupAddr", "ResvOverRun", "ReconfigFlags",
 			"DependencyParameters", "AccountingStorageTRES",
+			// Read raw by the controller (Config.Written): AuthInfo's
+			// cred_expire times a requeued job's wait, and
+			// SlurmctldParameters' allow_user_triggers opens strigger.
+			"AuthInfo", "SlurmctldParameters",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -46,7 +50,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"AcctGatherProfileType", "AcctGatherInterconnectType",
 			"AcctGatherInfinibandType", "AcctGatherFilesystemType",
 			"AllowSpecResourcesUsage", "AuthAltTypes", "AuthAltParameters",
-			"AuthInfo", "BatchStartTimeout", "BcastExclude", "BcastParameters",
+			"BatchStartTimeout", "BcastExclude", "BcastParameters",
 			"BurstBufferParameters", "BurstBufferType", "CertgenParameters",
 			"CertgenType", "CertmgrParameters", "CertmgrType", "CoreSpecPlugin",
 			"CliFilterParameters", "CliFilterPlugins", "CommunicationParameters",
@@ -83,7 +87,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SlurmctldDebug", "SlurmctldLogFile", "SlurmctldPidFile",
 			"SlurmctldPlugstack", "SlurmctldPrimaryOffProg",
 			"SlurmctldPrimaryOnProg", "SlurmctldSyslogDebug", "SlurmctldTimeout",
-			"SlurmctldParameters", "SlurmdDebug", "SlurmdLogFile",
+			"SlurmdDebug", "SlurmdLogFile",
 			"SlurmdParameters", "SlurmdPidFile", "SlurmdSyslogDebug",
 			"SlurmSchedLogFile", "SlurmSchedLogLevel", "SrunEpilog", "SrunProlog",
 			"SrunPortRange", "SuspendExcNodes", "SuspendExcParts",

@@ -328,3 +328,22 @@ JobRequeue=0
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
+
+// TestRawKeysTheControllerReads: AuthInfo and SlurmctldParameters are read
+// by the controller from Written (cred_expire, allow_user_triggers), so
+// they load without the "not used by Loam" warning and keep their text.
+func TestRawKeysTheControllerReads(t *testing.T) {
+	c := parseOK(t, `
+AuthInfo=cred_expire=30
+SlurmctldParameters=allow_user_triggers,enable_configless
+NodeName=n1
+PartitionName=p Nodes=n1
+`)
+	if len(c.Warnings) != 0 {
+		t.Errorf("AuthInfo and SlurmctldParameters are read, no warning: %v", c.Warnings)
+	}
+	got := []string{c.Written["authinfo"], c.Written["slurmctldparameters"]}
+	if diff := cmp.Diff([]string{"cred_expire=30", "allow_user_triggers,enable_configless"}, got); diff != "" {
+		t.Errorf("Written (-want +got):\n%s", diff)
+	}
+}
