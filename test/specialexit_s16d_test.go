@@ -47,7 +47,13 @@ func TestSpecialExitSqueueS16D(t *testing.T) {
 	if code, _, errOut := lc.runTool("scontrol", "release", ids[0]); code != 0 {
 		t.Fatalf("release: exit %d: %s", code, errOut)
 	}
-	if got, want := list("-t", "PD"), fmt.Sprintf("%d PD PENDING BeginTime\n", id); got != want {
-		t.Errorf("released: got %q, want %q", got, want)
-	}
+	// Released, the job shows Reason=None until the next scheduling pass
+	// gives it BeginTime back (the requeue's wait is kept), as on the peer.
+	wantPD := fmt.Sprintf("%d PD PENDING BeginTime\n", id)
+	clustertest.Eventually(t, 10*time.Second, "released job pending on its begin time", func() error {
+		if got := list("-t", "PD"); got != wantPD {
+			return fmt.Errorf("squeue -t PD: got %q, want %q", got, wantPD)
+		}
+		return nil
+	})
 }
