@@ -9,6 +9,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 	"github.com/sirupsen/logrus"
 )
 
@@ -18,14 +19,48 @@ import (
 // Slurm, only a job's owner or an operator reads its script, and only
 // operators change the log or stop the daemons.
 
-// adminState is what these requests keep: the debug flags set, and the
-// channel Run waits on for a shutdown. Its zero value is ready.
+// adminState is what these requests keep: the log level and debug flags
+// set at run time, and the channel Run waits on for a shutdown. Its zero
+// value is ready.
 type adminState struct {
 	mu    sync.Mutex
-	flags []string
+	debug *debugState // nil until setdebug or setdebugflags
 	once  sync.Once
 	stop  chan struct{}
 	done  sync.Once
+}
+
+// debugState is setdebug's and setdebugflags's run-time values and the
+// configuration they started from. As in Slurm they start from the
+// file's SlurmctldDebug and DebugFlags, and a reconfigure, which rereads
+// the files, drops them.
+type debugState struct {
+	conf *slurmconf.Config
+	slurmconf.RuntimeDebug
+}
+
+// debugFor returns the run-time debug state for conf, started from the
+// file's values when none was set since conf was loaded. The caller
+// holds a.mu.
+func (a *adminState) debugFor(conf *slurmconf.Config) *debugState {
+	if a.debug == nil || a.debug.conf != conf {
+		a.debug = &debugState{conf: conf, RuntimeDebug: conf.FileDebug()}
+	}
+	return a.debug
+}
+
+// runtimeDebug is what show config prints for SlurmctldDebug and
+// DebugFlags when setdebug or setdebugflags changed them since conf was
+// loaded; nil: the file's values.
+func (a *adminState) runtimeDebug(conf *slurmconf.Config) *slurmconf.RuntimeDebug {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.debug == nil || a.debug.conf != conf {
+		return nil
+	}
+	d := a.debug.RuntimeDebug
+	d.Flags = slices.Clone(d.Flags)
+	return &d
 }
 
 // stopped is closed once a shutdown was asked for.
@@ -86,8 +121,11 @@ func (c *Controller) handleSetDebug(_ context.Context, id auth.Identity, body []
 	if !c.isOperator(id) {
 		return nil, api.Errorf(api.CodeAccessDenied, "changing the log is reserved to root and SlurmUser")
 	}
+	var name string
 	if in.Level != "" {
-		name, lvl, ok := parseSlurmLevel(in.Level)
+		var lvl logrus.Level
+		var ok bool
+		name, lvl, ok = parseSlurmLevel(in.Level)
 		if !ok {
 			return nil, api.Errorf(api.CodeBadRequest, "invalid debug level %q", in.Level)
 		}
@@ -96,7 +134,8 @@ func (c *Controller) handleSetDebug(_ context.Context, id auth.Identity, body []
 		c.log.WithField("debug_level", name).Info("setdebug: log level changed")
 		c.log.Logger.SetLevel(lvl)
 	}
-	flags, aerr := c.admin.apply(in.Flags)
+	conf := c.confNow().conf
+	flags, aerr := c.admin.apply(conf, name, in.Flags)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -106,11 +145,23 @@ func (c *Controller) handleSetDebug(_ context.Context, id auth.Identity, body []
 	return api.SetDebugResponse{Level: c.log.Logger.GetLevel().String(), Flags: flags}, nil
 }
 
-// apply adds ("+NAME") and removes ("-NAME") debug flags, all or none.
-func (a *adminState) apply(words []string) ([]string, *api.Error) {
+// apply records level (a Slurm level name; "": unchanged) and adds
+// ("+NAME") and removes ("-NAME") debug flags, all or none, starting from
+// conf's when nothing was set since it was loaded. It returns the flags
+// set, in show config's order.
+func (a *adminState) apply(conf *slurmconf.Config, level string, words []string) ([]string, *api.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	flags := slices.Clone(a.flags)
+	if level == "" && len(words) == 0 {
+		if a.debug == nil || a.debug.conf != conf {
+			return conf.FileDebug().Flags, nil
+		}
+		return slices.Clone(a.debug.Flags), nil
+	}
+	set := map[string]bool{}
+	for _, f := range a.debugFor(conf).Flags {
+		set[f] = true
+	}
 	for _, w := range words {
 		if w == "" || (w[0] != '+' && w[0] != '-') {
 			return nil, api.Errorf(api.CodeBadRequest, "invalid debug flag %q: want +NAME or -NAME", w)
@@ -119,13 +170,19 @@ func (a *adminState) apply(words []string) ([]string, *api.Error) {
 		if !ok {
 			return nil, api.Errorf(api.CodeBadRequest, "invalid debug flag %q", w[1:])
 		}
-		flags = slices.DeleteFunc(flags, func(f string) bool { return f == name })
-		if w[0] == '+' {
-			flags = append(flags, name)
+		set[name] = w[0] == '+'
+	}
+	var flags []string
+	for _, n := range api.DebugFlagNames {
+		if set[n] {
+			flags = append(flags, n)
 		}
 	}
-	slices.Sort(flags)
-	a.flags = flags
+	d := a.debug
+	d.Flags = flags
+	if level != "" {
+		d.Level = level
+	}
 	return slices.Clone(flags), nil
 }
 

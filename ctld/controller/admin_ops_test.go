@@ -81,7 +81,7 @@ func TestAdminSetDebug(t *testing.T) {
 			}
 		})
 	}
-	if diff := cmp.Diff([]string{"Backfill"}, h.c.admin.flags); diff != "" {
+	if diff := cmp.Diff([]string{"Backfill"}, h.c.admin.runtimeDebug(h.c.confNow().conf).Flags); diff != "" {
 		t.Errorf("flags after refusals (-want +got):\n%s", diff)
 	}
 }

@@ -21,6 +21,7 @@ func (c *Controller) showContext() slurmconf.ShowContext {
 	c.mu.RLock()
 	rt.NextJobID = c.eng.PeekNextID()
 	c.mu.RUnlock()
+	rt.Debug = c.admin.runtimeDebug(c.confNow().conf) // admin_ops.go
 	rt.UID = func(name string) (int, bool) {
 		uid, ok := c.users.uidOf(name)
 		return int(uid), ok

@@ -253,7 +253,7 @@ func (c *Controller) handleTriggerClear(ctx context.Context, id auth.Identity, b
 	defer tg.mu.Unlock()
 	var cleared []uint32
 	denied := false
-	for _, t := range set.List() {
+	for _, t := range set.Clearable() {
 		jid, _ := trigger.JobID(t)
 		if (in.ID != 0 && in.ID != t.ID) || (in.JobID != 0 && in.JobID != jid) || (in.UID != nil && *in.UID != t.UID) {
 			continue

@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/loamhpc/loam/ctld/trigger"
@@ -49,8 +51,12 @@ func (c *Controller) triggerSnapshot(jobs []uint32) trigger.Snapshot {
 func nodeView(n *nodeRec) trigger.NodeView {
 	down := n.admin.Down || n.notResponding
 	idle := n.registered && !down && !n.admin.Drain && !n.admin.Fail && len(n.jobs) == 0
-	return trigger.NodeView{Down: down, Drained: n.admin.Drain && len(n.jobs) == 0,
+	v := trigger.NodeView{Down: down, Drained: n.admin.Drain && len(n.jobs) == 0,
 		Fail: n.admin.Fail, Idle: idle, IdleSince: n.lastBusy}
+	if len(n.jobs) > 0 {
+		v.Jobs = slices.Sorted(maps.Keys(n.jobs))
+	}
+	return v
 }
 
 // noteNodeChange reports n's change from before to the triggers where

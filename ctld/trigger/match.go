@@ -1,6 +1,7 @@
 package trigger
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,9 @@ type NodeView struct {
 	Idle    bool // up, not drained, no job
 	// IdleSince is when the node last became idle (its LastBusyTime).
 	IdleSince time.Time
+	// Jobs are the jobs running on it, whose --down, --fail and --up
+	// triggers its changes fire.
+	Jobs []uint32
 }
 
 // JobView is a job's condition at one pass; a job triggers name that the
@@ -76,6 +80,11 @@ type item struct {
 	at    time.Time
 	arg   string
 	fired time.Time
+	// front is when a permanent trigger's program last started (the
+	// set's seq then; 0: never): Slurm puts the copy that waits for the
+	// next event at the head of its list, so such triggers list first,
+	// the latest first.
+	front uint64
 }
 
 // Set is the triggers and the last snapshot they were matched against.
@@ -88,6 +97,7 @@ type Set struct {
 	// happen, so that one undone before the pass still fires.
 	noted    events
 	reconfig bool
+	seq      uint64 // counts the permanent triggers' starts (item.front)
 }
 
 // NewSet returns an empty set.
@@ -131,12 +141,30 @@ func (s *Set) Duplicate(t api.Trigger) bool {
 	return false
 }
 
-// List returns the triggers strigger --get shows: those still waiting and
-// the permanent ones, by id.
+// List returns the triggers strigger --get shows, by id: those waiting
+// for their event. As in Slurm, whose list leaves out every trigger past
+// its event, a pulled trigger (its offset still running) is not shown,
+// permanent or not; a permanent one shows again, as set (its RES_ID the
+// one given, not the event's nodes), once its program started, as Slurm
+// lists the copy that waits for the next event.
 func (s *Set) List() []api.Trigger {
 	out := make([]api.Trigger, 0, len(s.items))
+	for _, it := range s.ordered() {
+		if it.state == waiting || (it.t.Perm && it.state == running) {
+			out = append(out, it.t)
+		}
+	}
+	return out
+}
+
+// Clearable returns the triggers strigger --clear may remove, by id:
+// all but the one-shot ones whose program runs (Slurm keeps those until
+// the program ends). A pulled trigger, which List leaves out, may be
+// cleared before its offset ends, as in Slurm.
+func (s *Set) Clearable() []api.Trigger {
+	out := make([]api.Trigger, 0, len(s.items))
 	for _, it := range s.items {
-		if it.state == waiting || it.t.Perm {
+		if it.state != running || it.t.Perm {
 			out = append(out, it.t)
 		}
 	}
@@ -183,7 +211,7 @@ func (s *Set) Step(now time.Time, snap Snapshot) (fires []Fire, drop []uint32) {
 	ev := nodeEvents(s.prev, snap.Nodes).union(s.noted)
 	ev.reconfig = s.reconfig
 	s.prev, s.noted, s.reconfig = snap.Nodes, events{}, false
-	for _, it := range s.items {
+	for _, it := range s.ordered() {
 		if it.state == waiting {
 			if gone := s.match(it, now, snap, ev); gone {
 				drop = append(drop, it.t.ID)
@@ -192,6 +220,10 @@ func (s *Set) Step(now time.Time, snap Snapshot) (fires []Fire, drop []uint32) {
 		}
 		if it.state == pulled && !now.Before(it.at) {
 			it.state, it.fired = running, now
+			if it.t.Perm {
+				s.seq++
+				it.front = s.seq
+			}
 			fires = append(fires, Fire{Trigger: it.t, Arg: it.arg})
 		}
 	}
@@ -199,6 +231,14 @@ func (s *Set) Step(now time.Time, snap Snapshot) (fires []Fire, drop []uint32) {
 		s.Remove(id)
 	}
 	return fires, drop
+}
+
+// ordered is the items in Slurm's list order: the permanent triggers
+// that fired, the latest first, then the others by id.
+func (s *Set) ordered() []*item {
+	out := slices.Clone(s.items)
+	slices.SortStableFunc(out, func(a, b *item) int { return cmp.Compare(b.front, a.front) })
+	return out
 }
 
 // Done records that trigger id's program ended. A permanent trigger waits
@@ -240,11 +280,25 @@ func (s *Set) Reconfigured() {
 	}
 }
 
-// events are the nodes that changed condition between two passes, and
-// whether the controller reconfigured.
+// events are the nodes that changed condition between two passes, the
+// jobs that ran on them (by job id, the TrigDown, TrigFail and TrigUp bits
+// of their nodes' changes), and whether the controller reconfigured.
 type events struct {
 	down, drained, fail, up []string
+	jobs                    map[uint32]uint32
 	reconfig                bool
+}
+
+// addJobs records that jobs ran on a node with event bit.
+func (ev *events) addJobs(bit uint32, jobs ...[]uint32) {
+	for _, js := range jobs {
+		for _, j := range js {
+			if ev.jobs == nil {
+				ev.jobs = map[uint32]uint32{}
+			}
+			ev.jobs[j] |= bit
+		}
+	}
 }
 
 // union is ev with o's nodes added, each once.
@@ -257,8 +311,14 @@ func (ev events) union(o events) events {
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	return events{down: merge(ev.down, o.down), drained: merge(ev.drained, o.drained),
+	out := events{down: merge(ev.down, o.down), drained: merge(ev.drained, o.drained),
 		fail: merge(ev.fail, o.fail), up: merge(ev.up, o.up), reconfig: ev.reconfig || o.reconfig}
+	for _, m := range []map[uint32]uint32{ev.jobs, o.jobs} {
+		for j, bits := range m {
+			out.addJobs(bits, []uint32{j})
+		}
+	}
+	return out
 }
 
 // nodeEvents compares two passes; the first pass has no events (a node
@@ -273,17 +333,22 @@ func nodeEvents(prev, cur map[string]NodeView) events {
 		if !ok {
 			continue
 		}
+		// A node's jobs are those of either pass: the controller fails
+		// or requeues them as it marks the node down.
 		if n.Down && !p.Down {
 			ev.down = append(ev.down, name)
+			ev.addJobs(api.TrigDown, p.Jobs, n.Jobs)
 		}
 		if !n.Down && p.Down {
 			ev.up = append(ev.up, name)
+			ev.addJobs(api.TrigUp, p.Jobs, n.Jobs)
 		}
 		if n.Drained && !p.Drained {
 			ev.drained = append(ev.drained, name)
 		}
 		if n.Fail && !p.Fail {
 			ev.fail = append(ev.fail, name)
+			ev.addJobs(api.TrigFail, p.Jobs, n.Jobs)
 		}
 	}
 	return ev
@@ -293,7 +358,7 @@ func nodeEvents(prev, cur map[string]NodeView) events {
 // whose job no longer exists.
 func (s *Set) match(it *item, now time.Time, snap Snapshot, ev events) (gone bool) {
 	if it.t.ResType == api.TrigResJob {
-		return matchJob(it, now, snap)
+		return matchJob(it, now, snap, ev)
 	}
 	if it.t.ResType != api.TrigResNode {
 		return false // never happens in Loam (man page)
@@ -350,10 +415,12 @@ func idleNodes(nodes map[string]NodeView, cut time.Time) []string {
 }
 
 // matchJob pulls a job trigger: --fini when the job ended (or is gone),
-// --time when its time limit is within -offset seconds. As in Slurm, a
-// job that ends before its limit ends its time there: a --time trigger
-// fires then, while the controller still knows the job.
-func matchJob(it *item, now time.Time, snap Snapshot) (gone bool) {
+// --time when its time limit is within -offset seconds, --down, --fail and
+// --up when one of the job's nodes went down, was set to fail or came
+// back up. As in Slurm, a job that ends before its limit ends its time
+// there: a --time trigger fires then, while the controller still knows
+// the job; and the argument is always the job id.
+func matchJob(it *item, now time.Time, snap Snapshot, ev events) (gone bool) {
 	id, _ := JobID(it.t)
 	j, ok := snap.Jobs[id]
 	offset := time.Duration(it.t.Offset) * time.Second
@@ -367,6 +434,20 @@ func matchJob(it *item, now time.Time, snap Snapshot) (gone bool) {
 	}
 	if it.t.Type&api.TrigTime != 0 && !j.Pending && !j.End.IsZero() && j.End.Sub(now) <= -offset {
 		it.state, it.at = pulled, now
+		return false
+	}
+	for _, c := range []struct {
+		bit uint32
+		at  time.Time
+	}{
+		{api.TrigDown, now.Add(offset)},
+		{api.TrigFail, now.Add(offset)},
+		{api.TrigUp, now.Add(-offset)}, // Slurm subtracts a job's --up offset
+	} {
+		if it.t.Type&c.bit != 0 && ev.jobs[id]&c.bit != 0 {
+			it.state, it.at = pulled, c.at
+			return false
+		}
 	}
 	return false
 }

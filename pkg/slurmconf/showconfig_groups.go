@@ -25,6 +25,10 @@ type ShowContext struct {
 	// UID looks up a user's uid, printed after SlurmUser and SlurmdUser
 	// ("root(0)"); nil or not found: the name alone.
 	UID func(user string) (int, bool)
+	// Debug is setdebug's and setdebugflags's run-time state, printed
+	// instead of the file's SlurmctldDebug and DebugFlags; nil: the
+	// file's.
+	Debug *RuntimeDebug
 }
 
 func (rt ShowContext) bootTime() string {
@@ -178,7 +182,7 @@ func (s *shower) slurmctldKeys() {
 	c := s.c
 	s.user("SlurmUser", c.SlurmUser)
 	s.strs("SlurmctldAddr")
-	s.debug("SlurmctldDebug", "info")
+	s.showLevel() // showconfig_debug.go
 	for i, h := range c.SlurmctldHosts {
 		host := h.Host
 		if host == "localhost" && s.rt.Hostname != "" {

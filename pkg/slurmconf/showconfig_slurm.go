@@ -135,7 +135,7 @@ func (s *shower) slurmKeys() {
 	s.str("CpuFreqDef", "Unknown")
 	s.str("CpuFreqGovernors", "OnDemand,Performance,UserSpace")
 	s.str("CredType", "cred/munge")
-	s.add("DebugFlags", showDebugFlags(s.or("DebugFlags", "")))
+	s.showFlags() // showconfig_debug.go
 	s.defMem()
 	s.str("DependencyParameters", "(null)") // as written, as Slurm prints it
 	s.yes("DisableRootJobs", false)
