@@ -150,14 +150,17 @@ func (c *Controller) detach(r *jobRecord) {
 	}
 }
 
-// hostnameOf is a node's host name (%N in output file names).
+// hostnameOf is a node's host name (NodeHostName, %n in sinfo): the
+// configured NodeHostname, which defaults to the node name, as Slurm shows
+// it whatever the node daemon calls its host (several emulated nodes share
+// one); the reported name only for a node without a configuration.
 func (c *Controller) hostnameOf(node string) string {
 	if n := c.nodes[node]; n != nil {
-		if n.report != nil && n.report.Hostname != "" {
-			return n.report.Hostname
-		}
 		if n.conf != nil && n.conf.Hostname != "" {
 			return n.conf.Hostname
+		}
+		if n.report != nil && n.report.Hostname != "" {
+			return n.report.Hostname
 		}
 	}
 	return node

@@ -103,6 +103,7 @@ var jobFieldList = []jobField{
 	int64Field("memory_per_node", func(j *Job) *int64 { return &j.MemoryPerNode }),
 	int64Field("memory_per_cpu", func(j *Job) *int64 { return &j.MemoryPerCPU }),
 	int64Field("memory_per_gpu", func(j *Job) *int64 { return &j.MemoryPerGPU }),
+	intField("cpus_per_gpu", func(j *Job) *int { return &j.CPUsPerGPU }),
 	int64Field("min_memory", func(j *Job) *int64 { return &j.MinMemory }),
 	strField("required_nodes", func(j *Job) *string { return &j.RequiredNodes }),
 	strField("excluded_nodes", func(j *Job) *string { return &j.ExcludedNodes }),
