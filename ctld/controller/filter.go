@@ -150,7 +150,9 @@ func (f *jobFilter) matchNodes(r *jobRecord) bool {
 func refMatches(ref api.JobRef, r *jobRecord) bool {
 	switch {
 	case ref.JobID == r.ID && r.St.ArrayJobID == 0:
-		return true
+		// J_N names no task of a job that is not an array: Slurm answers
+		// "Invalid job id specified" and leaves J alone.
+		return len(ref.Tasks) == 0
 	case ref.JobID == r.ID && len(ref.Tasks) == 0 && r.St.ArrayJobID == r.ID:
 		return true
 	case ref.JobID != r.ID && ref.JobID != r.St.ArrayJobID:

@@ -76,6 +76,9 @@ func definedOrder(t *Table) []*Option {
 			if s.Long == o.Long {
 				return 2 * i
 			}
+			if before, ok := definedBefore[o.Long]; ok && s.Long == before {
+				return 2*i - 1
+			}
 		}
 		for i, s := range sbatchTable.opts {
 			if s.Long > o.Long {
@@ -88,6 +91,10 @@ func definedOrder(t *Table) []*Option {
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out
 }
+
+// definedBefore places options sbatch lacks that Slurm's table does not
+// list by name: srun -v prints jobid before job-name.
+var definedBefore = map[string]string{"jobid": "job-name"}
 
 // lastValue is the value the option with key last got, from any of its
 // names.

@@ -96,8 +96,8 @@ type StepResult struct {
 
 // Srun parses srun's command line: SLURM_* input variables first, then
 // the options, up to the command. Inside an allocation (SLURM_JOB_ID set)
-// SLURM_JOB_NAME is not read, as srun does, so steps are named after their
-// command.
+// SLURM_JOB_NAME only shows in the -v block, as in srun, so steps are named
+// after their command.
 func (p *Parser) Srun(args []string) (*StepResult, error) {
 	q := *p
 	if q.Prog == "" {
@@ -113,6 +113,7 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 	_, inJob := p.getenv("SLURM_JOB_ID")
 	for _, name := range envOrder {
 		if name == "SLURM_JOB_NAME" && inJob && st.srun {
+			b.keepJobName(name)
 			continue
 		}
 		if err := b.applyEnvVar(t, name); err != nil {
@@ -143,7 +144,11 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 		return nil, err
 	}
 	st.Quiet, st.Verbose = b.quiet || st.Quiet, b.verbose
-	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings, Defined: b.defined(t, nil),
+	defined := b.defined(t, nil)
+	if st.srun {
+		defined = withAllocNodes(p, defined)
+	}
+	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings, Defined: defined,
 		OptionEnv: b.optionVariables()}, nil
 }
 

@@ -37,12 +37,13 @@ func (s *scontrol) reportResults(res *api.JobResults) (lastErr string) {
 			continue
 		}
 		// An array task's failure reads "12_3: MESSAGE", as the peer
-		// prints the per-task answers of an array update.
+		// prints the per-task answers of an array update; like them it
+		// adds no "slurm_suspend error" line after a hold or release.
 		if strings.Contains(r.JobID, "_") {
 			s.fail("%s: %s\n", r.JobID, r.Error.Message)
-		} else {
-			s.fail("%s for job %s\n", r.Error.Message, r.JobID)
+			continue
 		}
+		s.fail("%s for job %s\n", r.Error.Message, r.JobID)
 		lastErr = r.Error.Message
 	}
 	return lastErr

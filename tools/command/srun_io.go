@@ -142,6 +142,7 @@ const connectTimeout = 60 * time.Second
 // code and state for accounting.
 func (s *ioSession) run(resp *api.StepCreateResponse, r *srunRun) (int, job.ExitCode, job.State) {
 	st := newStepRun(r, resp)
+	st.launchLines() // srun -v: srun_verbose.go
 	n := len(resp.Layout.Nodes)
 	conns := make([]*nodeConn, n)
 	connected, ended := 0, make([]bool, n)
@@ -158,6 +159,7 @@ func (s *ioSession) run(resp *api.StepCreateResponse, r *srunRun) (int, job.Exit
 				conns[i], connected = ev.c, connected+1
 				st.conns = conns
 				st.joined(ev.c) // the step may have ended before it connected
+				st.started(i)
 				if connected == n {
 					timeout.Stop()
 					go s.forwardStdin(conns, resp.Layout)

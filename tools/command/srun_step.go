@@ -111,6 +111,7 @@ func (s *stepRun) tasksEnded(i int, e api.StepIOExit) {
 		s.errw.flushTask(uint32(t))
 	}
 	s.startWait()
+	s.exitNotice(i, e) // srun -v: srun_verbose.go
 	if e.ExitCode == (job.ExitCode{}) {
 		return
 	}
