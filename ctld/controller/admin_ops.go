@@ -166,14 +166,14 @@ func (a *adminState) apply(conf *slurmconf.Config, level string, words []string)
 		if w == "" || (w[0] != '+' && w[0] != '-') {
 			return nil, api.Errorf(api.CodeBadRequest, "invalid debug flag %q: want +NAME or -NAME", w)
 		}
-		name, ok := api.DebugFlagName(w[1:])
+		name, ok := slurmconf.DebugFlagName(w[1:])
 		if !ok {
 			return nil, api.Errorf(api.CodeBadRequest, "invalid debug flag %q", w[1:])
 		}
 		set[name] = w[0] == '+'
 	}
 	var flags []string
-	for _, n := range api.DebugFlagNames {
+	for _, n := range slurmconf.DebugFlags {
 		if set[n] {
 			flags = append(flags, n)
 		}

@@ -115,31 +115,3 @@ func ParseLogLevel(s string) (string, bool) {
 	}
 	return "", false
 }
-
-// DebugFlagNames are the DebugFlags of Slurm 22.05 that setdebugflags
-// accepts, in the order show config prints them.
-var DebugFlagNames = []string{"Accrue", "JobAccountGather", "Agent", "Backfill", "BackfillMap", "BurstBuffer",
-	"Cgroup", "CpuFrequency", "CPU_Bind", "Data", "DB_Archive", "DB_Assoc", "DB_TRES", "DB_Event", "DB_Job",
-	"DB_QOS", "DB_Query", "DB_Reservation", "DB_Resource", "DB_Step", "DB_Usage", "DB_WCKey", "Dependency",
-	"Elasticsearch", "Energy", "ExtSensors", "Federation", "FrontEnd", "Gang", "Gres", "Hetjob", "Interconnect",
-	"JobContainer", "NodeFeatures", "License", "MPI", "Network", "NetworkRaw", "NO_CONF_HASH", "Power", "Priority",
-	"Profile", "Protocol", "Reservation", "Route", "Script", "SelectType", "Steps", "Switch", "TimeCray",
-	"TraceJobs", "Triggers", "WorkQueue"}
-
-// debugFlagAliases are the other spellings Slurm takes for a debug flag.
-var debugFlagAliases = map[string]string{"jag": "JobAccountGather", "net": "Network", "netraw": "NetworkRaw",
-	"powersave": "Power", "trigger": "Triggers", "workq": "WorkQueue"}
-
-// DebugFlagName returns the canonical spelling of a debug flag named in
-// any case or by one of Slurm's aliases ("trigger" for Triggers).
-func DebugFlagName(flag string) (string, bool) {
-	if a, ok := debugFlagAliases[strings.ToLower(flag)]; ok {
-		return a, true
-	}
-	for _, n := range DebugFlagNames {
-		if strings.EqualFold(n, flag) {
-			return n, true
-		}
-	}
-	return "", false
-}

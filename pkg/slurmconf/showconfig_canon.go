@@ -9,8 +9,9 @@ import (
 // the set, not what was written: its own spelling, its order, implied
 // flags added. Unknown words, which stop slurmctld, are left out.
 
-// debugFlagOrder is the order debug_flags2str prints DebugFlags in.
-var debugFlagOrder = []string{"Accrue", "JobAccountGather", "Agent", "Backfill", "BackfillMap", "BurstBuffer",
+// DebugFlags are Slurm 22.05's DebugFlags, in the order debug_flags2str
+// prints them (show config) and setdebugflags answers with them.
+var DebugFlags = []string{"Accrue", "JobAccountGather", "Agent", "Backfill", "BackfillMap", "BurstBuffer",
 	"Cgroup", "CpuFrequency", "CPU_Bind", "Data", "DB_Archive", "DB_Assoc", "DB_TRES", "DB_Event", "DB_Job",
 	"DB_QOS", "DB_Query", "DB_Reservation", "DB_Resource", "DB_Step", "DB_Usage", "DB_WCKey", "Dependency",
 	"Elasticsearch", "Energy", "ExtSensors", "Federation", "FrontEnd", "Gang", "Gres", "Hetjob", "Interconnect",
@@ -22,22 +23,30 @@ var debugFlagOrder = []string{"Accrue", "JobAccountGather", "Agent", "Backfill",
 var debugFlagAliases = map[string]string{"jag": "JobAccountGather", "net": "Network", "netraw": "NetworkRaw",
 	"powersave": "Power", "trigger": "Triggers", "workq": "WorkQueue"}
 
+// DebugFlagName returns the canonical spelling of a debug flag named in
+// any case or by one of Slurm's aliases ("trigger" for Triggers).
+func DebugFlagName(flag string) (string, bool) {
+	if a, ok := debugFlagAliases[strings.ToLower(flag)]; ok {
+		return a, true
+	}
+	for _, n := range DebugFlags {
+		if strings.EqualFold(n, flag) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
 // showDebugFlags prints DebugFlags as Slurm does: "Backfill,Gres" for
 // "gres,backfill"; "(null)" for none.
 func showDebugFlags(v string) string {
 	set := map[string]bool{}
 	for _, w := range splitList(v) {
-		if a, ok := debugFlagAliases[strings.ToLower(w)]; ok {
-			set[a] = true
-			continue
-		}
-		for _, f := range debugFlagOrder {
-			if strings.EqualFold(f, w) {
-				set[f] = true
-			}
+		if f, ok := DebugFlagName(w); ok {
+			set[f] = true
 		}
 	}
-	return orNull(inOrder(debugFlagOrder, set))
+	return orNull(inOrder(DebugFlags, set))
 }
 
 // privateDataOrder is the order private_data_string prints PrivateData

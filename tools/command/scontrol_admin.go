@@ -11,6 +11,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 // adminClient is what scontrol's write batch_script, setdebug,
@@ -135,7 +136,7 @@ func (s *scontrol) setdebugflags(argv []string) {
 		return
 	}
 	for _, f := range strings.Split(w[1:], ",") {
-		if _, ok := api.DebugFlagName(f); !ok {
+		if _, ok := slurmconf.DebugFlagName(f); !ok {
 			s.fail("scontrol: error: Invalid DebugFlag: %s\ninvalid debug flag: %s\n", f, w)
 			return
 		}
