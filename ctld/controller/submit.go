@@ -49,10 +49,10 @@ func (c *Controller) handleSubmit(ctx context.Context, id auth.Identity, body []
 	return out, nil
 }
 
-func (c *Controller) burnID() {
+func (c *Controller) burnID() uint32 {
 	c.mu.Lock()
-	c.eng.NextID()
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	return c.eng.NextID()
 }
 
 // createJob checks what depends on live state, gives the job its id, adds

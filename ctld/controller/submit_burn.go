@@ -23,10 +23,17 @@ var idKeptFor = map[api.Code]bool{
 }
 
 // burnIDFor uses up a job id for a refused submission or allocation,
-// as Slurm does, unless Slurm refuses it before giving an id.
+// as Slurm does, unless Slurm refuses it before giving an id. A request
+// no node configuration can hold is refused after Slurm created the job,
+// and its refusal names the id (the peer's salloc prints "Job allocation
+// N has been revoked."); the others do not.
 func (c *Controller) burnIDFor(aerr *api.Error) {
-	if !keepsID(aerr) {
-		c.burnID()
+	if keepsID(aerr) {
+		return
+	}
+	id := c.burnID()
+	if aerr.Code == api.CodeNodeConfigUnavailable {
+		aerr.JobID = id
 	}
 }
 

@@ -205,6 +205,10 @@ type Error struct {
 	// Retry tells a client the request may succeed if sent again later
 	// (EAGAIN, overload, shutdown), as Slurm's commands retry.
 	Retry bool `json:"retry,omitempty"`
+	// JobID is the id a refused request used up after the job was
+	// created, as Slurm's refusal carries it for a request no node
+	// configuration can hold: salloc then says the allocation was revoked.
+	JobID uint32 `json:"job_id,omitempty"`
 }
 
 // Error prints the message, then the detail after ": " when there is one.

@@ -116,10 +116,15 @@ func TestSallocStatus(t *testing.T) {
 
 // TestAllocationRefused: the peer's words when the controller refuses
 // the allocation, which differ between srun and salloc; a GRES refusal is
-// its text alone, after the detail of Slurm's client checks.
+// its text alone, after the detail of Slurm's client checks; salloc
+// names the job a refusal after its creation used up, srun does not.
 func TestAllocationRefused(t *testing.T) {
 	gres := api.NewError(api.CodeInvalidGRES)
 	gres.Detail = `no node has gres "foo"`
+	// The peer's salloc/srun -N1 --mem=999999999: the job was created
+	// (id 22869 used up) before the refusal.
+	mem := api.NewError(api.CodeNodeConfigUnavailable)
+	mem.Detail, mem.JobID = "Memory specification can not be satisfied", 22869
 	tests := map[string]struct {
 		prog string
 		args []string
@@ -135,6 +140,13 @@ func TestAllocationRefused(t *testing.T) {
 		"salloc --gpus-per-task=1": {prog: "salloc", args: []string{"--gpus-per-task=1", "true"}, err: gres,
 			want: "salloc: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n" +
 				"salloc: error: Invalid generic resource (gres) specification\n"},
+		"salloc --mem too big": {prog: "salloc", args: []string{"-N1", "--mem=999999999", "true"}, err: mem,
+			want: "salloc: error: Memory specification can not be satisfied\n" +
+				"salloc: error: Job submit/allocate failed: Requested node configuration is not available\n" +
+				"salloc: Job allocation 22869 has been revoked.\n"},
+		"srun --mem too big": {prog: "srun", args: []string{"-N1", "--mem=999999999", "true"}, err: mem,
+			want: "srun: error: Memory specification can not be satisfied\n" +
+				"srun: error: Unable to allocate resources: Requested node configuration is not available\n"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -190,6 +190,10 @@ func (a *allocator) refused(req job.Request, err error) {
 		a.w.errf("%s", d)
 	}
 	a.w.errf("%s: %s", allocFailed[a.prog], errText(err))
+	if ae != nil && ae.JobID != 0 && a.prog == "salloc" {
+		// The refusal came after the job was created (srun says nothing).
+		a.w.raw("salloc: Job allocation " + u32s(ae.JobID) + " has been revoked.\n")
+	}
 }
 
 func detailOf(err error) string {
