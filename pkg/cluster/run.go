@@ -141,10 +141,11 @@ func (c *Cluster) End(id sched.JobID, when time.Time) error {
 // Requeue puts a running job (a preemption victim after its grace window,
 // or a job whose node failed) back in the queue at when. lostRun is the run
 // time it lost (the scheduler compensates it); its restart count grows.
-// Unlike Slurm, which resets a requeued job's submit time and holds it for
-// 121 s (Reason=BeginTime), the job keeps its submit and eligible times and
-// its last priority: Loam compensates victims rather than sending them to
-// the back of the queue (R11).
+// The job keeps its submit and eligible times and its last priority here:
+// a preemption victim is compensated rather than sent to the back of the
+// queue (R11). An explicit or node-failure requeue is then given Slurm's
+// wait (cred_expire + 1 s, Reason=BeginTime) by the controller through
+// the job's begin time (ctld/controller requeue_delay.go).
 func (c *Cluster) Requeue(id sched.JobID, when time.Time, lostRun time.Duration) error {
 	if lostRun < 0 {
 		return fmt.Errorf("requeue job %d: negative lost run time: %w", id, ErrInvalid)
