@@ -18,11 +18,12 @@ type confState struct {
 	defPart     string
 	partsOfNode map[string][]string
 	slurmUID    uint32
+	gpuTRES     gpuTRESRule // which GPU TRES the strings name (tres_gres.go)
 }
 
 func newConfState(conf *slurmconf.Config, now time.Time) (*confState, error) {
 	cs := &confState{conf: conf, loadedAt: now, parts: make(map[string]*slurmconf.Partition),
-		partsOfNode: make(map[string][]string)}
+		partsOfNode: make(map[string][]string), gpuTRES: newGPUTRESRule(conf)}
 	for i := range conf.Partitions {
 		p := &conf.Partitions[i]
 		cs.parts[p.Name] = p

@@ -310,7 +310,7 @@ func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
 	req.Set(resource.TRESMem, mem)
 	req.Set(resource.TRESNode, int64(j.NodeCount))
 	req.Set(resource.TRESBilling, int64(j.CPUs))
-	newGPUTRESRule(c.confNow().conf).add(&req, requestGPUType(q), j.GPUs) // tres_gres.go
+	c.confNow().gpuTRES.add(&req, requestGPUType(q), j.GPUs) // tres_gres.go
 	if len(r.St.Alloc) > 0 {
 		j.TRESAllocStr = req.String()
 		var want resource.TRES

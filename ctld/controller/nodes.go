@@ -242,7 +242,7 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 	out.State, out.StateFlags = c.baseState(n, cpus)
 	out.StateFlags = c.adv.nodeFlags(n.name, c.now().Unix(), out.StateFlags) // admin reservations
 	out.GRESUsed = gresUsed(nc.GRES, gpus)
-	out.CfgGRESTRES, out.AllocGRESTRES = newGPUTRESRule(c.confNow().conf).nodeTRES(nc.GRES, gpus) // tres_gres.go
+	out.CfgGRESTRES, out.AllocGRESTRES = c.confNow().gpuTRES.nodeTRES(nc.GRES, gpus) // tres_gres.go
 	out.GPUs = c.gpuList(n, gpus)
 	if h := n.health; !h.OK || h.Message != "" {
 		out.Health = &h

@@ -54,7 +54,7 @@ func (c *Controller) listStep(r *jobRecord, s *stepRecord) api.Step {
 	st.Nodes, st.NodeCount, st.Tasks, st.CPUs = s.Layout.NodeList, s.nodeCount(), s.Layout.Tasks, s.CPUs
 	sh := &s.Show
 	st.Dist, st.SrunHost, st.SrunPid = sh.Dist, sh.SrunHost, sh.SrunPid
-	st.TRES = stepTRESAlloc(s.CPUs, sh, s.nodeCount(), newGPUTRESRule(c.confNow().conf), requestGPUType(r.Req))
+	st.TRES = stepTRESAlloc(s.CPUs, sh, s.nodeCount(), c.confNow().gpuTRES, requestGPUType(r.Req))
 	st.TRESBind, st.TRESPerStep, st.TRESPerNode, st.TRESPerTask = sh.TRESBind, sh.TRESPerStep, sh.TRESPerNode, sh.TRESPerTask
 	if sh.Dist == "" { // recorded before steps kept what they asked for
 		st.TRESPerNode = oldStepTRES(s)
