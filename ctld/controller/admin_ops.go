@@ -103,9 +103,9 @@ var slurmLevels = map[string]logrus.Level{
 	"debug5": logrus.TraceLevel,
 }
 
-// parseSlurmLevel reads a setdebug level (api.ParseLogLevel) as logrus's.
+// parseSlurmLevel reads a setdebug level (slurmconf.ParseLogLevel) as logrus's.
 func parseSlurmLevel(s string) (string, logrus.Level, bool) {
-	name, ok := api.ParseLogLevel(s)
+	name, ok := slurmconf.ParseLogLevel(s)
 	if !ok {
 		return "", 0, false
 	}

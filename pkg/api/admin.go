@@ -1,10 +1,5 @@
 package api
 
-import (
-	"strconv"
-	"strings"
-)
-
 // Paths of scontrol's administrative commands: write batch_script,
 // setdebug, setdebugflags and shutdown on the controller, and listpids on
 // a node daemon's Unix socket.
@@ -93,25 +88,4 @@ type JobProc struct {
 	Step     string `json:"step"`
 	LocalID  int    `json:"local_id"`
 	GlobalID int    `json:"global_id"`
-}
-
-// LogLevels are Slurm's log level names in the order of their numbers
-// 0-9 (SlurmctldDebug, scontrol setdebug).
-var LogLevels = []string{"quiet", "fatal", "error", "info", "verbose", "debug", "debug2", "debug3", "debug4", "debug5"}
-
-// ParseLogLevel reads a log level as setdebug takes it: a name in any
-// case or a number 0-9; it returns the name.
-func ParseLogLevel(s string) (string, bool) {
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < 0 || n >= len(LogLevels) {
-			return "", false
-		}
-		return LogLevels[n], true
-	}
-	for _, l := range LogLevels {
-		if strings.EqualFold(l, s) {
-			return l, true
-		}
-	}
-	return "", false
 }

@@ -92,15 +92,34 @@ func (s *shower) user(name, user string) {
 	s.add(name, user)
 }
 
-// debugLevels are SlurmctldDebug's names, indexed by their numbers.
-var debugLevels = []string{"quiet", "fatal", "error", "info", "verbose", "debug", "debug2", "debug3", "debug4", "debug5"}
+// LogLevels are Slurm's log level names in the order of their numbers
+// 0-9 (SlurmctldDebug, scontrol setdebug).
+var LogLevels = []string{"quiet", "fatal", "error", "info", "verbose", "debug", "debug2", "debug3", "debug4", "debug5"}
 
-// debug adds a log level, printed by name even when written as a number.
+// ParseLogLevel reads a log level as setdebug and slurm.conf take it: a
+// name in any case or a number 0-9; it returns the name.
+func ParseLogLevel(s string) (string, bool) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 0 || n >= len(LogLevels) {
+			return "", false
+		}
+		return LogLevels[n], true
+	}
+	for _, l := range LogLevels {
+		if strings.EqualFold(l, s) {
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// debug adds a log level, printed by name even when written as a number
+// (a word Slurm would refuse is printed as written, in lower case).
 func (s *shower) debug(name, def string) {
 	if v, ok := s.raw(name); ok {
 		def = strings.ToLower(v)
-		if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(debugLevels) {
-			def = debugLevels[n]
+		if l, ok := ParseLogLevel(v); ok {
+			def = l
 		}
 	}
 	s.add(name, def)

@@ -112,7 +112,7 @@ func (s *scontrol) setdebug(argv []string) {
 	if !s.argCount(argv, 1, 1) {
 		return
 	}
-	if _, ok := api.ParseLogLevel(argv[1]); !ok {
+	if _, ok := slurmconf.ParseLogLevel(argv[1]); !ok {
 		s.fail("invalid debug level: %s\n", argv[1])
 		return
 	}
