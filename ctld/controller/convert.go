@@ -144,7 +144,7 @@ func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
 func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	q := r.Req
 	// A pending job's NumCPUs counts cpt; CPUs/Task shows what
-	// --gpus-per-task with --cpus-per-gpu makes of it (shape_gpu_s16d.go).
+	// --gpus-per-task with --cpus-per-gpu makes of it (shape_gpu.go).
 	cpt := max(q.CPUsPerTask, 1)
 	j.Tasks, j.CPUsPerTask, j.TasksPerNode = q.NTasks, max(cpt, gpuTaskCPUs(q)), q.NTasksPerNode
 	if j.Tasks == 0 { // without -n, a task per node, as slurmctld counts them

@@ -22,7 +22,7 @@ type jobFilter struct {
 	// noUser is set when every named user is unknown: nothing matches.
 	noUser bool
 	// query is set for job listings (squeue): states match queryState,
-	// SPECIAL_EXIT included (specialexit_s16d.go).
+	// SPECIAL_EXIT included (specialexit.go).
 	query bool
 }
 
