@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -38,8 +39,9 @@ func main() {
 			&cli.StringFlag{Name: "sync", Value: "full", Usage: "commit durability: full (fsync each group commit; survives power loss) or normal (survives a daemon crash)"},
 			&cli.StringFlag{Name: "listen", Usage: "TCP address to listen on (default: :SlurmctldPort)"},
 			&cli.StringFlag{Name: "socket", Usage: "Unix socket path (default: LoamCtldSocket; - for none)"},
-			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "panic, fatal, error, warn, info, debug or trace"},
+			&cli.StringFlag{Name: "log-level", Usage: "panic, fatal, error, warn, info, debug or trace (default: SlurmctldDebug, else info)"},
 			&cli.StringFlag{Name: "log-format", Value: "auto", Usage: "json, text, or auto (text on a terminal)"},
+			&cli.StringFlag{Name: "log-file", Aliases: []string{"L"}, Usage: "log to this file, reopened on SIGUSR2 (default: SlurmctldLogFile, else standard error)"},
 			&cli.BoolFlag{Name: "generate-key", Usage: "create the cluster key file when it does not exist"},
 			&cli.StringFlag{Name: "pprof", Usage: "serve Go profiling on this address (debugging; keep it on loopback)"},
 		},
@@ -52,7 +54,9 @@ func main() {
 }
 
 func run(cx *cli.Context) error {
-	log, err := logging.New(cx.String("log-level"), cx.String("log-format"))
+	// Until the configuration names a level (SlurmctldDebug, SlurmdDebug),
+	// info.
+	log, err := logging.New(cmp.Or(cx.String("log-level"), "info"), cx.String("log-format"))
 	if err != nil {
 		return err
 	}
@@ -63,6 +67,10 @@ func run(cx *cli.Context) error {
 	conf, err := controller.LoadConfig(path)
 	if err != nil {
 		return fmt.Errorf("configuration %s refused:\n%w", path, err)
+	}
+	logFile, err := logTo(log, cmp.Or(cx.String("log-file"), conf.SlurmctldLogFile))
+	if err != nil {
+		return err
 	}
 	for _, w := range conf.Warnings {
 		log.WithField("warning", w.String()).Warn("configuration warning")
@@ -77,7 +85,7 @@ func run(cx *cli.Context) error {
 		go func() { log.WithError(http.ListenAndServe(addr, nil)).Warn("pprof server stopped") }()
 	}
 	ctl, err := controller.New(controller.Options{
-		ConfPath: path, Config: conf, Log: log, Engine: schedengine.New, Key: key,
+		ConfPath: path, Config: conf, Log: log, LevelFromConf: !cx.IsSet("log-level"), Engine: schedengine.New, Key: key,
 		Sync: store.Sync(upper(cx.String("sync"))), ListenAddr: cx.String("listen"), Socket: cx.String("socket"),
 		Notify: notify, Watchdog: watchdog(),
 	})
@@ -87,7 +95,22 @@ func run(cx *cli.Context) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	go reconfigureOnHUP(ctx, ctl, log)
+	go logging.ReopenOnUSR2(ctx, logFile, log)
 	return ctl.Run(ctx)
+}
+
+// logTo sends log's lines to the file at path when one is named; the
+// file is returned for SIGUSR2 to reopen (nil when logging to stderr).
+func logTo(log *logrus.Entry, path string) (*logging.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := logging.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	log.Logger.SetOutput(f)
+	return f, nil
 }
 
 func loadKey(path string, generate bool) (auth.Key, error) {

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -50,8 +51,9 @@ func main() {
 			&cli.Int64Flag{Name: "pids-max", Value: agent.DefaultPidsMax, Usage: "task limit of each job"},
 			&cli.StringFlag{Name: "cgroup-root", Usage: "cgroup subtree of this node's jobs (default: loam/<node>)"},
 			&cli.Int64Flag{Name: "fake-gpu-memory", Usage: "memory of each fake GPU in MB (emulation)"},
-			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "panic, fatal, error, warn, info, debug or trace"},
+			&cli.StringFlag{Name: "log-level", Usage: "panic, fatal, error, warn, info, debug or trace (default: SlurmdDebug, else info)"},
 			&cli.StringFlag{Name: "log-format", Value: "auto", Usage: "json, text, or auto (text on a terminal)"},
+			&cli.StringFlag{Name: "log-file", Aliases: []string{"L"}, Usage: "log to this file, reopened on SIGUSR2 (default: SlurmdLogFile, else standard error)"},
 		},
 		Action: run,
 	}
@@ -62,7 +64,9 @@ func main() {
 }
 
 func run(cx *cli.Context) error {
-	log, err := logging.New(cx.String("log-level"), cx.String("log-format"))
+	// Until the configuration names a level (SlurmctldDebug, SlurmdDebug),
+	// info.
+	log, err := logging.New(cmp.Or(cx.String("log-level"), "info"), cx.String("log-format"))
 	if err != nil {
 		return err
 	}
@@ -75,7 +79,8 @@ func run(cx *cli.Context) error {
 		Listen: cx.String("listen"), SpoolDir: cx.String("spool"), Socket: cx.String("socket"),
 		PidsMax: cx.Int64("pids-max"), CgroupRoot: cx.String("cgroup-root"),
 		FakeGPUMemoryMB: cx.Int64("fake-gpu-memory"),
-		Ready:           func() { _, _ = daemon.SdNotify(false, daemon.SdNotifyReady) },
+		LevelFromConf:   !cx.IsSet("log-level"), LogFile: cx.String("log-file"),
+		Ready: func() { _, _ = daemon.SdNotify(false, daemon.SdNotifyReady) },
 	}, log)
 	if err != nil {
 		return err

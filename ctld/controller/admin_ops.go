@@ -9,6 +9,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/logging"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 	"github.com/sirupsen/logrus"
 )
@@ -94,22 +95,26 @@ func (c *Controller) handleJobScript(_ context.Context, id auth.Identity, body [
 	return api.JobScriptResponse{Script: r.Req.Script}, nil
 }
 
-// slurmLevels maps Slurm's log level names and numbers to logrus levels.
-// logrus has no "verbose" and a single trace level below debug.
-var slurmLevels = map[string]logrus.Level{
-	"quiet": logrus.PanicLevel, "fatal": logrus.FatalLevel, "error": logrus.ErrorLevel,
-	"info": logrus.InfoLevel, "verbose": logrus.InfoLevel, "debug": logrus.DebugLevel,
-	"debug2": logrus.TraceLevel, "debug3": logrus.TraceLevel, "debug4": logrus.TraceLevel,
-	"debug5": logrus.TraceLevel,
-}
-
 // parseSlurmLevel reads a setdebug level (slurmconf.ParseLogLevel) as logrus's.
 func parseSlurmLevel(s string) (string, logrus.Level, bool) {
 	name, ok := slurmconf.ParseLogLevel(s)
 	if !ok {
 		return "", 0, false
 	}
-	return name, slurmLevels[name], true
+	lvl, _ := logging.SlurmLevel(name)
+	return name, lvl, true
+}
+
+// followFileLevel sets the log level to conf's SlurmctldDebug unless the
+// command line fixed it: at start and at a reconfigure, which also drops
+// a level setdebug set, as in Slurm.
+func (c *Controller) followFileLevel(conf *slurmconf.Config) {
+	if !c.opts.LevelFromConf {
+		return
+	}
+	if lvl, ok := logging.SlurmLevel(conf.SlurmctldDebug); ok {
+		c.log.Logger.SetLevel(lvl)
+	}
 }
 
 // handleSetDebug is scontrol setdebug and setdebugflags.

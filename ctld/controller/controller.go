@@ -34,6 +34,9 @@ type Options struct {
 	// Config is ConfPath already loaded and validated.
 	Config *slurmconf.Config
 	Log    *logrus.Entry
+	// LevelFromConf: the log level follows SlurmctldDebug, at start and
+	// at each reconfigure (false when --log-level fixed it).
+	LevelFromConf bool
 	// Engine builds the scheduling engine for a configuration.
 	Engine EngineFactory
 	// Key is the cluster key.
@@ -153,6 +156,7 @@ func New(opts Options) (*Controller, error) {
 		return nil, err
 	}
 	c.conf.Store(cs)
+	c.followFileLevel(opts.Config) // admin_ops.go
 	eng, err := opts.Engine(opts.Config)
 	if err != nil {
 		return nil, fmt.Errorf("scheduling engine: %w", err)

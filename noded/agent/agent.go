@@ -17,6 +17,7 @@ import (
 	"github.com/loamhpc/loam/pkg/client"
 	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/isolation/cgroup"
+	"github.com/loamhpc/loam/pkg/logging"
 )
 
 // Agent is one node daemon.
@@ -25,6 +26,7 @@ type Agent struct {
 	nc         *nodeConfig
 	confPath   string
 	log        *logrus.Entry
+	logFile    *logging.File // nil: standard error
 	hw         hardware
 	spool      *spool.Spool
 	iso        isolation.Isolator
@@ -54,6 +56,10 @@ func New(o Options, log *logrus.Entry) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	logFile, err := nc.setUpLog(o, log) // config.go
+	if err != nil {
+		return nil, err
+	}
 	key, err := auth.LoadKey(auth.KeyPath(nc.keyFile))
 	if err != nil {
 		return nil, err
@@ -65,7 +71,7 @@ func New(o Options, log *logrus.Entry) (*Agent, error) {
 	if o.PidsMax == 0 {
 		o.PidsMax = DefaultPidsMax
 	}
-	a := &Agent{opts: o, nc: nc, confPath: nc.confPathAbs(o.ConfPath), log: log.WithField("node", nc.node.Name),
+	a := &Agent{opts: o, nc: nc, confPath: nc.confPathAbs(o.ConfPath), log: log.WithField("node", nc.node.Name), logFile: logFile,
 		spool: sp, verifier: auth.NewVerifier(key), minter: auth.NewMinter(key, nc.node.Name),
 		cgroupRoot: o.CgroupRoot, started0: time.Now(), jobs: map[uint32]*jobEntry{}, out: newOutbox(),
 		stopReq: make(chan struct{})}
@@ -96,6 +102,7 @@ func (a *Agent) SetIsolator(iso isolation.Isolator) { a.iso = iso }
 // Run serves until ctx ends. Running jobs are left to their supervisors.
 func (a *Agent) Run(ctx context.Context) error {
 	a.ctx = ctx
+	go logging.ReopenOnUSR2(ctx, a.logFile, a.log)
 	a.logHardware()
 	if err := a.recover(ctx); err != nil {
 		return fmt.Errorf("recover spool %s: %w", a.spool.Root, err)

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sirupsen/logrus"
+
+	"github.com/loamhpc/loam/pkg/logging"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
@@ -35,6 +38,11 @@ type Options struct {
 	FakeGPUMemoryMB int64
 	// Ready, when set, is called once the daemon serves (sd_notify).
 	Ready func()
+	// LevelFromConf: the log level is SlurmdDebug (false when the
+	// command line fixed it). LogFile overrides SlurmdLogFile; with
+	// neither the daemon logs to standard error.
+	LevelFromConf bool
+	LogFile       string
 }
 
 // DefaultPidsMax bounds a job's tasks: generous for data loaders and
@@ -86,6 +94,27 @@ func resolve(o Options) (*nodeConfig, error) {
 	}
 	nc.ctldAddr = net.JoinHostPort(cfg.SlurmctldHosts[0].Addr, strconv.Itoa(cfg.SlurmctldPort))
 	return nc, nil
+}
+
+// setUpLog applies SlurmdDebug and SlurmdLogFile (%n and %h expanded, as
+// multiple-slurmd hosts need one file per node) to log; it returns the
+// file, for SIGUSR2 to reopen, or nil on standard error.
+func (nc *nodeConfig) setUpLog(o Options, log *logrus.Entry) (*logging.File, error) {
+	if o.LevelFromConf {
+		if lvl, ok := logging.SlurmLevel(nc.cfg.SlurmdDebug); ok {
+			log.Logger.SetLevel(lvl)
+		}
+	}
+	path := expandNode(firstSet(o.LogFile, nc.cfg.SlurmdLogFile), nc.node.Name, nc.hostname)
+	if path == "" {
+		return nil, nil
+	}
+	f, err := logging.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	log.Logger.SetOutput(f)
+	return f, nil
 }
 
 // addr is where the controller reaches this daemon: the node's NodeAddr

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sirupsen/logrus"
 )
 
 func writeConf(t *testing.T, body string) string {
@@ -61,6 +63,47 @@ func TestResolve(t *testing.T) {
 			}
 			if nc.spool != tc.wantSpool || nc.socket != tc.wantSocket || nc.listen != tc.wantListen || nc.ctldAddr != "10.0.0.1:7000" {
 				t.Errorf("resolved spool %q socket %q listen %q ctld %q", nc.spool, nc.socket, nc.listen, nc.ctldAddr)
+			}
+		})
+	}
+}
+
+// TestSetUpLog: SlurmdDebug sets the level unless the command line did;
+// SlurmdLogFile, with %n for emulated nodes sharing a host, or --log-file
+// over it, receives the daemon's lines.
+func TestSetUpLog(t *testing.T) {
+	dir := t.TempDir()
+	conf := writeConf(t, confHead+"SlurmdDebug=error\nSlurmdLogFile="+dir+"/slurmd-%n.log\nNodeName=n[1-2]\n")
+	cases := map[string]struct {
+		opts      Options
+		wantLevel logrus.Level
+		wantFile  string
+	}{
+		"from slurm.conf":      {Options{NodeName: "n2", LevelFromConf: true}, logrus.ErrorLevel, "slurmd-n2.log"},
+		"--log-level kept":     {Options{NodeName: "n1"}, logrus.DebugLevel, "slurmd-n1.log"},
+		"--log-file over conf": {Options{NodeName: "n1", LevelFromConf: true, LogFile: dir + "/mine-%n.log"}, logrus.ErrorLevel, "mine-n1.log"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			tc.opts.ConfPath = conf
+			nc, err := resolve(tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := logrus.New()
+			l.SetLevel(logrus.DebugLevel)
+			log := logrus.NewEntry(l)
+			f, err := nc.setUpLog(tc.opts, log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			log.Error("marker " + name)
+			if l.GetLevel() != tc.wantLevel {
+				t.Errorf("level %v, want %v", l.GetLevel(), tc.wantLevel)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, tc.wantFile)); err != nil || !strings.Contains(string(b), "marker "+name) {
+				t.Errorf("%s: %q, %v; want the marker line", tc.wantFile, b, err)
 			}
 		})
 	}

@@ -26,6 +26,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
 			"BackupController", "BackupAddr", "ResvOverRun", "ReconfigFlags",
 			"DependencyParameters", "AccountingStorageTRES",
+			"SlurmctldDebug", "SlurmctldLogFile", "SlurmdDebug", "SlurmdLogFile",
 			// Read raw by the controller (Config.Written): AuthInfo's
 			// cred_expire times a requeued job's wait, and
 			// SlurmctldParameters' allow_user_triggers opens strigger.
@@ -84,10 +85,9 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"ResumeRate", "ResumeTimeout", "ResvEpilog",
 			"ResvProlog", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
 			"SchedulerTimeSlice", "ScronParameters", "SlurmdUser", "SlurmctldAddr",
-			"SlurmctldDebug", "SlurmctldLogFile", "SlurmctldPidFile",
+			"SlurmctldPidFile",
 			"SlurmctldPlugstack", "SlurmctldPrimaryOffProg",
 			"SlurmctldPrimaryOnProg", "SlurmctldSyslogDebug", "SlurmctldTimeout",
-			"SlurmdDebug", "SlurmdLogFile",
 			"SlurmdParameters", "SlurmdPidFile", "SlurmdSyslogDebug",
 			"SlurmSchedLogFile", "SlurmSchedLogLevel", "SrunEpilog", "SrunProlog",
 			"SrunPortRange", "SuspendExcNodes", "SuspendExcParts",
@@ -109,6 +109,10 @@ func decodeCluster(x *dec, c *Config) {
 	x.str("SlurmdSpoolDir", &c.SlurmdSpoolDir)
 	x.str("SlurmUser", &c.SlurmUser)
 	x.str("MailProg", &c.MailProg)
+	x.logLevel("SlurmctldDebug", &c.SlurmctldDebug)
+	x.logLevel("SlurmdDebug", &c.SlurmdDebug)
+	x.str("SlurmctldLogFile", &c.SlurmctldLogFile)
+	x.str("SlurmdLogFile", &c.SlurmdLogFile)
 	x.list("GresTypes", &c.GresTypes)
 	x.acctTRES("AccountingStorageTRES", &c.AccountingStorageTRES)
 	x.list("ReconfigFlags", &c.ReconfigFlags) // KeepPartInfo, KeepPartState: the controller's reconfigure
@@ -189,6 +193,21 @@ func (x *dec) port(name string, dst *int) {
 		return
 	}
 	*dst = int(n)
+}
+
+// logLevel decodes a daemon's log level: a name or a number 0-9, as
+// slurmctld refuses anything else ("Invalid SlurmctldDebug loud").
+func (x *dec) logLevel(name string, dst *string) {
+	f, ok := x.get(name)
+	if !ok {
+		return
+	}
+	l, ok := ParseLogLevel(f.Value)
+	if !ok {
+		x.bad(f, "%q is not a log level (%s, or 0-9)", f.Value, strings.Join(LogLevels, ", "))
+		return
+	}
+	*dst = l
 }
 
 // exemptTime decodes PreemptExemptTime: a time limit, or -1 for none.

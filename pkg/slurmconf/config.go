@@ -21,7 +21,13 @@ type Config struct {
 	SlurmdSpoolDir    string
 	SlurmUser         string
 	MailProg          string
-	GresTypes         []string
+	// SlurmctldDebug and SlurmdDebug are the daemons' log levels by
+	// Slurm's name ("debug2"), "" when not written (info); the log files
+	// are where they log instead of standard error, "" for none
+	// (SlurmdLogFile may hold %n and %h).
+	SlurmctldDebug, SlurmdDebug     string
+	SlurmctldLogFile, SlurmdLogFile string
+	GresTypes                       []string
 	// AccountingStorageTRES are the TRES tracked beyond Slurm's defaults
 	// (cpu, mem, energy, node, billing, fs/disk, vmem, pages), lower
 	// case, in Slurm's order: a GRES shows in a job's TRES strings only

@@ -52,6 +52,13 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 				"NodeName=DEFAULT Weight=heavy\nNodeName=a1\nNodeName=b1\n")}},
 			want: []string{`slurm.conf:3: NodeName=DEFAULT: Weight: invalid value: "heavy" is not a valid number`},
 		},
+		"a log level slurmctld does not know": {
+			files: fstest.MapFS{"slurm.conf": {Data: []byte(header + "SlurmctldDebug=loud\nSlurmdDebug=10\n")}},
+			want: []string{
+				`slurm.conf:3: SlurmctldDebug: invalid value: "loud" is not a log level (quiet, fatal, error, info, verbose, debug, debug2, debug3, debug4, debug5, or 0-9)`,
+				`slurm.conf:4: SlurmdDebug: invalid value: "10" is not a log level (`,
+			},
+		},
 		"a missing slurm.conf": {
 			files: fstest.MapFS{},
 			want:  []string{`slurm.conf: open slurm.conf: file does not exist`},

@@ -40,6 +40,23 @@ func TestFileDebug(t *testing.T) {
 	}
 }
 
+// TestDaemonLogSettings: the daemons' levels by Slurm's names, whatever
+// case or number was written, and their log files as written.
+func TestDaemonLogSettings(t *testing.T) {
+	c := loadDebugConf(t, "SlurmctldDebug=Debug3\nSlurmdDebug=2\nSlurmctldLogFile=/var/log/ctl.log\nSlurmdLogFile=/var/log/d-%n.log")
+	got := []string{c.SlurmctldDebug, c.SlurmdDebug, c.SlurmctldLogFile, c.SlurmdLogFile}
+	want := []string{"debug3", "error", "/var/log/ctl.log", "/var/log/d-%n.log"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if c := loadDebugConf(t, ""); c.SlurmctldDebug != "" || c.SlurmdDebug != "" {
+		t.Errorf("levels not written: %q %q, want empty", c.SlurmctldDebug, c.SlurmdDebug)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("warnings %v: the keys are honoured", c.Warnings)
+	}
+}
+
 // TestShowConfigRuntimeDebug: show config prints setdebug's and
 // setdebugflags's run-time values over the file's, as the peer prints
 // "DebugFlags = Backfill" after setdebugflags +Backfill.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -64,7 +65,12 @@ func (c *Cluster) StartCtldEnv(t testing.TB, env []string, args ...string) *Ctld
 
 func (d *Ctld) start() {
 	d.t.Helper()
-	cmd := exec.Command(d.bin, append([]string{"--conf", d.c.ConfPath, "--log-format", "text", "--log-level", "debug"}, d.args...)...)
+	// At debug unless the test's slurm.conf names the level.
+	args := []string{"--conf", d.c.ConfPath, "--log-format", "text"}
+	if !strings.Contains(d.c.Spec.Extra, "SlurmctldDebug") {
+		args = append(args, "--log-level", "debug")
+	}
+	cmd := exec.Command(d.bin, append(args, d.args...)...)
 	d.log = &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = d.log, &lockedWriter{mu: &d.mu, w: d.log}
 	cmd.Env = append(append(os.Environ(), "LOAM_CONF="+d.c.ConfPath), d.env...)
