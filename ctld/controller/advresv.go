@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -8,13 +9,15 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/store"
 )
 
 // Administrators' advance reservations (scontrol create reservation), as
 // Slurm 22.05 keeps them: a named window of nodes for some users and/or
 // accounts. The controller validates and stores them (advresv_api.go),
 // gives the scheduler the windows before every cycle, checks
-// --reservation at submit, and deletes a reservation at its end time.
+// --reservation at submit, and deletes a reservation at its end time, or
+// moves a recurring one to its next window (advresv_recur.go).
 // The scheduler's own reservations for blocked jobs (reservation.go,
 // named loam_<jobid>) are a different thing, listed next to these.
 
@@ -46,12 +49,19 @@ type advResvs struct {
 }
 
 // flagOrder is Slurm's order of the flags Loam prints.
-var flagOrder = []string{api.ResvFlagMaint, api.ResvFlagOverlap, api.ResvFlagIgnoreJobs}
+var flagOrder = []string{api.ResvFlagMaint, api.ResvFlagOverlap, api.ResvFlagIgnoreJobs,
+	api.ResvFlagHourly, api.ResvFlagDaily, api.ResvFlagWeekday, api.ResvFlagWeekend, api.ResvFlagWeekly}
 
 // unsupportedFlags are Slurm flags Loam refuses rather than ignores.
-var unsupportedFlags = []string{"DAILY", "WEEKLY", "WEEKDAY", "WEEKEND", "HOURLY", "FLEX", "MAGNETIC",
+var unsupportedFlags = []string{"FLEX", "MAGNETIC",
 	"STATIC_ALLOC", "PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE", "REPLACE_DOWN", "PURGE_COMP",
 	"NO_HOLD_JOBS_AFTER", "NO_HOLD_JOBS_AFTER_END", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
+
+// row is r as the store keeps it.
+func (r *advResv) row() (store.AdvResvRow, error) {
+	rec, err := json.Marshal(r)
+	return store.AdvResvRow{Name: r.Name, End: r.End, Record: rec}, err
+}
 
 func (r *advResv) has(flag string) bool { return slices.Contains(r.Flags, flag) }
 

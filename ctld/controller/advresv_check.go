@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -44,12 +43,12 @@ func (c *Controller) commitAdvResv(r *advResv, nodes string, count int, replacin
 			}
 		}
 	}
-	rec, err := json.Marshal(r)
+	row, err := r.row()
 	if err != nil {
 		return nil, api.Errorf(api.CodeInternal, "%v", err)
 	}
 	if err := c.store.Update(func(tx *store.Tx) error {
-		if err := tx.PutAdvResv(store.AdvResvRow{Name: r.Name, End: r.End, Record: rec}); err != nil {
+		if err := tx.PutAdvResv(row); err != nil {
 			return err
 		}
 		return tx.SetNextResvSuffix(next)

@@ -21,7 +21,7 @@ import (
 // holds c.mu.
 func (c *Controller) checkAdvEnds(b *batch, now time.Time) {
 	overrun := c.confNow().conf.ResvOverRun
-	var purged []string
+	var purged, moved []string
 	for _, r := range c.adv.sorted() {
 		if r.End > now.Unix() {
 			continue
@@ -36,23 +36,48 @@ func (c *Controller) checkAdvEnds(b *batch, now time.Time) {
 		if len(running) > 0 {
 			continue // the job ends first; the reservation goes after it
 		}
+		if r.recurring() {
+			moved = append(moved, r.Name) // its pending jobs wait for the next window
+			continue
+		}
 		for _, j := range pending {
 			c.holdResvDeleted(b, j, r.Name)
 		}
 		purged = append(purged, r.Name)
 	}
-	if len(purged) == 0 {
+	if len(purged) == 0 && len(moved) == 0 {
 		return
 	}
+	var rows []store.AdvResvRow
 	c.adv.mu.Lock()
 	for _, name := range purged {
 		delete(c.adv.byName, name)
 	}
+	for _, name := range moved {
+		r := c.adv.byName[name]
+		advanceWindow(r, now.Unix(), time.Local) // advresv_recur.go
+		row, err := r.row()
+		if err != nil {
+			c.log.WithError(err).WithField("reservation", name).Error("save the next window")
+			continue
+		}
+		rows = append(rows, row)
+	}
 	c.adv.mu.Unlock()
-	c.log.WithField("reservations", purged).Info("reservations ended")
+	if len(purged) > 0 {
+		c.log.WithField("reservations", purged).Info("reservations ended")
+	}
+	if len(moved) > 0 {
+		c.log.WithField("reservations", moved).Info("recurring reservations moved to their next window")
+	}
 	b.persist(c.store.Enqueue(func(tx *store.Tx) error {
 		for _, name := range purged {
 			if err := tx.DeleteAdvResv(name); err != nil {
+				return err
+			}
+		}
+		for _, row := range rows {
+			if err := tx.PutAdvResv(row); err != nil {
 				return err
 			}
 		}

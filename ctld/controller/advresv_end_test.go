@@ -220,8 +220,11 @@ func TestAdvResvUpdateEdits(t *testing.T) {
 		{"+MAINT", api.AdvResvUpdate{Flags: &[]string{"+MAINT"}}, "", "daemon /  / MAINT,SPEC_NODES"},
 		{"a plain flag adds", api.AdvResvUpdate{Flags: &[]string{"+OVERLAP"}}, "", "daemon /  / MAINT,OVERLAP,SPEC_NODES"},
 		{"-MAINT", api.AdvResvUpdate{Flags: &[]string{"-MAINT"}}, "", "daemon /  / OVERLAP,SPEC_NODES"},
-		{"clearing a flag Loam never sets", api.AdvResvUpdate{Flags: &[]string{"-DAILY"}}, "", "daemon /  / OVERLAP,SPEC_NODES"},
-		{"DAILY is refused", api.AdvResvUpdate{Flags: &[]string{"+DAILY"}}, api.CodeNotSupported, "daemon /  / OVERLAP,SPEC_NODES"},
+		{"clearing a flag Loam never sets", api.AdvResvUpdate{Flags: &[]string{"-FLEX"}}, "", "daemon /  / OVERLAP,SPEC_NODES"},
+		{"FLEX is refused", api.AdvResvUpdate{Flags: &[]string{"+FLEX"}}, api.CodeNotSupported, "daemon /  / OVERLAP,SPEC_NODES"},
+		{"+DAILY", api.AdvResvUpdate{Flags: &[]string{"+DAILY"}}, "", "daemon /  / OVERLAP,DAILY,SPEC_NODES"},
+		{"WEEKLY is added to DAILY, as on the peer", api.AdvResvUpdate{Flags: &[]string{"WEEKLY"}}, "", "daemon /  / OVERLAP,DAILY,WEEKLY,SPEC_NODES"},
+		{"-DAILY", api.AdvResvUpdate{Flags: &[]string{"-DAILY"}}, "", "daemon /  / OVERLAP,WEEKLY,SPEC_NODES"},
 	}
 	for _, st := range steps {
 		st.u.Name = "b"

@@ -60,7 +60,7 @@ func TestAdvResvCreateRules(t *testing.T) {
 		{"overlapping m1", 0, spec(func(s *api.AdvResvSpec) { s.Name = "x" }), api.CodeReservationOverlap},
 		{"OVERLAP may", 0, spec(func(s *api.AdvResvSpec) { s.Name, s.Flags = "ov", []string{"overlap"} }), ""},
 		{"after m1 ends", 0, spec(func(s *api.AdvResvSpec) { s.Name, s.Start, s.End = "later", now+3600, now+7200 }), ""},
-		{"a daily one is refused", 0, spec(func(s *api.AdvResvSpec) { s.Name, s.Nodes, s.Flags = "d", "n02", []string{"DAILY"} }), api.CodeNotSupported},
+		{"a FLEX one is refused", 0, spec(func(s *api.AdvResvSpec) { s.Name, s.Nodes, s.Flags = "d", "n02", []string{"FLEX"} }), api.CodeNotSupported},
 		{"default name", 0, spec(func(s *api.AdvResvSpec) { s.Name, s.Nodes, s.Users, s.Accounts = "", "n02", nil, []string{"acct"} }), ""},
 	}
 	for _, st := range steps {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/loamhpc/loam/pkg/cluster"
 	"github.com/loamhpc/loam/pkg/estimate"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/sched"
 	"github.com/loamhpc/loam/pkg/store"
 )
 
@@ -260,7 +262,28 @@ func pendingOf(r *jobRecord, layout *estimate.Layout) estimate.Pending {
 	tasks, cpt := max(q.NTasks, 1), max(q.CPUsPerTask, 1)
 	cpus := max(tasks*cpt, nodes*max(q.NTasksPerNode, 0)*cpt, 1)
 	p := r.plan
+	notBefore := fromUnix(r.St.Begin)
+	if windowBound(p.Reason, p.Desc) && p.EstStart.After(notBefore) {
+		notBefore = p.EstStart
+	}
 	return estimate.Pending{ID: r.ID, User: q.UserName, Tenant: r.St.Account,
 		Need:  estimate.Use{Pool: layout.Pool(p.Partition), GPUs: requestedGPUs(q, nodes), CPUs: cpus},
-		Limit: limitDuration(r.St.TimeLimit), Planned: p.EstStart, NotBefore: fromUnix(r.St.Begin), Limited: quotaReason(string(p.Reason))}
+		Limit: limitDuration(r.St.TimeLimit), Planned: p.EstStart, NotBefore: notBefore, Limited: quotaReason(string(p.Reason))}
+}
+
+// windowBound reports whether a pending reason is an admin reservation's
+// window (the job's own, or others' on its nodes): the scheduler's
+// estimate already waits for the window, which the history model knows
+// nothing of, so no correction may start the job before it.
+// desc is the reason's whole text ("ReqNodeNotAvail, Reserved for
+// maintenance"; schedengine splits it).
+func windowBound(r job.Reason, desc string) bool {
+	if sched.Reason(r) == sched.ReasonReservation {
+		return true
+	}
+	switch sched.Reason(desc) {
+	case sched.ReasonNodeReserved, sched.ReasonNodeMaint:
+		return true
+	}
+	return false
 }

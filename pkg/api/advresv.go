@@ -23,8 +23,14 @@ const (
 	ResvFlagMaint      = "MAINT"
 	ResvFlagOverlap    = "OVERLAP"
 	ResvFlagIgnoreJobs = "IGNORE_JOBS"
-	ResvFlagSpecNodes  = "SPEC_NODES" // set by the controller: nodes were named
-	ResvFlagAllNodes   = "ALL_NODES"  // set by the controller: Nodes=ALL
+	// A recurring reservation moves to its next window when one ends.
+	ResvFlagHourly    = "HOURLY"
+	ResvFlagDaily     = "DAILY"
+	ResvFlagWeekday   = "WEEKDAY"
+	ResvFlagWeekend   = "WEEKEND"
+	ResvFlagWeekly    = "WEEKLY"
+	ResvFlagSpecNodes = "SPEC_NODES" // set by the controller: nodes were named
+	ResvFlagAllNodes  = "ALL_NODES"  // set by the controller: Nodes=ALL
 )
 
 // AdvResvSpec creates a reservation. Times are Unix seconds, already
