@@ -9,6 +9,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/store"
 )
 
@@ -25,6 +26,12 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
 	}
 	a.DerivedExitCode = r.St.Derived // step_derived.go
+	if t, err := resource.ParseTRES(a.ReqTRES); err == nil && j.GPUs > 0 {
+		// The accounting keeps what the job asked for, its GPUs too when
+		// tracked, though scontrol's view of a running job leaves them out.
+		c.confNow().gpuTRES.add(&t, requestGPUType(r.Req), j.GPUs) // tres_gres.go
+		a.ReqTRES = t.String()
+	}
 	if r.St.State == job.Cancelled {
 		a.CancelledBy = r.St.CancelledBy
 	}
@@ -42,11 +49,28 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		if r.Req.Script != "" { // an interactive allocation has no batch step
 			a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
 				StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,
-				CPUs: batchCPUs(r), AllocTRES: j.TRESAllocStr, Tasks: 1, Usage: batchUsage(r)}} // usage.go
+				CPUs: batchCPUs(r), AllocTRES: c.batchTRES(r), Tasks: 1, Usage: batchUsage(r)}} // usage.go
 		}
 		a.Steps = append(a.Steps, c.acctSteps(r, now)...) // srun steps (step.go)
+		c.fillStepTRES(r, a.Steps)                        // acct_step_tres.go
+	}
+	if killedByController(r.St.State) {
+		// slurmctld records the job's end when it cancels or times it
+		// out, before the batch script dies of the signal: the job's
+		// exit is 0:0, the batch step's the signal (as on the peer).
+		a.ExitCode = job.ExitCode{}
 	}
 	return a
+}
+
+// killedByController reports whether a job in state st ended because
+// slurmctld killed it (cancel, time limit, preemption, deadline).
+func killedByController(st job.State) bool {
+	switch st {
+	case job.Cancelled, job.Timeout, job.Preempted, job.Deadline:
+		return true
+	}
+	return false
 }
 
 // batchStepState is the batch step's state as sacct shows it: a cancelled
@@ -57,6 +81,21 @@ func batchStepState(st job.State) job.State {
 		return job.Cancelled
 	}
 	return st
+}
+
+// batchTRES is the batch step's TRES: what the job holds on its first
+// node, without billing ("cpu=1,gres/gpu=1,mem=1G,node=1" on the peer).
+func (c *Controller) batchTRES(r *jobRecord) string {
+	if len(r.St.Alloc) == 0 {
+		return ""
+	}
+	a := r.St.Alloc[0]
+	var t resource.TRES
+	t.Set(resource.TRESCPU, int64(a.CPUs))
+	t.Set(resource.TRESMem, a.Memory)
+	t.Set(resource.TRESNode, 1)
+	c.confNow().gpuTRES.add(&t, requestGPUType(r.Req), len(a.GPUs))
+	return t.String()
 }
 
 func batchCPUs(r *jobRecord) int {

@@ -3,6 +3,7 @@ package controller
 import (
 	"cmp"
 	"encoding/json"
+	"math"
 	"slices"
 	"time"
 
@@ -59,22 +60,37 @@ func acctRowOf(a *api.AcctJob) store.AcctRow {
 		SubmitTime: a.SubmitTime, EligibleTime: a.EligibleTime, StartTime: a.StartTime, EndTime: a.EndTime, Record: data}
 }
 
-// orderRuns sorts records by job id, each job's runs oldest first, and
-// without dups keeps only each job's latest run among them: sacct without
-// -D shows one record per job id, the newest that matched.
+// orderRuns orders records as sacct lists them: by submit time, then
+// array job id (0 for a job outside an array), array task id and job id
+// (sacct's sort of what the accounting returns), a job's runs oldest
+// first. Without dups it keeps only each job's latest run among them:
+// sacct without -D shows one record per job id, the newest that matched.
+// A requeued job's latest run was submitted at the requeue, so the job
+// moves after the jobs submitted before it.
 func orderRuns(jobs []api.AcctJob, dups bool) []api.AcctJob {
-	slices.SortStableFunc(jobs, func(x, y api.AcctJob) int {
-		return cmp.Or(cmp.Compare(x.JobID, y.JobID), cmp.Compare(x.Restarts, y.Restarts))
-	})
-	if dups {
-		return jobs
-	}
-	out := jobs[:0]
-	for i, j := range jobs {
-		if i+1 < len(jobs) && jobs[i+1].JobID == j.JobID {
-			continue // an earlier run of the next record's job
+	if !dups {
+		latest := map[uint32]int{}
+		for _, j := range jobs {
+			if r, ok := latest[j.JobID]; !ok || j.Restarts > r {
+				latest[j.JobID] = j.Restarts
+			}
 		}
-		out = append(out, j)
+		jobs = slices.DeleteFunc(jobs, func(j api.AcctJob) bool { return j.Restarts != latest[j.JobID] })
 	}
-	return out
+	slices.SortStableFunc(jobs, func(x, y api.AcctJob) int {
+		return cmp.Or(cmp.Compare(x.SubmitTime, y.SubmitTime), cmp.Compare(x.ArrayJobID, y.ArrayJobID),
+			cmp.Compare(acctTaskKey(&x), acctTaskKey(&y)), cmp.Compare(x.JobID, y.JobID),
+			cmp.Compare(x.Restarts, y.Restarts))
+	})
+	return jobs
+}
+
+// acctTaskKey is a record's array task id for the order; a job outside
+// an array (or a pending array's one record) has none and sorts last,
+// as Slurm's NO_VAL does.
+func acctTaskKey(j *api.AcctJob) int64 {
+	if j.ArrayTaskID == nil {
+		return math.MaxUint32 - 1
+	}
+	return int64(*j.ArrayTaskID)
 }

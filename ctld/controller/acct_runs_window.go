@@ -21,7 +21,7 @@ type stateWindow struct {
 
 func (w stateWindow) match(t runTimes) bool {
 	if w.states == nil {
-		return true
+		return w.eligibleIn(t)
 	}
 	for st := range w.states {
 		if w.inState(st, t) {
@@ -29,6 +29,22 @@ func (w stateWindow) match(t runTimes) bool {
 		}
 	}
 	return false
+}
+
+// eligibleIn is the window's rule without -s, as Slurm's accounting
+// selects (as_mysql_jobacct_process.c): a run that became eligible
+// before the window's end and ended after its start or has not ended. A
+// job that never was eligible (held, then cancelled) or whose begin time
+// is still ahead is left out; without a start (sacct -j) every run is in.
+func (w stateWindow) eligibleIn(t runTimes) bool {
+	if w.start == 0 {
+		return true
+	}
+	end := w.end
+	if end == 0 {
+		end = math.MaxInt64
+	}
+	return t.eligible != 0 && t.eligible < end && (t.end == 0 || t.end >= w.start)
 }
 
 // inState reports whether a run was in state st during the window, as

@@ -57,8 +57,39 @@ func TestStateWindow(t *testing.T) {
 			}
 		})
 	}
-	if !(stateWindow{start: S, end: E}).match(run(job.Completed, 0, 0, 0)) {
-		t.Errorf("no -s: every run should match")
+}
+
+// TestDefaultWindow: without -s, sacct's window [1000, 2000] holds the
+// runs eligible before its end that had not ended before its start, as
+// Slurm's accounting selects; on the peer a held job cancelled before it
+// ran is not in the default listing, but "sacct -j" (no window) shows it.
+func TestDefaultWindow(t *testing.T) {
+	const S, E = 1000, 2000
+	run := func(st job.State, eligible, start, end int64) runTimes {
+		return runTimes{state: st, eligible: eligible, start: start, end: end}
+	}
+	tests := map[string]struct {
+		run    runTimes
+		window [2]int64
+		match  bool
+	}{
+		"completed inside":                  {run(job.Completed, 500, 600, 1500), [2]int64{S, E}, true},
+		"ended before the start":            {run(job.Completed, 500, 600, 900), [2]int64{S, E}, false},
+		"still running":                     {run(job.Running, 500, 600, 0), [2]int64{S, E}, true},
+		"pending, eligible":                 {run(job.Pending, 1500, 0, 0), [2]int64{S, E}, true},
+		"pending, begin time after the end": {run(job.Pending, 2500, 0, 0), [2]int64{S, E}, false},
+		"held, cancelled unstarted":         {run(job.Cancelled, 0, 0, 1500), [2]int64{S, E}, false},
+		"held, still pending":               {run(job.Pending, 0, 0, 0), [2]int64{S, E}, false},
+		"eligible on the end":               {run(job.Completed, E, E, E), [2]int64{S, E}, false},
+		"no start (sacct -j): held too":     {run(job.Cancelled, 0, 0, 1500), [2]int64{0, E}, true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			w := stateWindow{start: tc.window[0], end: tc.window[1]}
+			if got := w.match(tc.run); got != tc.match {
+				t.Errorf("match %v, want %v", got, tc.match)
+			}
+		})
 	}
 }
 

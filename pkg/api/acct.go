@@ -89,8 +89,9 @@ type AcctStep struct {
 	Usage *StepUsage `json:"usage,omitempty"`
 }
 
-// AcctResponse answers PathAccounting, jobs in job id order (as Slurm's
-// accounting lists them), a job's runs oldest first (Duplicates).
+// AcctResponse answers PathAccounting, jobs in sacct's order (submit
+// time, array job id, array task id, job id), a job's runs oldest first
+// (Duplicates).
 type AcctResponse struct {
 	Now  int64     `json:"now"`
 	Jobs []AcctJob `json:"jobs"`

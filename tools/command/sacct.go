@@ -20,12 +20,16 @@ const (
 
 // acctPrinter prints sacct lines.
 type acctPrinter struct {
-	fields   []acctField
-	parsable int // 0, 1 (-p: delimiter after every field), 2 (-P: between)
-	delim    string
-	tf       timeFormat
-	users    Users
-	cluster  string
+	fields    []acctField
+	parsable  int // 0, 1 (-p: delimiter after every field), 2 (-P: between)
+	delim     string
+	tf        timeFormat
+	users     Users
+	cluster   string
+	units     int  // --units: unitKilo..unitPeta; 0 when not given
+	noconvert bool // --noconvert
+	now       int64
+	window    acctWindow // -T (sacct_trunc.go)
 }
 
 type acctField struct {
@@ -44,7 +48,7 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 	}
 	now := env.Now()
 	q := &api.AcctQuery{}
-	pr := &acctPrinter{delim: "|", tf: newTimeFormat(env, now), users: env.Users}
+	pr := &acctPrinter{delim: "|", tf: newTimeFormat(env, now), users: env.Users, now: now.Unix()}
 	rq := &sacctRequest{header: true}
 	for _, o := range opts {
 		if code, done := sacctOption(w, env, o, now, q, pr, rq); done {
@@ -71,6 +75,7 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 			pr.tf.appendTime(nil, q.StartTime, "Unknown"), pr.tf.appendTime(nil, q.EndTime, "Unknown"))
 		return w.exit(1)
 	}
+	pr.window.start, pr.window.end = q.StartTime, min(q.EndTime, now.Unix())
 	c, err := env.Dial(ctx)
 	if err != nil {
 		w.errf("%s", errText(err))
@@ -96,16 +101,21 @@ func (pr *acctPrinter) print(b []byte, jobs []api.AcctJob, q *api.AcctQuery, rq 
 		b = pr.header(b)
 	}
 	for i := range jobs {
-		j := &jobs[i]
+		j := pr.window.cut(&jobs[i])
 		if rq.qos != nil && !containsFold(rq.qos, j.QOS) || !rq.timeLimitMatches(j) {
 			continue
 		}
-		b = pr.row(b, acctRow{j: j})
+		jobLine, steps := stepsShown(rq.sels, j) // sacct_steps.go
+		if jobLine || q.AllocationsOnly {
+			b = pr.row(b, acctRow{j: j})
+		}
 		if q.AllocationsOnly {
 			continue
 		}
 		for k := range j.Steps {
-			b = pr.row(b, acctRow{j: j, step: &j.Steps[k]})
+			if steps == nil || steps[j.Steps[k].StepID] {
+				b = pr.row(b, acctRow{j: j, step: &j.Steps[k]})
+			}
 		}
 	}
 	return b
@@ -335,11 +345,13 @@ func (pr *acctPrinter) cell(b []byte, v string, width int, last, set bool) []byt
 func acctFieldHelp() string {
 	var b strings.Builder
 	for i, c := range acctCols {
+		// Every name is padded to 19, the line's last one too.
 		b.WriteString(c.name)
+		b.WriteString(strings.Repeat(" ", max(0, 19-len(c.name))))
 		if (i+1)%4 == 0 || i == len(acctCols)-1 {
 			b.WriteByte('\n')
 		} else {
-			b.WriteString(strings.Repeat(" ", max(1, 20-len(c.name))))
+			b.WriteByte(' ')
 		}
 	}
 	return b.String()

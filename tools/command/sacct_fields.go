@@ -1,6 +1,8 @@
 package command
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,11 +41,45 @@ func (r acctRow) stateText() string {
 	return string(r.state())
 }
 
+// times are the row's start, end and elapsed seconds. A record that
+// ended without starting (cancelled while pending) starts at its end, as
+// Slurm's accounting reads it back.
 func (r acctRow) times() (start, end, elapsed int64) {
+	start, end, elapsed = r.j.StartTime, r.j.EndTime, r.j.Elapsed
 	if r.step != nil {
-		return r.step.StartTime, r.step.EndTime, r.step.Elapsed
+		start, end, elapsed = r.step.StartTime, r.step.EndTime, r.step.Elapsed
 	}
-	return r.j.StartTime, r.j.EndTime, r.j.Elapsed
+	if start == 0 && end != 0 {
+		start = end
+	}
+	return start, end, elapsed
+}
+
+// isBatch reports whether the row is a job's batch step.
+func (r acctRow) isBatch() bool { return r.step != nil && r.step.StepID == "batch" }
+
+// cpuFreq is a ReqCPUFreq* value: a job and its srun steps requested no
+// frequency ("Unknown"), the batch step's is 0, as the peer prints them.
+func cpuFreq(r acctRow, _ *acctPrinter) string {
+	if r.isBatch() {
+		return "0"
+	}
+	return "Unknown"
+}
+
+// acctLayout is a step's task layout: the batch step's is Unknown; an
+// srun step gets srun's default, block when it has more tasks than
+// nodes, cyclic otherwise (Loam records no -m distribution).
+func acctLayout(r acctRow, _ *acctPrinter) string {
+	switch {
+	case r.step == nil:
+		return ""
+	case r.isBatch():
+		return "Unknown"
+	case r.step.Tasks > r.step.NodeCount:
+		return "Block"
+	}
+	return "Cyclic"
 }
 
 func (r acctRow) cpus() int {
@@ -86,6 +122,56 @@ func acctJobOnly(f func(j *api.AcctJob) string) func(r acctRow, p *acctPrinter) 
 	}
 }
 
+func acctJobOnlyP(f func(j *api.AcctJob, p *acctPrinter) string) func(r acctRow, p *acctPrinter) string {
+	return func(r acctRow, p *acctPrinter) string {
+		if r.step != nil {
+			return ""
+		}
+		return f(r.j, p)
+	}
+}
+
+// reserved is the job's wait from eligible to start (to its end when it
+// ended unstarted, to now while it pends), negative when its begin time
+// is ahead (INVALID); 0 for a job that never was eligible.
+func (pr *acctPrinter) reserved(j *api.AcctJob) int64 {
+	if j.EligibleTime == 0 {
+		return 0
+	}
+	start := cmp.Or(j.StartTime, j.EndTime, pr.now)
+	return start - j.EligibleTime
+}
+
+// acctReason is the Reason the accounting keeps: for a job that has
+// started, the reason it waited on last, None when it started at once
+// and BeginTime after a requeue (its requeue delay); for one that never
+// started, its pending reason.
+func acctReason(j *api.AcctJob) string {
+	switch {
+	case j.StartTime != 0 && j.Restarts > 0:
+		return string(job.ReasonBeginTime)
+	case j.StartTime != 0:
+		return "None"
+	}
+	return orDefault(string(j.Reason), "None")
+}
+
+// acctEnergy is ConsumedEnergy as a cluster without an energy plugin
+// records it (the accounting peer's): 0 for every step, and for a job
+// with srun steps or one that never started; none for a job that only
+// ran its batch script.
+func acctEnergy(r acctRow, _ *acctPrinter) string {
+	if r.step != nil || r.j.StartTime == 0 && r.j.EndTime != 0 {
+		return "0"
+	}
+	for _, s := range r.j.Steps {
+		if s.StepID != "batch" {
+			return "0"
+		}
+	}
+	return ""
+}
+
 func acctDate(get func(r acctRow) int64) func(r acctRow, p *acctPrinter) string {
 	return func(r acctRow, p *acctPrinter) string { return string(p.tf.appendTime(nil, get(r), "Unknown")) }
 }
@@ -99,21 +185,30 @@ var acctCols = []acctCol{
 	{"Account", 10, func(r acctRow, _ *acctPrinter) string { return r.j.Account }},
 	{"AdminComment", 15, nil},
 	{"AllocCPUS", 10, func(r acctRow, _ *acctPrinter) string { return strconv.Itoa(r.cpus()) }},
+	// A job that never ran was allocated no nodes.
 	{"AllocNodes", 10, func(r acctRow, _ *acctPrinter) string {
 		if r.step != nil {
 			return strconv.Itoa(r.step.NodeCount)
 		}
+		if r.j.Nodes == "" {
+			return "0"
+		}
 		return strconv.Itoa(r.j.NodeCount)
 	}},
-	{"AllocTRES", 10, func(r acctRow, _ *acctPrinter) string {
+	{"AllocTRES", 10, func(r acctRow, p *acctPrinter) string {
 		if r.step != nil {
-			return r.step.AllocTRES
+			return p.tres(r.step.AllocTRES)
 		}
-		return r.j.AllocTRES
+		return p.tres(r.j.AllocTRES)
 	}},
 	{"AssocID", 7, nil},
 	{"AveCPU", 10, acctUsage("AveCPU")},
-	{"AveCPUFreq", 10, nil},
+	{"AveCPUFreq", 10, func(r acctRow, _ *acctPrinter) string {
+		if r.step != nil {
+			return "0"
+		}
+		return ""
+	}},
 	{"AveDiskRead", 14, nil},
 	{"AveDiskWrite", 14, nil},
 	{"AvePages", 10, nil},
@@ -123,8 +218,7 @@ var acctCols = []acctCol{
 	{"Cluster", 10, func(_ acctRow, p *acctPrinter) string { return p.cluster }},
 	{"Comment", 14, nil},
 	{"Constraints", 19, nil},
-	{"ConsumedEnergy", 14, nil},
-	{"ConsumedEnergyRaw", 17, nil},
+	{"ConsumedEnergy", 14, acctEnergy}, {"ConsumedEnergyRaw", 17, acctEnergy},
 	{"Container", 19, nil},
 	{"CPUTime", 10, func(r acctRow, _ *acctPrinter) string {
 		_, _, e := r.times()
@@ -169,7 +263,7 @@ var acctCols = []acctCol{
 		}
 		return r.j.Name
 	}},
-	{"Layout", 9, nil},
+	{"Layout", 9, acctLayout},
 	{"MaxDiskRead", 12, nil}, {"MaxDiskReadNode", 15, nil}, {"MaxDiskReadTask", 15, nil},
 	{"MaxDiskWrite", 12, nil}, {"MaxDiskWriteNode", 16, nil}, {"MaxDiskWriteTask", 16, nil},
 	{"MaxPages", 8, nil}, {"MaxPagesNode", 12, nil}, {"MaxPagesTask", 14, nil},
@@ -196,26 +290,43 @@ var acctCols = []acctCol{
 	{"Priority", 10, acctJobOnly(func(j *api.AcctJob) string { return strconv.FormatInt(j.Priority, 10) })},
 	{"QOS", 10, acctJobOnly(func(j *api.AcctJob) string { return j.QOS })},
 	{"QOSRAW", 6, nil},
-	{"Reason", 22, acctJobOnly(func(j *api.AcctJob) string { return orDefault(string(j.Reason), "None") })},
-	{"ReqCPUFreq", 10, nil}, {"ReqCPUFreqGov", 13, nil}, {"ReqCPUFreqMax", 13, nil}, {"ReqCPUFreqMin", 13, nil},
-	{"ReqCPUS", 8, acctJobOnly(func(j *api.AcctJob) string { return strconv.Itoa(j.CPUs) })},
-	{"ReqMem", 10, acctJobOnly(func(j *api.AcctJob) string {
-		t, err := resource.ParseTRES(j.ReqTRES)
-		if err != nil || t.Get("mem") == 0 {
+	{"Reason", 22, acctJobOnly(acctReason)},
+	{"ReqCPUFreq", 10, cpuFreq}, {"ReqCPUFreqGov", 13, cpuFreq}, {"ReqCPUFreqMax", 13, cpuFreq}, {"ReqCPUFreqMin", 13, cpuFreq},
+	// A step's requested CPUs and nodes are what it was given.
+	{"ReqCPUS", 8, func(r acctRow, _ *acctPrinter) string { return strconv.Itoa(r.cpus()) }},
+	{"ReqMem", 10, func(r acctRow, p *acctPrinter) string {
+		t, err := resource.ParseTRES(r.j.ReqTRES)
+		if r.step != nil || err != nil || t.Get("mem") == 0 {
 			return ""
 		}
-		return resource.FormatMemory(t.Get("mem"))
-	})},
-	{"ReqNodes", 8, acctJobOnly(func(j *api.AcctJob) string { return strconv.Itoa(max(j.NodeCount, 1)) })},
-	{"ReqTRES", 10, acctJobOnly(func(j *api.AcctJob) string { return j.ReqTRES })},
+		return p.mem(t.Get("mem"), false)
+	}},
+	{"ReqNodes", 8, func(r acctRow, _ *acctPrinter) string {
+		if r.step != nil {
+			return strconv.Itoa(r.step.NodeCount)
+		}
+		return strconv.Itoa(max(r.j.NodeCount, 1))
+	}},
+	{"ReqTRES", 10, func(r acctRow, p *acctPrinter) string {
+		if r.step != nil {
+			return ""
+		}
+		return p.tres(r.j.ReqTRES)
+	}},
 	{"Reservation", 20, nil}, {"ReservationId", 8, nil},
-	{"Reserved", 10, acctJobOnly(func(j *api.AcctJob) string {
-		if j.StartTime == 0 || j.EligibleTime == 0 {
-			return ""
-		}
-		return string(appendHMS(nil, max(j.StartTime-j.EligibleTime, 0)))
+	{"Reserved", 10, acctJobOnlyP(func(j *api.AcctJob, p *acctPrinter) string {
+		return string(appendHMS(nil, p.reserved(j)))
 	})},
-	{"ResvCPU", 10, nil}, {"ResvCPURAW", 10, nil},
+	{"ResvCPU", 10, acctJobOnlyP(func(j *api.AcctJob, p *acctPrinter) string {
+		return string(appendHMS(nil, p.reserved(j)*int64(j.CPUs)))
+	})},
+	{"ResvCPURAW", 10, acctJobOnlyP(func(j *api.AcctJob, p *acctPrinter) string {
+		v := p.reserved(j) * int64(j.CPUs)
+		if v < 0 { // Slurm's unsigned 32-bit arithmetic
+			return strconv.FormatUint(uint64(uint32(v)), 10)
+		}
+		return strconv.FormatInt(v, 10)
+	})},
 	{"Start", 19, acctDate(func(r acctRow) int64 { s, _, _ := r.times(); return s })},
 	{"State", 10, func(r acctRow, _ *acctPrinter) string { return r.stateText() }},
 	{"Submit", 19, acctDate(func(r acctRow) int64 { return r.j.SubmitTime })},
@@ -245,8 +356,23 @@ var acctCols = []acctCol{
 	{"UID", 6, acctJobOnly(func(j *api.AcctJob) string { return u32(j.UserID) })},
 	{"User", 9, acctJobOnly(func(j *api.AcctJob) string { return j.UserName })},
 	{"UserCPU", 10, acctUsage("UserCPU")},
-	{"WCKey", 10, nil}, {"WCKeyID", 10, nil},
+	{"WCKey", 10, nil}, {"WCKeyID", 10, acctJobOnly(func(*api.AcctJob) string { return "0" })},
 	{"WorkDir", 20, acctJobOnly(func(j *api.AcctJob) string { return j.WorkDir })},
+}
+
+// sortTRES orders a TRES string by name, as sacct prints the accounting's
+// TRES ("billing=2,cpu=2,gres/gpu=2,mem=2G,node=2").
+func sortTRES(s string) string {
+	if s == "" {
+		return s
+	}
+	parts := strings.Split(s, ",")
+	slices.SortStableFunc(parts, func(a, b string) int {
+		na, _, _ := strings.Cut(a, "=")
+		nb, _, _ := strings.Cut(b, "=")
+		return strings.Compare(na, nb)
+	})
+	return strings.Join(parts, ",")
 }
 
 // findAcctCol resolves a --format token as sacct does: the first field

@@ -86,7 +86,8 @@ type sacctRequest struct {
 	header, allUsers bool
 	startSet, endSet bool
 	qos              []string
-	tlMin, tlMax     int64 // -k/-K in minutes; 0 when not given
+	tlMin, tlMax     int64     // -k/-K in minutes; 0 when not given
+	sels             []acctSel // -j entries (sacct_steps.go)
 }
 
 // sacctOption applies one option; done reports that sacct ends now with
@@ -121,7 +122,12 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 	case "name":
 		q.Names = append(q.Names, strtok(o.val, ",")...)
 	case "j":
-		q.JobIDs = append(q.JobIDs, strtok(o.val, ",")...)
+		refs, sels, msg := parseAcctJobs(o.val)
+		if msg != "" {
+			w.raw("sacct: fatal: " + msg + "\n")
+			return 1, true
+		}
+		q.JobIDs, rq.sels = append(q.JobIDs, refs...), append(rq.sels, sels...)
 	case "N":
 		q.Nodes = []string{o.val}
 	case "n":
@@ -142,6 +148,17 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		return sacctTimeLimit(w, o, rq)
 	case "u":
 		return sacctUsers(w, env, o.val, q, rq)
+	case "units":
+		u, ok := parseUnits(o.val)
+		if !ok {
+			w.raw("sacct: error: Invalid unit type '" + o.val + "'. Possible options are 'KMGTP'\nsacct: fatal: Invalid unit type\n")
+			return 1, true
+		}
+		pr.units = u
+	case "noconvert":
+		pr.noconvert = true
+	case "T":
+		pr.window.on = true
 	case "json", "yaml":
 		w.errf("--%s is not supported", o.id)
 		return 1, true
