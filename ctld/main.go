@@ -68,7 +68,7 @@ func run(cx *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("configuration %s refused:\n%w", path, err)
 	}
-	logFile, err := logTo(log, cmp.Or(cx.String("log-file"), conf.SlurmctldLogFile))
+	logFile, err := logging.To(log, cmp.Or(cx.String("log-file"), conf.SlurmctldLogFile))
 	if err != nil {
 		return err
 	}
@@ -97,20 +97,6 @@ func run(cx *cli.Context) error {
 	go reconfigureOnHUP(ctx, ctl, log)
 	go logging.ReopenOnUSR2(ctx, logFile, log)
 	return ctl.Run(ctx)
-}
-
-// logTo sends log's lines to the file at path when one is named; the
-// file is returned for SIGUSR2 to reopen (nil when logging to stderr).
-func logTo(log *logrus.Entry, path string) (*logging.File, error) {
-	if path == "" {
-		return nil, nil
-	}
-	f, err := logging.OpenFile(path)
-	if err != nil {
-		return nil, err
-	}
-	log.Logger.SetOutput(f)
-	return f, nil
 }
 
 func loadKey(path string, generate bool) (auth.Key, error) {

@@ -105,16 +105,7 @@ func (nc *nodeConfig) setUpLog(o Options, log *logrus.Entry) (*logging.File, err
 			log.Logger.SetLevel(lvl)
 		}
 	}
-	path := expandNode(firstSet(o.LogFile, nc.cfg.SlurmdLogFile), nc.node.Name, nc.hostname)
-	if path == "" {
-		return nil, nil
-	}
-	f, err := logging.OpenFile(path)
-	if err != nil {
-		return nil, err
-	}
-	log.Logger.SetOutput(f)
-	return f, nil
+	return logging.To(log, expandNode(firstSet(o.LogFile, nc.cfg.SlurmdLogFile), nc.node.Name, nc.hostname))
 }
 
 // addr is where the controller reaches this daemon: the node's NodeAddr

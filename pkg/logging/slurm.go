@@ -86,6 +86,20 @@ func (l *File) Close() error {
 	return l.f.Close()
 }
 
+// To sends log's lines to the file at path when one is named, and
+// returns the file for ReopenOnUSR2 (nil: log stays on standard error).
+func To(log *logrus.Entry, path string) (*File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	log.Logger.SetOutput(f)
+	return f, nil
+}
+
 // ReopenOnUSR2 reopens f each time the process gets SIGUSR2, until ctx
 // ends: what logrotate's postrotate asks of slurmctld and slurmd. With no
 // file it only returns.
