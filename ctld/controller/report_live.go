@@ -87,5 +87,6 @@ func (c *Controller) liveRoutes() map[string]route {
 		api.PathJobLog:        {http.MethodPost, false, c.handleJobLog},
 		api.PathPreemptReport: {http.MethodPost, false, c.handlePreemptReport},
 		api.PathUtilReport:    {http.MethodPost, false, c.handleUtilReport},
+		api.PathAssocs:        {http.MethodPost, false, c.handleAssocs}, // assocs.go
 	}
 }

@@ -98,6 +98,7 @@ var statPaths = []string{
 	PathSbcast,
 	PathPartitionUpdate, PathPartitionDelete,
 	PathTriggerSet, PathTriggerGet, PathTriggerClear,
+	PathAssocs,
 }
 
 var statPathIDs = func() map[string]int {
