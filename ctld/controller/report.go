@@ -125,6 +125,9 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 		return nil, api.Errorf(api.CodeInternal, "%v", err)
 	}
 	out := &api.UtilReport{Cluster: c.confNow().conf.ClusterName, Start: start, End: end}
+	// A window reaching past now (sreport rounds its end up to the hour)
+	// has neither capacity nor use there yet.
+	upTo := max(min(end, c.now().Unix()), start)
 	seen := map[uint32]bool{}
 	for _, r := range rows {
 		var a api.AcctJob
@@ -142,7 +145,7 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 		}
 		var j api.Job
 		c.fillJob(&j, r, need{tres: true})
-		addUtil(out, r.St.Start, end, j.TRESAllocStr, j.GPUs)
+		addUtil(out, r.St.Start, upTo, j.TRESAllocStr, j.GPUs)
 	}
 	c.mu.RUnlock()
 	for i := range conf.Nodes {
@@ -150,8 +153,8 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 		if n.State == "FUTURE" {
 			continue
 		}
-		out.CPUCapacity += int64(n.CPUs) * (end - start)
-		out.GPUCapacity += int64(capOfNode(n).gpus) * (end - start)
+		out.CPUCapacity += int64(n.CPUs) * (upTo - start)
+		out.GPUCapacity += int64(capOfNode(n).gpus) * (upTo - start)
 	}
 	return out, nil
 }

@@ -62,13 +62,14 @@ func (c *Controller) handleShares(ctx context.Context, id auth.Identity, body []
 }
 
 // shareSelected filters as sshare does: -A accounts; -u users; user rows
-// only with -a, -u, or for the caller's own user.
+// only with -a, -u, or for the caller's own user. Tenant rows stay with
+// -u, as Slurm 22.05's account rows do.
 func shareSelected(q *api.SharesQuery, id auth.Identity, r api.ShareRow) bool {
 	if len(q.Accounts) > 0 && !slices.Contains(q.Accounts, r.Account) {
 		return false
 	}
 	if r.User == "" {
-		return len(q.Users) == 0 || q.All
+		return true
 	}
 	switch {
 	case len(q.Users) > 0:

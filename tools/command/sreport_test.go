@@ -47,7 +47,7 @@ func TestSreportQuery(t *testing.T) {
 		t.Errorf("query (-want +got):\n%s", diff)
 	}
 	for name, args := range map[string][]string{
-		"an unknown report":    {"job", "sizes"},
+		"an unknown report":    {"job", "sizesbywckey"},
 		"an unknown condition": {"loam", "preemption", "Nodes=x"},
 		"a bad time":           {"loam", "preemption", "Start=yesterdayish"},
 		"a bad field":          {"loam", "preemption", "Format=Nope"},

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,14 +63,26 @@ var shareFields = []shareField{
 	}},
 	{"NormShares", 11, false, func(r *shareLine) string {
 		if r.root {
-			return ""
+			return f6(0) // Slurm's root has no share of a parent
 		}
 		return f6(r.NormShares)
 	}},
 	{"RawUsage", 11, false, func(r *shareLine) string { return strconv.FormatInt(r.RawUsage, 10) }},
-	{"NormUsage", 11, false, func(r *shareLine) string { return f6(r.NormUsage) }},
+	{"NormUsage", 11, false, func(r *shareLine) string {
+		if r.root {
+			return ""
+		}
+		return f6(r.NormUsage)
+	}},
 	{"EffectvUsage", 13, false, func(r *shareLine) string { return f6(r.EffectvUsage) }},
-	{"FairShare", 10, false, func(r *shareLine) string { return f6(r.FairShare) }},
+	// Slurm's fair tree gives only users a factor: the root and
+	// account lines leave it blank.
+	{"FairShare", 10, false, func(r *shareLine) string {
+		if r.User == "" {
+			return ""
+		}
+		return f6(r.FairShare)
+	}},
 	{"LevelFS", 10, false, func(r *shareLine) string {
 		if r.root {
 			return ""
@@ -98,8 +111,11 @@ func loamCount(r *shareLine, n int64, tenantOnly bool) string {
 }
 
 const (
-	sshareDefault = "Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare,Guarantee,InUse,Borrowed,Lent"
-	sshareLong    = "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,TRESRunMins,Guarantee,InUse,Borrowed,Lent"
+	// Slurm's column sets, so scripts that count or cut fields read
+	// Loam's output as Slurm's; Loam's quota columns are asked for with
+	// -o.
+	sshareDefault = "Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare"
+	sshareLong    = "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,TRESRunMins"
 )
 
 type sshareParams struct {
@@ -139,13 +155,10 @@ func Sshare(ctx context.Context, env *Env, args []string) int {
 }
 
 func parseSshare(env *Env, w *output, args []string) (*sshareParams, int, bool) {
-	opts, operands, err := getopt(env.prog("sshare"), args, sshareOpts)
+	// Slurm's sshare ignores words that are not options.
+	opts, _, err := getopt(env.prog("sshare"), args, sshareOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
-		return nil, 1, true
-	}
-	if len(operands) > 0 {
-		w.errf("Unknown arguments: %s", strings.Join(operands, " "))
 		return nil, 1, true
 	}
 	p := &sshareParams{format: sshareDefault}
@@ -194,19 +207,38 @@ func splitLower(s string) []string {
 	return out
 }
 
+// sshareFieldNames is -e: the field names in sorted order, four to a
+// line in 17-character cells, as Slurm lays them out.
 func sshareFieldNames() string {
 	names := make([]string, len(shareFields))
 	for i, f := range shareFields {
 		names[i] = f.name
 	}
-	return strings.Join(names, " ")
+	slices.Sort(names)
+	var b []byte
+	for i, n := range names {
+		switch {
+		case i > 0 && i%4 == 0:
+			b = append(b, '\n')
+		case i > 0:
+			b = append(b, ' ')
+		}
+		b = pad(b, n, 17, false, false)
+	}
+	return string(b)
 }
 
-// shareColumn is a requested field with its width.
+// shareColumn is a requested field with its width; a negative %width
+// left-justifies it.
 type shareColumn struct {
 	f     *shareField
 	width int
+	left  bool
 }
+
+// stringShareFields are the fields Slurm prints as strings: a value too
+// wide for its column is cut with a '+'.
+var stringShareFields = map[string]bool{"Account": true, "User": true, "GrpTRESMins": true, "TRESRunMins": true, "GrpTRES": true}
 
 // shareColumns reads a -o list: names (case-insensitive, any unambiguous
 // prefix) with an optional %width.
@@ -224,9 +256,13 @@ func shareColumns(format string) ([]shareColumn, string) {
 		if found == nil || name == "" {
 			return nil, tok
 		}
-		c := shareColumn{f: found, width: found.width}
+		c := shareColumn{f: found, width: found.width, left: found.left}
 		if hasWidth {
-			c.width, _ = strtol(width)
+			n, _ := strtol(width)
+			c.width = int(n)
+			if c.width < 0 {
+				c.width, c.left = -c.width, true
+			}
 		}
 		out = append(out, c)
 	}
@@ -237,18 +273,28 @@ func shareColumns(format string) ([]shareColumn, string) {
 // tenant with its users below it, indented by depth.
 func shareLines(p *sshareParams, rows []api.ShareRow) []shareLine {
 	root := shareLine{root: true, ShareRow: api.ShareRow{Account: "root", EffectvUsage: 1, NormUsage: 1, FairShare: 1}}
+	// Without the root line (-A, -U) the tree starts one level up, as
+	// Slurm's does.
+	top := 1
+	if p.usersOnly || len(p.q.Accounts) > 0 {
+		top = 0
+	}
 	var out []shareLine
 	for _, r := range rows {
 		if r.User == "" {
 			root.RawUsage += r.RawUsage
 			if !p.usersOnly {
-				out = append(out, shareLine{ShareRow: r, depth: 1})
+				out = append(out, shareLine{ShareRow: r, depth: top})
 			}
 			continue
 		}
-		out = append(out, shareLine{ShareRow: r, depth: 2})
+		depth := top + 1
+		if p.usersOnly {
+			depth = 0
+		}
+		out = append(out, shareLine{ShareRow: r, depth: depth})
 	}
-	if p.usersOnly || len(p.q.Accounts) > 0 {
+	if top == 0 {
 		return out
 	}
 	return append([]shareLine{root}, out...)
@@ -257,9 +303,12 @@ func shareLines(p *sshareParams, rows []api.ShareRow) []shareLine {
 // printShares prints the header, the dashes and the rows, or with -p/-P
 // '|'-separated values.
 func printShares(w *output, p *sshareParams, cols []shareColumn, lines []shareLine) {
-	row := func(val func(c shareColumn) string) {
+	row := func(val func(c shareColumn) string, plus bool) {
 		for i, c := range cols {
 			v := val(c)
+			if plus && p.delim == "" && len(v) > c.width && stringShareFields[c.f.name] {
+				v = v[:max(c.width-1, 0)] + "+"
+			}
 			if p.delim != "" {
 				w.buf = append(w.buf, v...)
 				if i < len(cols)-1 || p.trailing {
@@ -267,19 +316,19 @@ func printShares(w *output, p *sshareParams, cols []shareColumn, lines []shareLi
 				}
 				continue
 			}
-			w.buf = pad(w.buf, v, c.width, !c.f.left, true)
+			w.buf = pad(w.buf, v, c.width, !c.left, true)
 			w.buf = append(w.buf, ' ')
 		}
 		w.buf = append(w.buf, '\n')
 	}
 	if !p.noHeader {
-		row(func(c shareColumn) string { return c.f.name })
+		row(func(c shareColumn) string { return c.f.name }, false)
 		if p.delim == "" {
-			row(func(c shareColumn) string { return strings.Repeat("-", c.width) })
+			row(func(c shareColumn) string { return strings.Repeat("-", c.width) }, false)
 		}
 	}
 	for i := range lines {
 		l := &lines[i]
-		row(func(c shareColumn) string { return c.f.val(l) })
+		row(func(c shareColumn) string { return c.f.val(l) }, true)
 	}
 }
