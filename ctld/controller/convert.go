@@ -152,6 +152,10 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	}
 	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(shapeTasksPerNode(q), 1))
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
+	j.SpreadJob = q.SpreadJob
+	if n := c.spreadMaxNodes(r); n > 0 { // task_layout.go
+		j.MaxNodes = n
+	}
 	if q.MemPerNode != nil {
 		j.MemoryPerNode, j.MinMemory = *q.MemPerNode, *q.MemPerNode
 	}
@@ -170,6 +174,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	}
 	if len(r.St.Alloc) > 0 {
 		j.NodeCount = len(r.St.Alloc)
+		j.Tasks = runningTasks(q, j.Tasks, j.NodeCount) // task_layout.go
 		for _, a := range r.St.Alloc {
 			j.CPUs += a.CPUs
 			j.GPUs += len(a.GPUs)
@@ -367,12 +372,16 @@ func (c *Controller) smallestMemory(partition string) int64 {
 
 // defaultMemPerCPU is the DefMemPerCPU a job without --mem or
 // --mem-per-cpu gets at submit, as slurmctld sets it (squeue %m and
-// scontrol's MinMemoryCPU show it, --mem-per-gpu jobs included): its
+// scontrol's MinMemoryCPU show it, --mem-per-gpu jobs included until
+// they start): its
 // partition's, else the cluster's; 0 when a per-GPU default applies.
 func (c *Controller) defaultMemPerCPU(r *jobRecord) int64 {
 	q := r.Req
 	if q.MemPerNode != nil || q.MemPerCPU != nil {
 		return 0
+	}
+	if q.MemPerGPU != nil && r.St.Start != 0 {
+		return 0 // once started the peer shows MinMemoryNode=0
 	}
 	conf := c.confNow().conf
 	def, defGPU := conf.DefMemPerCPU, conf.DefMemPerGPU

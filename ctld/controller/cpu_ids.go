@@ -38,7 +38,7 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 				}
 			}
 		}
-		a.CPUIDs = job.FormatRanges(pickCPUs(used, nc.Sockets, a.CPUs, max(r.Req.CPUsPerTask, 1)))
+		a.CPUIDs = job.FormatRanges(jobCPUIDs(r.Req, used, nc.Sockets, a.CPUs)) // cpu_ids_gpu.go
 	}
 }
 

@@ -43,13 +43,17 @@ func planStep(alloc []api.NodeAllocation, req *api.StepCreateRequest, held map[s
 	out := api.StepLayout{Nodes: make([]api.StepNode, len(nodes))}
 	names := make([]string, len(nodes))
 	holds := make([]stepHold, len(nodes))
+	shares, aerr := stepGPUShares(nodes, req.GPUs) // step_gpu_share.go
+	if aerr != nil {
+		return api.StepLayout{}, nil, aerr
+	}
 	for i, a := range nodes {
 		if aerr := stepMemory(a, counts[i], req); aerr != nil {
 			return api.StepLayout{}, nil, aerr
 		}
 		n := api.StepNode{Node: a.Node, CPUs: a.CPUs, TaskIDs: ids[i]}
 		out.Tasks += len(ids[i])
-		gpus, aerr := stepGPUs(a, counts[i], len(nodes), req, heldOn(busy, a.Node))
+		gpus, aerr := stepGPUs(a, counts[i], shares[i], req, heldOn(busy, a.Node))
 		if aerr != nil {
 			return api.StepLayout{}, nil, aerr
 		}
@@ -198,7 +202,7 @@ func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *
 		}
 	}
 	if !req.Overcommit {
-		rebalance(counts, capacity)
+		rebalance(counts, gpuTaskCapacity(nodes[:n], capacity, req, tasks)) // step_gpu_share.go
 	}
 	return counts, nil
 }
@@ -232,8 +236,9 @@ func rebalance(counts, capacity []int) {
 // --gpus-per-node=2 job (srun reads SLURM_GPUS_PER_NODE) gets two.
 //
 // The GPUs are the first ones no other step holds (others); too few free
-// is a busy refusal, srun asks again.
-func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest, others *heldOnNode) ([]int, *api.Error) {
+// is a busy refusal, srun asks again. share is this node's part of
+// --gpus (stepGPUShares).
+func stepGPUs(a api.NodeAllocation, tasks, share int, req *api.StepCreateRequest, others *heldOnNode) ([]int, *api.Error) {
 	want := len(a.GPUs)
 	switch {
 	case req.GPUsPerNode > 0:
@@ -241,11 +246,11 @@ func stepGPUs(a api.NodeAllocation, tasks, nodes int, req *api.StepCreateRequest
 	case req.GPUsPerTask > 0:
 		want = tasks * req.GPUsPerTask
 	case req.GPUs > 0:
-		want = (req.GPUs + nodes - 1) / nodes
+		want = share
 	}
 	// Every GPU option given must fit in the job's GPUs there, else the
 	// step is refused as the peer refuses it (step_gres.go says why).
-	if max(want, tasks*req.GPUsPerTask, (req.GPUs+nodes-1)/nodes) > len(a.GPUs) {
+	if max(want, tasks*req.GPUsPerTask, share) > len(a.GPUs) {
 		return nil, api.NewError(api.CodeInvalidGRES)
 	}
 	gpus, ok := freeGPUs(a, want, others)

@@ -27,7 +27,7 @@ func tasksPerNode(q *job.Request, alloc []api.NodeAllocation) []int {
 	if n == 0 {
 		return out
 	}
-	cpt := max(q.CPUsPerTask, 1)
+	cpt := taskCPUs(q)
 	left := q.NTasks
 	if left == 0 {
 		for _, a := range alloc {
@@ -51,4 +51,41 @@ func tasksPerNode(q *job.Request, alloc []api.NodeAllocation) []int {
 		left--
 	}
 	return out
+}
+
+// taskCPUs is one task's CPUs: -c, or --gpus-per-task times
+// --cpus-per-gpu (the peer's -N2 -n4 --gpus-per-task=1 --cpus-per-gpu=2
+// holds 6,2 CPUs and runs 3,1 tasks, CPU_IDs=0-3,32-33 and 0-1).
+func taskCPUs(q *job.Request) int {
+	return max(q.CPUsPerTask, gpuTaskCPUs(q), 1) // shape_gpu.go
+}
+
+// runningTasks is the task count slurmctld shows for a running job that
+// holds nodes nodes, given the count shown while it pended: without -n a
+// task a node it was given (the peer's sbatch -N1-2 on idle nodes and
+// --gpus=12 on 8-GPU nodes both show NumNodes=2 NumTasks=2).
+func runningTasks(q *job.Request, pending, nodes int) int {
+	if q.NTasks > 0 {
+		return pending
+	}
+	return max(pending, nodes)
+}
+
+// spreadMaxNodes is the node count a --spread-job job without -N may
+// grow to, as slurmctld shows it pending: a task a node, no more than its
+// largest partition has (the peer shows -n4 --spread-job as NumNodes=1-4
+// and -n100 as 2-40 on its 40 nodes). 0 for other jobs.
+func (c *Controller) spreadMaxNodes(r *jobRecord) int {
+	q := r.Req
+	if !q.SpreadJob || q.NodesSet || q.MinNodes > 0 || q.NTasksPerNode > 0 || q.Overcommit || q.NTasks < 2 {
+		return 0
+	}
+	cs := c.confNow()
+	most := 0
+	for _, name := range r.St.Partitions {
+		if p, ok := cs.parts[name]; ok {
+			most = max(most, len(p.Nodes))
+		}
+	}
+	return min(q.NTasks, most)
 }

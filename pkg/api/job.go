@@ -64,6 +64,7 @@ type Job struct {
 	ExcludedNodes  string `json:"excluded_nodes,omitempty"`
 	Features       string `json:"features,omitempty"` // -C as given
 	Exclusive      string `json:"exclusive,omitempty"`
+	SpreadJob      bool   `json:"spread_job,omitempty"`    // --spread-job
 	TRESPerNode    string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
 	TRESPerJob     string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
 	TRESPerTask    string `json:"tres_per_task,omitempty"`

@@ -55,6 +55,8 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.integer("cpus_per_task", int64(q.CPUsPerTask), true)
 	o.integer("min_cpus", int64(q.MinCPUs), true)
 	o.boolean("overcommit", q.Overcommit)
+	o.boolean("spread_job", q.SpreadJob)
+	o.str("distribution", q.Distribution, true)
 	o.value("memory_per_node", q.MemPerNode, q.MemPerNode != nil)
 	o.value("memory_per_cpu", q.MemPerCPU, q.MemPerCPU != nil)
 	o.value("memory_per_gpu", q.MemPerGPU, q.MemPerGPU != nil)

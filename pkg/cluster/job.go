@@ -16,6 +16,12 @@ type JobSpec struct {
 	Tenant     string
 	User       string
 	Shape      sched.Shape
+	// GPUsPerTask is --gpus-per-task: the scheduler sees only the
+	// total (Shape.GPUs); the start lays the GPUs out with the tasks.
+	GPUsPerTask int
+	// CPUsPerGPU is --cpus-per-gpu: with --gpus the CPUs follow the GPUs
+	// the start lays out.
+	CPUsPerGPU int
 	// Limit is the requested time limit; 0 takes the partition's
 	// DefaultTime (then MaxTime) when the job starts.
 	Limit   time.Duration

@@ -12,23 +12,51 @@ import (
 // CPUs over them as Slurm's cons_tres does, whichever nodes the scheduler
 // gave which share: every node keeps one task's CPUs and the rest fills
 // the nodes one by one in that order, each up to what it has free (see
-// fillCPUs). GPU jobs keep the scheduler's even shares; only the largest
-// share moves to the first node, when it has room. Exclusive jobs hold
-// whole nodes and stay as they are.
+// fillCPUs). GPU jobs with the same GPUs on every node (--gres=gpu:N,
+// --gpus-per-node) fill the same way: the peer runs -N2 -n4 --gres=gpu:2
+// as 3,1. --gpus and --gpus-per-task jobs fill their GPUs too
+// (settleGPUs); when the nodes cannot take that, the scheduler's even
+// shares stay and only the largest CPU share moves to the first node,
+// when it has room. Exclusive jobs hold whole nodes and stay as they
+// are, except for memory (exclusiveMem).
 func (c *Cluster) settle(spec *JobSpec, alloc []sched.NodeAlloc, later map[string]nodeUse) []sched.NodeAlloc {
 	out := cloneAlloc(alloc)
 	slices.SortStableFunc(out, func(a, b sched.NodeAlloc) int { return hostlist.Compare(a.Node, b.Node) })
-	if len(out) < 2 || spec.Shape.Exclusive {
+	if spec.Shape.Exclusive {
+		exclusiveMem(spec, out)
 		return out
 	}
-	if gpuJob(spec, out) {
-		c.restFirst(spec, out, later)
+	if len(out) < 2 {
+		return out
+	}
+	if gpuJob(spec, out) && spec.Shape.GPUsPerNode == 0 {
+		if !c.settleGPUs(spec, out, later) { // layout_gpu.go
+			c.restFirst(spec, out, later)
+		}
 		return out
 	}
 	if spec.Shape.CPUs > 0 {
 		c.fillCPUs(spec, out, later)
 	}
 	return out
+}
+
+// exclusiveMem sets the memory of an exclusive job to what it asks, in
+// place: the node's CPUs are all the job's, its memory only as much as
+// asked per node (--mem) or per CPU (DefMemPerCPU included). The peer's
+// --exclusive -N2 on 32-CPU nodes with DefMemPerCPU=1024 holds Mem=32768
+// a node, with --mem=1000 Mem=1000, not the node's RealMemory; with
+// --mem=0 (MemPerNode stays 0 then, see ShapeOf) all of it.
+func exclusiveMem(spec *JobSpec, out []sched.NodeAlloc) {
+	sh := &spec.Shape
+	for i := range out {
+		switch {
+		case sh.MemPerNode > 0:
+			out[i].MemMB = min(out[i].MemMB, sh.MemPerNode)
+		case sh.MemPerCPU > 0:
+			out[i].MemMB = min(out[i].MemMB, int64(out[i].CPUs)*sh.MemPerCPU)
+		}
+	}
 }
 
 func gpuJob(spec *JobSpec, alloc []sched.NodeAlloc) bool {
@@ -160,12 +188,19 @@ func planUse(starts []sched.Start) map[string]nodeUse {
 	return out
 }
 
-// addUse adds (sign 1) or removes (sign -1) alloc's CPUs and memory.
+// addUse adds (sign 1) or removes (sign -1) alloc's CPUs, memory and
+// GPUs (marked by index: starts of one plan never share a GPU).
 func addUse(m map[string]nodeUse, alloc []sched.NodeAlloc, sign int) {
 	for _, a := range alloc {
 		u := m[a.Node]
 		u.cpus += sign * a.CPUs
 		u.mem += int64(sign) * a.MemMB
+		for _, g := range a.GPUs {
+			if g >= len(u.gpus) {
+				u.gpus = append(u.gpus, make([]bool, g+1-len(u.gpus))...)
+			}
+			u.gpus[g] = sign > 0
+		}
 		m[a.Node] = u
 	}
 }

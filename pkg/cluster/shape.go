@@ -30,7 +30,7 @@ import (
 //     node with --ntasks-per-node, else times the tasks; --gpus for the
 //     whole job; the first GPU type named is required;
 //   - memory: --mem per node (--mem=0: the smallest node of the partition,
-//     whole), --mem-per-cpu, --mem-per-gpu, else the partition's
+//     whole; with --exclusive each node's own memory), --mem-per-cpu, --mem-per-gpu, else the partition's
 //     DefMemPerGPU for GPU jobs, else DefMemPerCPU, else none (Slurm would
 //     give the whole node; sites set DefMemPerCPU, as the peer does);
 //   - --exclusive or OverSubscribe=EXCLUSIVE: whole nodes; -w, -x host
@@ -51,6 +51,9 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	if req.MaxNodes > s.Nodes && req.NTasksPerNode == 0 && !req.Overcommit {
 		s.MaxNodes = req.MaxNodes // -N1-2 -n2: two nodes when free
 	}
+	if spread := spreadNodes(req); spread > s.Nodes {
+		s.MaxNodes = spread
+	}
 	shapeCPUs(&s, req, cpt)
 	shapeGPUs(&s, req, gpn, gpt)
 	if req.NTasks > 0 && req.NTasksPerNode == 0 && cpt > 1 && s.CPUsPerNode == 0 && s.CPUs == req.NTasks*cpt {
@@ -58,8 +61,8 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	}
 	minCPUs(&s, req)
 	s.GPUType = gpuType(req)
-	shapeMemory(&s, req, cfg, part)
 	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")
+	shapeMemory(&s, req, cfg, part)
 	var err error
 	if s.NodeList, err = expandHosts(req.NodeList, "-w"); err != nil {
 		return sched.Shape{}, err
@@ -72,6 +75,19 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	}
 	s.Features = req.Features
 	return s, nil
+}
+
+// spreadNodes is the most nodes --spread-job asks for: a task a node
+// (the peer runs -n4 --spread-job on 4 nodes, 1(x4), and -n100 on all 40
+// of its nodes; the scheduler caps the count at the partition's nodes and
+// falls back to fewer when not that many are free). With -N the node
+// count stands (-N2 -n4 --spread-job shows NumNodes=2-2), and with
+// --ntasks-per-node the nodes follow the tasks already. 0 otherwise.
+func spreadNodes(req *job.Request) int {
+	if !req.SpreadJob || req.NodesSet || req.MinNodes > 0 || req.NTasksPerNode > 0 || req.Overcommit || req.NTasks < 2 {
+		return 0
+	}
+	return req.NTasks
 }
 
 func nodeCount(req *job.Request, gpn int) int {
@@ -150,6 +166,8 @@ func shapeMemory(s *sched.Shape, req *job.Request, cfg *slurmconf.Config, part *
 		defCPU, defGPU = part.DefMemPerCPU, part.DefMemPerGPU
 	}
 	switch {
+	case req.MemPerNode != nil && *req.MemPerNode == 0 && s.Exclusive:
+		// Whole nodes with all their memory, each its own.
 	case req.MemPerNode != nil && *req.MemPerNode == 0:
 		s.MemPerNode = smallestMemory(cfg, part)
 	case req.MemPerNode != nil:

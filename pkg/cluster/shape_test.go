@@ -146,6 +146,9 @@ func TestShapeOf(t *testing.T) {
 		"--mem=0 takes the partition's smallest node's memory": {
 			opts: "--mem=0", part: normal,
 			want: sched.Shape{CPUs: 1, MemPerNode: 128000}},
+		"--exclusive --mem=0 leaves each node its own memory": {
+			opts: "--exclusive --mem=0 -N1", part: normal,
+			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, Exclusive: true}},
 		"a GPU type is required": {
 			opts: "--gpus-per-node=h100:8 -N2", part: normal,
 			want: sched.Shape{Nodes: 2, CPUsPerNode: 1, GPUsPerNode: 8, GPUType: "h100", MemPerCPU: 1024}},
@@ -159,6 +162,17 @@ func TestShapeOf(t *testing.T) {
 		"-n with one CPU per task": {
 			opts: "-N2 -n4", part: normal,
 			want: sched.Shape{Nodes: 2, CPUs: 4, MemPerCPU: 1024}},
+		// The peer: -n4 --spread-job runs on 4 nodes, 1(x4); -N2 -n4
+		// --spread-job keeps NumNodes=2-2.
+		"--spread-job tries a task a node": {
+			opts: "-n4 --spread-job", part: normal,
+			want: sched.Shape{MaxNodes: 4, CPUs: 4, MemPerCPU: 1024}},
+		"--spread-job with -N keeps the node count": {
+			opts: "-N2 -n4 --spread-job", part: normal,
+			want: sched.Shape{Nodes: 2, MaxNodes: 0, CPUs: 4, MemPerCPU: 1024}},
+		"--spread-job with one task": {
+			opts: "-n1 --spread-job", part: normal,
+			want: sched.Shape{CPUs: 1, MemPerCPU: 1024}},
 		"a constraint with OR is refused": {
 			opts: "-C a|b", part: normal, wantErr: "only AND lists"},
 	}

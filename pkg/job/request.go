@@ -47,6 +47,13 @@ type Request struct {
 	MinCPUs       int  `json:"min_cpus,omitempty"` // --mincpus: CPUs each node must have
 	// Overcommit (-O) lets tasks share CPUs: each node gets one task's CPUs.
 	Overcommit bool `json:"overcommit,omitempty"`
+	// SpreadJob (--spread-job) spreads the tasks over as many nodes as
+	// there are tasks, as far as the partition has nodes.
+	SpreadJob bool `json:"spread_job,omitempty"`
+	// Distribution is -m as given ("block:block", "plane=4"): the srun
+	// in the job reads it from SLURM_DISTRIBUTION; the controller picks
+	// the job's CPU ids by its second level.
+	Distribution string `json:"distribution,omitempty"`
 
 	// Memory in megabytes; at most one of the three is set.
 	MemPerNode *int64 `json:"memory_per_node,omitempty"` // --mem; 0 means all of each node's memory

@@ -61,15 +61,17 @@ func (b *builder) parseDistribution(s string) (distKind, error) {
 	return distOther, nil
 }
 
-// setDistribution is sbatch's and salloc's -m: checked, then ignored
-// (Loam places a batch job's tasks as cons_tres does by default).
+// setDistribution is sbatch's and salloc's -m: checked and kept. The
+// job's tasks are laid out as cons_tres does by default; the srun in the
+// job reads SLURM_DISTRIBUTION, and the controller picks the CPU ids by
+// the second level (block or plane: lowest ids first).
 func setDistribution(b *builder, v value) error {
 	kind, err := b.parseDistribution(v.str)
 	if err != nil {
 		return err
 	}
 	b.arbitrary = kind == distArbitrary
-	b.ignored(v)
+	b.req.Distribution = v.str
 	return nil
 }
 

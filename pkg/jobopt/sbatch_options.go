@@ -95,7 +95,7 @@ func SbatchOptions() []Option {
 		{Long: "reservation", Arg: RequiredArg, Env: env("SBATCH_RESERVATION"), set: setReservation},
 		{Long: "signal", Arg: RequiredArg, Env: env("SBATCH_SIGNAL"), set: setSignal},
 		{Long: "sockets-per-node", Arg: RequiredArg},
-		{Long: "spread-job", Arg: NoArg, Env: env("SBATCH_SPREAD_JOB")},
+		{Long: "spread-job", Arg: NoArg, Env: env("SBATCH_SPREAD_JOB"), set: setSpreadJob},
 		{Long: "switches", Arg: RequiredArg, Env: env("SBATCH_REQ_SWITCH")},
 		{Long: "tasks-per-node", Arg: RequiredArg, Key: "ntasks-per-node", set: setNTasksPerNode},
 		{Long: "test-only", Arg: NoArg, set: setTestOnly},

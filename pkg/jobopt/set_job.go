@@ -333,6 +333,13 @@ func setOvercommit(b *builder, v value) error {
 	return nil
 }
 
+// setSpreadJob is --spread-job: as many nodes as tasks (the controller
+// caps them at the partition's nodes).
+func setSpreadJob(b *builder, v value) error {
+	b.req.SpreadJob = !v.reset
+	return nil
+}
+
 func setNTasks(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks", v.str, true)
 	b.req.NTasks = n

@@ -298,23 +298,34 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 
 // chooseNodes picks d.n nodes from cands (sorted by preference): the -w
 // nodes first, then on as few leaf switches as possible. The last node may
-// be one that only fits the smaller last share of the request.
+// be one that only fits the smaller last share of the request. A -w node
+// that only fits the last share goes last (the peer starts -w
+// cpu[001-002] -n30 with 12 CPUs free on cpu001, the larger share on
+// cpu002); two such nodes cannot both be last.
 func (c *cycle) chooseNodes(cands []cand, d *demand) []int32 {
 	var chosen []int32
+	short := int32(-1)
 	for _, ni := range d.nodeList {
 		i := slices.IndexFunc(cands, func(x cand) bool { return x.node == ni })
-		if i < 0 {
+		if i < 0 || (!cands[i].full && short >= 0) {
 			return nil
 		}
-		chosen = append(chosen, ni)
+		if cands[i].full {
+			chosen = append(chosen, ni)
+		} else {
+			short = ni
+		}
 	}
-	rest := d.n - len(chosen)
+	rest := d.n - len(d.nodeList)
 	if rest <= 0 {
+		if short >= 0 {
+			chosen = append(chosen, short)
+		}
 		return chosen
 	}
 	var fulls, lasts []int32
 	for _, cd := range cands {
-		if slices.Contains(chosen, cd.node) {
+		if slices.Contains(d.nodeList, cd.node) {
 			continue
 		}
 		if cd.full {
@@ -322,6 +333,12 @@ func (c *cycle) chooseNodes(cands []cand, d *demand) []int32 {
 		} else {
 			lasts = append(lasts, cd.node)
 		}
+	}
+	if short >= 0 {
+		if len(fulls) < rest {
+			return nil
+		}
+		return append(append(chosen, c.pickLeaves(fulls, rest)...), short)
 	}
 	if len(fulls) >= rest {
 		return append(chosen, c.pickLeaves(fulls, rest)...)

@@ -312,10 +312,17 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"StdOut="+shownStdio(stdOutPath(j), j)...)
 	}
 	b = append(b, sep+"Power="...)
+	kill := j.KillInvDep || j.NoKillInvDep
 	if j.KillInvDep {
 		b = append(b, sep+"KillOInInvalidDependent=Yes"...)
 	} else if j.NoKillInvDep {
 		b = append(b, sep+"KillOInInvalidDependent=No"...)
+	}
+	if j.SpreadJob && kill {
+		// Slurm 22.05 leaves out the line break after the kill flag.
+		b = append(b, "SpreadJob=Yes"...)
+	} else if j.SpreadJob {
+		b = append(b, sep+"SpreadJob=Yes"...)
 	}
 	for _, kv := range [][2]string{{"CpusPerTres", perGPU(int64(j.CPUsPerGPU))}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
 		{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {

@@ -51,6 +51,7 @@ func (e *Engine) spec(j *controller.EngineJob) (cluster.JobSpec, error) {
 	}
 	return cluster.JobSpec{
 		ID: sched.JobID(j.ID), Partitions: j.Partitions, Tenant: j.Tenant, User: j.User, Shape: shape,
+		GPUsPerTask: cluster.GPUsPerTask(j.Req), CPUsPerGPU: cluster.CPUsPerGPU(j.Req),
 		Limit: j.Limit, Submit: j.Submit, Begin: j.Begin, Nice: j.Nice, Hold: sched.HoldReason(j.Hold),
 		Requeue: j.Requeue, ArrayTasks: j.ArrayTasks, ArrayThrottle: j.Throttle, Reservation: j.Req.Reservation,
 	}, nil
