@@ -77,36 +77,52 @@ func gpuJob(spec *JobSpec, alloc []sched.NodeAlloc) bool {
 // take there. When the nodes cannot hold the layout (they always can
 // hold the scheduler's shares, which fit), those shares stay.
 func (c *Cluster) fillCPUs(spec *JobSpec, out []sched.NodeAlloc, later map[string]nodeUse) {
-	total := 0
-	for _, a := range out {
-		total += a.CPUs
-	}
-	unit := max(spec.Shape.CPUsPerNode, 1)
-	if total%unit != 0 {
-		unit = 1
-	}
-	perCPU := int64(0)
-	if spec.Shape.MemPerCPU > 0 && spec.Shape.MemPerNode == 0 {
-		perCPU = spec.Shape.MemPerCPU
-	}
-	free := make([]int, len(out))
-	for i, a := range out {
-		tasks, ok := c.freeTasks(a.Node, unit, perCPU, later)
-		if !ok {
-			return
-		}
-		free[i] = tasks
-	}
-	cpus, ok := spill(total/unit, free)
+	tasks, unit, free, ok := c.taskRoom(spec, out, later)
 	if !ok {
 		return
 	}
+	cpus, ok := spill(tasks, free)
+	if !ok {
+		return
+	}
+	perCPU := memPerCPU(spec)
 	for i := range out {
 		out[i].CPUs = cpus[i] * unit
 		if perCPU > 0 {
 			out[i].MemMB = int64(out[i].CPUs) * perCPU
 		}
 	}
+}
+
+// taskRoom is a job's CPUs over its nodes as tasks of unit CPUs (a
+// node's --ntasks-per-node share when the total divides, else single
+// CPUs): how many there are, and how many each node has free.
+func (c *Cluster) taskRoom(spec *JobSpec, out []sched.NodeAlloc, later map[string]nodeUse) (tasks, unit int, free []int, ok bool) {
+	total := 0
+	for _, a := range out {
+		total += a.CPUs
+	}
+	unit = max(spec.Shape.CPUsPerNode, 1)
+	if total%unit != 0 {
+		unit = 1
+	}
+	perCPU := memPerCPU(spec)
+	free = make([]int, len(out))
+	for i, a := range out {
+		if free[i], ok = c.freeTasks(a.Node, unit, perCPU, later); !ok {
+			return 0, 0, nil, false
+		}
+	}
+	return total / unit, unit, free, true
+}
+
+// memPerCPU is the memory each of spec's CPUs brings (--mem-per-cpu or
+// DefMemPerCPU); 0 when memory is asked per node.
+func memPerCPU(spec *JobSpec) int64 {
+	if spec.Shape.MemPerNode != 0 {
+		return 0
+	}
+	return max(spec.Shape.MemPerCPU, 0)
 }
 
 // spill deals tasks over nodes that can hold free[i] tasks each: one task

@@ -78,8 +78,8 @@ func (c *Cluster) settleGPUs(spec *JobSpec, out []sched.NodeAlloc, later map[str
 	for i := range out {
 		if cpus != nil {
 			out[i].CPUs = cpus[i]
-			if sh.MemPerCPU > 0 && sh.MemPerNode == 0 {
-				out[i].MemMB = int64(cpus[i]) * sh.MemPerCPU
+			if perCPU := memPerCPU(spec); perCPU > 0 {
+				out[i].MemMB = int64(cpus[i]) * perCPU
 			}
 		}
 		if perGPU > 0 {
@@ -99,10 +99,7 @@ func (c *Cluster) settleGPUs(spec *JobSpec, out []sched.NodeAlloc, later map[str
 // GPUs, in place, where the nodes have them free (the peer's -N2 --gpus=2
 // --cpus-per-gpu=2 holds 2(x2) CPUs); otherwise the CPUs stay.
 func (c *Cluster) cpusFollowGPUs(spec *JobSpec, out []sched.NodeAlloc, later map[string]nodeUse) {
-	perCPU := int64(0)
-	if spec.Shape.MemPerCPU > 0 && spec.Shape.MemPerNode == 0 {
-		perCPU = spec.Shape.MemPerCPU
-	}
+	perCPU := memPerCPU(spec)
 	want := make([]int, len(out))
 	for i, a := range out {
 		want[i] = max(len(a.GPUs)*spec.CPUsPerGPU, 1)
@@ -141,27 +138,14 @@ func fillGPUs(gpus int, room []int) ([]int, bool) {
 // node holding no more tasks than its free CPUs and GPUs (room) allow,
 // and returns the CPUs and GPUs of each node.
 func (c *Cluster) taskGPUs(spec *JobSpec, out []sched.NodeAlloc, room []int, later map[string]nodeUse) ([]int, []int, bool) {
-	total := 0
-	for _, a := range out {
-		total += a.CPUs
+	total, unit, free, ok := c.taskRoom(spec, out, later) // layout.go
+	if !ok {
+		return nil, nil, false
 	}
-	unit := max(spec.Shape.CPUsPerNode, 1)
-	if total%unit != 0 {
-		unit = 1
+	for i := range free {
+		free[i] = min(free[i], room[i]/spec.GPUsPerTask)
 	}
-	perCPU := int64(0)
-	if spec.Shape.MemPerCPU > 0 && spec.Shape.MemPerNode == 0 {
-		perCPU = spec.Shape.MemPerCPU
-	}
-	free := make([]int, len(out))
-	for i, a := range out {
-		tasks, ok := c.freeTasks(a.Node, unit, perCPU, later)
-		if !ok {
-			return nil, nil, false
-		}
-		free[i] = min(tasks, room[i]/spec.GPUsPerTask)
-	}
-	tasks, ok := spill(total/unit, free)
+	tasks, ok := spill(total, free)
 	if !ok {
 		return nil, nil, false
 	}
