@@ -282,7 +282,9 @@ func gresName(g slurmconf.GRES) string {
 	return g.Name + ":" + g.Type
 }
 
-// gresUsed prints scontrol -d's GresUsed ("gpu:h100:2(IDX:0-1)").
+// gresUsed prints scontrol -d's GresUsed. A typed GPU carries the indices
+// jobs hold ("gpu:h100:2(IDX:0-1)", "gpu:h100:0(IDX:N/A)"); an untyped one
+// only the count ("gpu:2", "gpu:0"), as Slurm 22.05 prints it.
 func gresUsed(list []slurmconf.GRES, gpus map[int]*jobRecord) string {
 	var idx []int
 	for g := range gpus {
@@ -300,6 +302,9 @@ func gresUsed(list []slurmconf.GRES, gpus map[int]*jobRecord) string {
 			continue
 		}
 		s += ":" + strconv.Itoa(len(idx))
+		if g.Type == "" {
+			continue
+		}
 		if len(idx) > 0 {
 			s += "(IDX:" + job.FormatRanges(idx) + ")"
 		} else {

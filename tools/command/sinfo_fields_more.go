@@ -27,15 +27,11 @@ var sinfoLongOnlyCols = []sinfoCol{
 		val: stateComplete},
 }
 
-// sinfoGRESUsed is GresUsed as sinfo prints it: the GPUs jobs hold
-// without their indices ("gpu:8", "gpu:h100:2"); a node without GPUs
-// prints "gpu:0".
+// sinfoGRESUsed is GresUsed as sinfo prints it: the node record's string,
+// as scontrol -d prints it ("gpu:8" untyped, "gpu:h100:2(IDX:0-1)" typed);
+// a node without GPUs prints "gpu:0".
 func sinfoGRESUsed(n *api.Node) string {
-	s := gresUsed(n)
-	if i := strings.IndexByte(s, '('); i >= 0 {
-		s = s[:i]
-	}
-	return s
+	return gresUsed(n)
 }
 
 // stateComplete is the node's base state and every flag, lower case and
