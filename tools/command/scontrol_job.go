@@ -373,7 +373,8 @@ func (f *jobFormatter) loamLines(b []byte, j *api.Job, sep string) []byte {
 }
 
 // borrowedLines prints, per node, the GPU indices held and those
-// borrowed.
+// borrowed. The key is GPUNode=, not Nodes=: scripts collect Slurm's own
+// per-node lines ("   Nodes=n1 CPU_IDs=0-3 Mem=...") by that key.
 func (f *jobFormatter) borrowedLines(b []byte, j *api.Job, sep string) []byte {
 	for _, a := range j.Allocation {
 		if len(a.GPUs) == 0 {
@@ -385,7 +386,7 @@ func (f *jobFormatter) borrowedLines(b []byte, j *api.Job, sep string) []byte {
 				borrowed = append(borrowed, g)
 			}
 		}
-		b = append(b, sep+"  Nodes="+a.Node+" GPU_IDs="+job.FormatRanges(sortedInts(a.GPUs))+
+		b = append(b, sep+"  GPUNode="+a.Node+" GPU_IDs="+job.FormatRanges(sortedInts(a.GPUs))+
 			" Borrowed="+orDefault(job.FormatRanges(sortedInts(borrowed)), "none")...)
 	}
 	return b

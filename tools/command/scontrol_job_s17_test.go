@@ -38,3 +38,18 @@ func TestS17SpreadJobLine(t *testing.T) {
 		t.Errorf("scontrol show job (-want +got):\n%s", diff)
 	}
 }
+
+// TestBorrowedLinesKeepOffSlurmsNodeKey: Loam's per-node GPU lines of
+// show job -d are keyed GPUNode=, so a script collecting Slurm's
+// per-node "Nodes= CPU_IDs=" lines does not count them.
+func TestBorrowedLinesKeepOffSlurmsNodeKey(t *testing.T) {
+	j := api.Job{GPUs: 6, Allocation: []api.NodeAllocation{
+		{Node: "gpu01", GPUs: []int{3, 0, 1, 2}, Borrowed: []bool{false, false, true, true}},
+		{Node: "gpu02", GPUs: []int{0, 1}},
+	}}
+	got := string((&jobFormatter{detail: true}).borrowedLines(nil, &j, "\n"))
+	want := "\n  GPUNode=gpu01 GPU_IDs=0-3 Borrowed=1-2\n  GPUNode=gpu02 GPU_IDs=0-1 Borrowed=none"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
