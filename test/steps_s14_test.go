@@ -37,7 +37,10 @@ echo "rc=$?"
 `
 
 // TestStepsS14: the peer's lines for the same steps (round 14, salloc -N2
-// --ntasks-per-node=2 --gres=gpu:4 on gpu[001-002]): ./show.sh runs from
+// --ntasks-per-node=2 --gres=gpu:4 on gpu[001-002]; the bind block again
+// from this very script in round 17: -N2 -n4 lays the tasks out 3,1, and
+// the peer binds no GPU for the one task of the second node, which sees
+// all four): ./show.sh runs from
 // the job's directory; each bound task prints slurmstepd's gpu-bind line
 // and sees SLURMD_TRES_BIND with verbose kept; srun --ntasks-per-node=2
 // puts SLURM_NTASKS_PER_NODE=2 in its tasks; after -K only the step's
@@ -58,8 +61,7 @@ func TestStepsS14(t *testing.T) {
 1: P=1 CVD=1 TB=gpu:verbose,map_gpu:3,1 NTPN=unset
 2: gpu-bind: usable_gres=0x8; bit_alloc=0xF; local_inx=0; global_list=3; local_list=3
 2: P=2 CVD=3 TB=gpu:verbose,map_gpu:3,1 NTPN=unset
-3: gpu-bind: usable_gres=0x2; bit_alloc=0xF; local_inx=0; global_list=1; local_list=1
-3: P=3 CVD=1 TB=gpu:verbose,map_gpu:3,1 NTPN=unset
+3: P=3 CVD=0,1,2,3 TB=unset NTPN=unset
 == per-node
 0: P=0 CVD=0,1,2,3 TB=unset NTPN=2
 1: P=1 CVD=0,1,2,3 TB=unset NTPN=2
