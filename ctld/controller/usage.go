@@ -153,6 +153,8 @@ func (c *Controller) statPlan(in *api.StepStatRequest) (*api.StepStatResponse, [
 	switch {
 	case in.Step == "batch":
 		addBatch()
+	case in.Step == "extern":
+		// Loam runs no extern step: never found running, as sstat says.
 	case in.Step != "":
 		id, err := strconv.ParseUint(in.Step, 10, 32)
 		if err != nil {

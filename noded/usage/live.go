@@ -26,6 +26,7 @@ type proc struct {
 	userUsec     int64
 	sysUsec      int64
 	rss, vm      int64 // bytes
+	majflt       int64 // major page faults
 }
 
 // readProc reads /proc/PID/stat.
@@ -55,6 +56,7 @@ func parseStat(pid int, data []byte) (proc, error) {
 	p.userUsec = (num(14) + num(16)) * tick
 	p.sysUsec = (num(15) + num(17)) * tick
 	p.cpuUsec = p.userUsec + p.sysUsec
+	p.majflt = num(12)
 	return p, nil
 }
 
@@ -81,6 +83,7 @@ func Live(node string, pids []int, taskOf func(session int) int) api.NodeUsage {
 		t.SysUsec += p.sysUsec
 		t.MaxRSS += p.rss
 		t.MaxVM += p.vm
+		t.Pages += p.majflt
 		t.Pids = append(t.Pids, pid)
 	}
 	n := api.NodeUsage{Node: node, Tasks: []api.TaskUsage{}}
@@ -103,6 +106,7 @@ func mergeTasks(n api.NodeUsage) api.NodeUsage {
 			out[k].SysUsec += t.SysUsec
 			out[k].MaxRSS += t.MaxRSS
 			out[k].MaxVM += t.MaxVM
+			out[k].Pages += t.Pages
 			out[k].Pids = append(out[k].Pids, t.Pids...)
 			slices.Sort(out[k].Pids)
 			continue

@@ -35,6 +35,7 @@ func FromState(task int, ps *os.ProcessState) api.TaskUsage {
 		u.UserUsec = tvUsec(ru.Utime)
 		u.SysUsec = tvUsec(ru.Stime)
 		u.MaxRSS = ru.Maxrss * 1024 // KiB on Linux
+		u.Pages = ru.Majflt
 	}
 	return u
 }

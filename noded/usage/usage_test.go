@@ -165,8 +165,9 @@ func TestParseStat(t *testing.T) {
 		wantErr bool
 	}{
 		"a name with blanks and parentheses": {
-			line: "42 (a (b) c) S 1 40 41 0 -1 4194560 100 0 0 0 150 25 10 5 20 0 1 0 100 8192000 300 18446744073709551615",
-			want: proc{pid: 42, session: 41, userUsec: 1_600_000, sysUsec: 300_000, cpuUsec: 1_900_000, vm: 8192000, rss: 300 * page},
+			line: "42 (a (b) c) S 1 40 41 0 -1 4194560 100 0 7 0 150 25 10 5 20 0 1 0 100 8192000 300 18446744073709551615",
+			want: proc{pid: 42, session: 41, userUsec: 1_600_000, sysUsec: 300_000, cpuUsec: 1_900_000, vm: 8192000, rss: 300 * page,
+				majflt: 7},
 		},
 		"no closing parenthesis": {line: "42 (abc S 1", wantErr: true},
 		"too few fields":         {line: "42 (abc) S 1 2 3", wantErr: true},

@@ -28,6 +28,8 @@ type TaskUsage struct {
 	// MaxVM is the task's virtual size; 0 where it was not measured (at
 	// a step's end: the processes are gone).
 	MaxVM int64 `json:"max_vm,omitempty"`
+	// Pages counts the task's major page faults (Slurm's pages).
+	Pages int64 `json:"pages,omitempty"`
 	// Pids are the task's processes (live usage only).
 	Pids []int `json:"pids,omitempty"`
 }
@@ -94,7 +96,21 @@ type UsageSummary struct {
 	MinRSS                 int64
 	MinRSSNode             string
 	MinRSSTask             int
-	TotalRSS, TotalVM      int64
+	MinVM                  int64
+	MinVMNode              string
+	MinVMTask              int
+	// Major page faults: the most and fewest of a task, and the sum.
+	MaxPages, MinPages   int64
+	MaxPagesNode         string
+	MinPagesNode         string
+	MaxPagesTask         int
+	MinPagesTask         int
+	TotalPages, AvePages int64
+	// FirstNode is the step's first node by name (Slurm's node of a
+	// figure that is the same everywhere, as the energy of a cluster
+	// without an energy plugin).
+	FirstNode         string
+	TotalRSS, TotalVM int64
 	// VMMeasured: some task's virtual size was measured.
 	VMMeasured bool
 }
@@ -118,12 +134,16 @@ func (u *StepUsage) Summary() (s UsageSummary, ok bool) {
 	}
 	n := int64(s.NTasks)
 	s.AveRSS, s.AveVM, s.AveCPUUsec = s.TotalRSS/n, s.TotalVM/n, s.TotalUsec()/n
+	s.AvePages = s.TotalPages / n
 	return s, true
 }
 
 func (s *UsageSummary) fold(node string, t TaskUsage) {
 	first := s.NTasks == 0
 	s.NTasks++
+	if first || node < s.FirstNode {
+		s.FirstNode = node
+	}
 	s.UserUsec += t.UserUsec
 	s.SysUsec += t.SysUsec
 	s.TotalRSS += t.MaxRSS
@@ -140,6 +160,16 @@ func (s *UsageSummary) fold(node string, t TaskUsage) {
 	}
 	if first || t.MaxVM > s.MaxVM {
 		s.MaxVM, s.MaxVMNode, s.MaxVMTask = t.MaxVM, node, t.Task
+	}
+	if first || t.MaxVM < s.MinVM {
+		s.MinVM, s.MinVMNode, s.MinVMTask = t.MaxVM, node, t.Task
+	}
+	s.TotalPages += t.Pages
+	if first || t.Pages > s.MaxPages {
+		s.MaxPages, s.MaxPagesNode, s.MaxPagesTask = t.Pages, node, t.Task
+	}
+	if first || t.Pages < s.MinPages {
+		s.MinPages, s.MinPagesNode, s.MinPagesTask = t.Pages, node, t.Task
 	}
 	if first || cpu > s.MaxCPUUsec {
 		s.MaxCPUUsec, s.MaxCPUNode, s.MaxCPUTask = cpu, node, t.Task

@@ -46,11 +46,12 @@ type sstatJob struct {
 
 // sstatRun is one sstat invocation's settings.
 type sstatRun struct {
-	pr      *acctPrinter // cells and delimiters, as sacct's
-	fields  []acctField
-	all     bool
-	perNode bool // -i: a line per node of each step
-	header  bool
+	pr        *acctPrinter // cells and delimiters, as sacct's
+	fields    []acctField
+	all       bool
+	perNode   bool // -i: a line per node of each step
+	header    bool
+	noconvert bool // --noconvert: sizes in bytes
 }
 
 // Sstat runs sstat: the live usage of running steps, asked of the node
@@ -86,8 +87,10 @@ func Sstat(ctx context.Context, env *Env, args []string) int {
 			jobs = o.val
 		case "n":
 			run.header = false
+		case "noconvert":
+			run.noconvert = true
 		case "o":
-			extra = o.val
+			extra = joinNonEmpty(extra, o.val) // sstat adds up its -o lists
 		case "p":
 			run.pr.parsable = 1
 		case "P":
@@ -159,10 +162,12 @@ func (run *sstatRun) stat(ctx context.Context, env *Env, w *output, jobs []sstat
 		switch {
 		case err != nil:
 			w.errf("couldn't get steps for job %d", j.job)
+		case len(resp.Steps) == 0 && j.step != "":
+			// A step asked for by name, of a job pending, running or
+			// ended, as sstat words it.
+			w.errf("StepId=%d.%s not found running.", j.job, j.step)
 		case resp.NoSteps:
 			w.errf("No steps running for job %d", j.job)
-		case len(resp.Steps) == 0 && j.step != "":
-			w.errf("StepId=%d.%s not found running.", j.job, j.step)
 		}
 		if err != nil {
 			continue
@@ -172,4 +177,12 @@ func (run *sstatRun) stat(ctx context.Context, env *Env, w *output, jobs []sstat
 		}
 	}
 	return w.exit(0)
+}
+
+// joinNonEmpty joins two field lists with a comma, either of them empty.
+func joinNonEmpty(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "," + b
 }

@@ -9,44 +9,70 @@ import (
 
 // sstatCol is one sstat field: Slurm's name and default width (negative:
 // left-justified) and how a step (or, with -i, one node of it) prints;
-// nil prints blank (what Loam does not measure: disk, pages, energy, CPU
-// frequency).
+// nil prints blank (what Loam does not measure: disk, CPU frequency).
 type sstatCol struct {
 	name  string
 	width int
-	val   func(s *api.StepStat, u *api.StepUsage) string
+	val   func(c sstatCell) string
 }
 
-// sstatUsageCol prints a usage field of u.
-func sstatUsageCol(name string) func(s *api.StepStat, u *api.StepUsage) string {
-	return func(s *api.StepStat, u *api.StepUsage) string {
-		if len(u.Nodes) == 0 {
-			if name == "NTasks" {
-				return strconv.Itoa(s.Tasks)
-			}
+// sstatCell is what a cell prints from: the step, the use it shows (the
+// step's, or with -i one node's), and the settings.
+type sstatCell struct {
+	s    *api.StepStat
+	u    *api.StepUsage
+	f    usageFmt
+	pids bool // -i: a line of pids, with no usage figures, as sstat's
+}
+
+// sstatUsageCol prints a usage field of the cell's use; with -i none
+// (and NTasks 0), as sstat prints its pid lines.
+func sstatUsageCol(name string) func(c sstatCell) string {
+	return func(c sstatCell) string {
+		switch {
+		case c.pids && name == "NTasks":
+			return "0"
+		case c.pids:
+			return ""
+		case len(c.u.Nodes) == 0 && name == "NTasks":
+			return strconv.Itoa(c.s.Tasks)
+		case len(c.u.Nodes) == 0:
 			return ""
 		}
-		return usageValue(name, u, s.Tasks)
+		return usageValue(name, c.u, c.s.Tasks, c.f)
+	}
+}
+
+// sstatFixed prints v on every step: the figures Loam has no plugin for,
+// as a Slurm cluster without one prints them (energy 0; CPU frequency
+// requests: none).
+func sstatFixed(v string) func(c sstatCell) string {
+	return func(c sstatCell) string {
+		if v == "Unknown" && c.s.StepID == "batch" {
+			return "0" // the batch step's request is 0, as sstat prints it
+		}
+		return v
 	}
 }
 
 // sstatCols are sstat's fields in the order sstat -e lists them.
 var sstatCols = []sstatCol{
 	{"AveCPU", 10, sstatUsageCol("AveCPU")},
-	{"AveCPUFreq", 10, nil},
+	{"AveCPUFreq", 10, sstatFixed("0")},
 	{"AveDiskRead", 12, nil},
 	{"AveDiskWrite", 12, nil},
-	{"AvePages", 10, nil},
+	{"AvePages", 10, sstatUsageCol("AvePages")},
 	{"AveRSS", 10, sstatUsageCol("AveRSS")},
 	{"AveVMSize", 10, sstatUsageCol("AveVMSize")},
-	{"ConsumedEnergy", 14, nil},
-	{"ConsumedEnergyRaw", 17, nil},
-	{"JobID", -12, func(s *api.StepStat, _ *api.StepUsage) string {
-		return strconv.FormatUint(uint64(s.JobID), 10) + "." + s.StepID
+	{"ConsumedEnergy", 14, sstatFixed("0")},
+	{"ConsumedEnergyRaw", 17, sstatFixed("0")},
+	{"JobID", -12, func(c sstatCell) string {
+		return strconv.FormatUint(uint64(c.s.JobID), 10) + "." + c.s.StepID
 	}},
 	{"MaxDiskRead", 12, nil}, {"MaxDiskReadNode", 15, nil}, {"MaxDiskReadTask", 15, nil},
 	{"MaxDiskWrite", 12, nil}, {"MaxDiskWriteNode", 16, nil}, {"MaxDiskWriteTask", 16, nil},
-	{"MaxPages", 8, nil}, {"MaxPagesNode", 12, nil}, {"MaxPagesTask", 14, nil},
+	{"MaxPages", 8, sstatUsageCol("MaxPages")}, {"MaxPagesNode", 12, sstatUsageCol("MaxPagesNode")},
+	{"MaxPagesTask", 14, sstatUsageCol("MaxPagesTask")},
 	{"MaxRSS", 10, sstatUsageCol("MaxRSS")},
 	{"MaxRSSNode", 10, sstatUsageCol("MaxRSSNode")},
 	{"MaxRSSTask", 10, sstatUsageCol("MaxRSSTask")},
@@ -56,10 +82,11 @@ var sstatCols = []sstatCol{
 	{"MinCPU", 10, sstatUsageCol("MinCPU")},
 	{"MinCPUNode", 10, sstatUsageCol("MinCPUNode")},
 	{"MinCPUTask", 10, sstatUsageCol("MinCPUTask")},
-	{"Nodelist", 20, func(s *api.StepStat, _ *api.StepUsage) string { return s.Nodes }},
+	{"Nodelist", 20, func(c sstatCell) string { return c.s.Nodes }},
 	{"NTasks", 8, sstatUsageCol("NTasks")},
-	{"Pids", 20, func(_ *api.StepStat, u *api.StepUsage) string { return stepPids(u) }},
-	{"ReqCPUFreq", 10, nil}, {"ReqCPUFreqMin", 13, nil}, {"ReqCPUFreqMax", 13, nil}, {"ReqCPUFreqGov", 13, nil},
+	{"Pids", 20, func(c sstatCell) string { return stepPids(c.u) }},
+	{"ReqCPUFreq", 10, sstatFixed("Unknown")}, {"ReqCPUFreqMin", 13, sstatFixed("Unknown")},
+	{"ReqCPUFreqMax", 13, sstatFixed("Unknown")}, {"ReqCPUFreqGov", 13, sstatFixed("Unknown")},
 	{"TRESUsageInAve", 14, sstatUsageCol("TRESUsageInAve")},
 	{"TRESUsageInMax", 14, sstatUsageCol("TRESUsageInMax")},
 	{"TRESUsageInMaxNode", 18, sstatUsageCol("TRESUsageInMaxNode")},
@@ -68,9 +95,14 @@ var sstatCols = []sstatCol{
 	{"TRESUsageInMinNode", 18, sstatUsageCol("TRESUsageInMinNode")},
 	{"TRESUsageInMinTask", 18, sstatUsageCol("TRESUsageInMinTask")},
 	{"TRESUsageInTot", 14, sstatUsageCol("TRESUsageInTot")},
-	{"TRESUsageOutAve", 15, nil}, {"TRESUsageOutMax", 15, nil}, {"TRESUsageOutMaxNode", 19, nil},
-	{"TRESUsageOutMaxTask", 19, nil}, {"TRESUsageOutMin", 15, nil}, {"TRESUsageOutMinNode", 19, nil},
-	{"TRESUsageOutMinTask", 19, nil}, {"TRESUsageOutTot", 15, nil},
+	{"TRESUsageOutAve", 15, sstatUsageCol("TRESUsageOutAve")},
+	{"TRESUsageOutMax", 15, sstatUsageCol("TRESUsageOutMax")},
+	{"TRESUsageOutMaxNode", 19, sstatUsageCol("TRESUsageOutMaxNode")},
+	{"TRESUsageOutMaxTask", 19, sstatUsageCol("TRESUsageOutMaxTask")},
+	{"TRESUsageOutMin", 15, sstatUsageCol("TRESUsageOutMin")},
+	{"TRESUsageOutMinNode", 19, sstatUsageCol("TRESUsageOutMinNode")},
+	{"TRESUsageOutMinTask", 19, sstatUsageCol("TRESUsageOutMinTask")},
+	{"TRESUsageOutTot", 15, sstatUsageCol("TRESUsageOutTot")},
 }
 
 // stepPids lists the processes of u's tasks, node by node.
@@ -154,11 +186,12 @@ func (run *sstatRun) rows(b []byte, s *api.StepStat) []byte {
 }
 
 func (run *sstatRun) row(b []byte, s *api.StepStat, u *api.StepUsage) []byte {
+	cell := sstatCell{s: s, u: u, f: usageFmt{raw: run.noconvert, sstat: true}, pids: run.perNode}
 	for i, f := range run.fields {
 		c := &sstatCols[f.col]
 		v := ""
 		if c.val != nil {
-			v = c.val(s, u)
+			v = c.val(cell)
 		}
 		b = run.pr.cell(b, v, f.width, i == len(run.fields)-1, v != "")
 	}

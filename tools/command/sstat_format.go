@@ -40,9 +40,37 @@ func cpuSecs(usec int64) string { return cpuTime(usec / 1_000_000 * 1_000_000) }
 // HH:MM:SS.
 func tresCPU(usec int64) string { return string(appendHMS(nil, usec/1_000_000)) }
 
+// usageFmt prints the sizes of usage fields: converted to the largest
+// unit that keeps them exact ("1264K"), in bytes with --noconvert, or in
+// sacct's --units unit ("20.66M"; it wins over --noconvert). sstat,
+// unlike sacct, passes the task ids of TRESUsage*Task through each
+// TRES's format ("cpu=00:00:00,mem=1"); sacct prints them plain.
+type usageFmt struct {
+	raw, sstat bool
+	units      int // unitKilo..unitPeta; 0 when not given
+}
+
+func (f usageFmt) size(v int64) string {
+	switch {
+	case f.units > 0 && v != 0:
+		num := float64(v)
+		for range f.units {
+			num /= 1024
+		}
+		suffix := unitNames[f.units : f.units+1]
+		if num == float64(int64(num)) {
+			return strconv.FormatInt(int64(num), 10) + suffix
+		}
+		return strconv.FormatFloat(num, 'f', 2, 64) + suffix
+	case f.raw:
+		return strconv.FormatInt(v, 10)
+	}
+	return resource.FormatSize(v)
+}
+
 // usageValue is usage field name of a step with ntasks tasks whose use is
 // u (nil: not measured); "" prints blank.
-func usageValue(name string, u *api.StepUsage, ntasks int) string {
+func usageValue(name string, u *api.StepUsage, ntasks int, f usageFmt) string {
 	var s api.UsageSummary
 	ok := false
 	if u != nil {
@@ -67,14 +95,14 @@ func usageValue(name string, u *api.StepUsage, ntasks int) string {
 	if !ok {
 		return ""
 	}
-	if v, found := usageTRES(name, s); found {
+	if v, found := usageTRES(name, s, f); found {
 		return v
 	}
-	return usageScalar(name, s)
+	return usageScalar(name, s, f)
 }
 
 // usageScalar is one of the per-task statistics.
-func usageScalar(name string, s api.UsageSummary) string {
+func usageScalar(name string, s api.UsageSummary, f usageFmt) string {
 	vm := func(v string) string {
 		if !s.VMMeasured {
 			return ""
@@ -83,21 +111,21 @@ func usageScalar(name string, s api.UsageSummary) string {
 	}
 	switch name {
 	case "MaxRSS":
-		return resource.FormatSize(s.MaxRSS)
+		return f.size(s.MaxRSS)
 	case "MaxRSSNode":
 		return s.MaxRSSNode
 	case "MaxRSSTask":
 		return strconv.Itoa(s.MaxRSSTask)
 	case "AveRSS":
-		return resource.FormatSize(s.AveRSS)
+		return f.size(s.AveRSS)
 	case "MaxVMSize":
-		return vm(resource.FormatSize(s.MaxVM))
+		return vm(f.size(s.MaxVM))
 	case "MaxVMSizeNode":
 		return vm(s.MaxVMNode)
 	case "MaxVMSizeTask":
 		return vm(strconv.Itoa(s.MaxVMTask))
 	case "AveVMSize":
-		return vm(resource.FormatSize(s.AveVM))
+		return vm(f.size(s.AveVM))
 	case "MinCPU":
 		return cpuSecs(s.MinCPUUsec)
 	case "MinCPUNode":
@@ -106,39 +134,99 @@ func usageScalar(name string, s api.UsageSummary) string {
 		return strconv.Itoa(s.MinCPUTask)
 	case "AveCPU":
 		return cpuSecs(s.AveCPUUsec)
+	case "MaxPages":
+		return f.size(s.MaxPages)
+	case "MaxPagesNode":
+		return s.MaxPagesNode
+	case "MaxPagesTask":
+		return strconv.Itoa(s.MaxPagesTask)
+	case "AvePages":
+		return f.size(s.AvePages)
 	}
 	return ""
 }
 
-// usageTRES is one of the TRESUsageIn* strings: cpu, mem and, where
-// measured, vmem, in Slurm's TRES order.
-func usageTRES(name string, s api.UsageSummary) (string, bool) {
-	var cpu, mem, vmem string
-	switch name {
-	case "TRESUsageInAve":
-		cpu, mem, vmem = tresCPU(s.AveCPUUsec), resource.FormatSize(s.AveRSS), resource.FormatSize(s.AveVM)
-	case "TRESUsageInMax":
-		cpu, mem, vmem = tresCPU(s.MaxCPUUsec), resource.FormatSize(s.MaxRSS), resource.FormatSize(s.MaxVM)
-	case "TRESUsageInMaxNode":
-		cpu, mem, vmem = s.MaxCPUNode, s.MaxRSSNode, s.MaxVMNode
-	case "TRESUsageInMaxTask":
-		cpu, mem, vmem = strconv.Itoa(s.MaxCPUTask), strconv.Itoa(s.MaxRSSTask), strconv.Itoa(s.MaxVMTask)
-	case "TRESUsageInMin":
-		cpu, mem = tresCPU(s.MinCPUUsec), resource.FormatSize(s.MinRSS)
-	case "TRESUsageInMinNode":
-		cpu, mem = s.MinCPUNode, s.MinRSSNode
-	case "TRESUsageInMinTask":
-		cpu, mem = strconv.Itoa(s.MinCPUTask), strconv.Itoa(s.MinRSSTask)
-	case "TRESUsageInTot":
-		cpu, mem, vmem = tresCPU(s.TotalUsec()), resource.FormatSize(s.TotalRSS), resource.FormatSize(s.TotalVM)
+// tresKind is how a TRESUsage string prints its values: amounts, the
+// nodes that had them, or the tasks.
+type tresKind int
+
+const (
+	tresAmount tresKind = iota
+	tresNode
+	tresTask
+)
+
+// usageTRES is one of the TRESUsageIn* or TRESUsageOut* strings, keys by
+// name as Slurm sorts them: cpu, energy (0: Loam has no energy plugin,
+// as a Slurm cluster without one prints it), mem, pages (major page
+// faults) and, where measured, vmem. Slurm's fs/disk is not measured. A task string has no energy; sstat passes its task ids through
+// each TRES's own format, the cpu's as milliseconds ("cpu=00:00:00"), the
+// sizes' as bytes, where sacct prints them plain ("cpu=1,mem=1").
+func usageTRES(name string, s api.UsageSummary, f usageFmt) (string, bool) {
+	stat, ok := strings.CutPrefix(name, "TRESUsageIn")
+	if !ok {
+		stat, ok = strings.CutPrefix(name, "TRESUsageOut")
+		if !ok {
+			return "", false
+		}
+		return usageTRESOut(stat, s)
+	}
+	var cpu, mem, pages, vm int64
+	var cpuNode, memNode, pagesNode, vmNode string
+	kind := tresAmount
+	switch stat {
+	case "Ave":
+		cpu, mem, pages, vm = s.AveCPUUsec, s.AveRSS, s.AvePages, s.AveVM
+	case "Max":
+		cpu, mem, pages, vm = s.MaxCPUUsec, s.MaxRSS, s.MaxPages, s.MaxVM
+	case "Min":
+		cpu, mem, pages, vm = s.MinCPUUsec, s.MinRSS, s.MinPages, s.MinVM
+	case "Tot":
+		cpu, mem, pages, vm = s.TotalUsec(), s.TotalRSS, s.TotalPages, s.TotalVM
+	case "MaxNode":
+		kind, cpuNode, memNode, pagesNode, vmNode = tresNode, s.MaxCPUNode, s.MaxRSSNode, s.MaxPagesNode, s.MaxVMNode
+	case "MinNode":
+		kind, cpuNode, memNode, pagesNode, vmNode = tresNode, s.MinCPUNode, s.MinRSSNode, s.MinPagesNode, s.MinVMNode
+	case "MaxTask":
+		kind = tresTask
+		cpu, mem, pages, vm = int64(s.MaxCPUTask), int64(s.MaxRSSTask), int64(s.MaxPagesTask), int64(s.MaxVMTask)
+	case "MinTask":
+		kind = tresTask
+		cpu, mem, pages, vm = int64(s.MinCPUTask), int64(s.MinRSSTask), int64(s.MinPagesTask), int64(s.MinVMTask)
 	default:
 		return "", false
 	}
-	parts := []string{"cpu=" + cpu, "mem=" + mem}
-	if s.VMMeasured && vmem != "" {
-		parts = append(parts, "vmem="+vmem)
+	num := func(v int64) string { return strconv.FormatInt(v, 10) }
+	var parts []string
+	switch {
+	case kind == tresAmount:
+		parts = []string{"cpu=" + tresCPU(cpu), "energy=0", "mem=" + f.size(mem), "pages=" + f.size(pages), "vmem=" + f.size(vm)}
+	case kind == tresNode:
+		parts = []string{"cpu=" + cpuNode, "energy=" + s.FirstNode, "mem=" + memNode, "pages=" + pagesNode, "vmem=" + vmNode}
+	case kind == tresTask && f.sstat:
+		parts = []string{"cpu=" + string(appendHMS(nil, cpu/1000)), "mem=" + f.size(mem), "pages=" + f.size(pages), "vmem=" + f.size(vm)}
+	default:
+		parts = []string{"cpu=" + num(cpu), "mem=" + num(mem), "pages=" + num(pages), "vmem=" + num(vm)}
+	}
+	if !s.VMMeasured {
+		parts = parts[:len(parts)-1]
 	}
 	return strings.Join(parts, ","), true
+}
+
+// usageTRESOut is a TRESUsageOut* string: Slurm's carries the energy and
+// the disk writes; Loam measures neither and prints the energy as a
+// Slurm cluster without an energy plugin does.
+func usageTRESOut(stat string, s api.UsageSummary) (string, bool) {
+	switch stat {
+	case "Ave", "Max", "Min", "Tot":
+		return "energy=0", true
+	case "MaxNode", "MinNode":
+		return "energy=" + s.FirstNode, true
+	case "MaxTask", "MinTask":
+		return "", true
+	}
+	return "", false
 }
 
 // jobCPU is a job line's TotalCPU, UserCPU or SystemCPU: the sum of its
@@ -166,9 +254,9 @@ func jobCPU(name string, j *api.AcctJob) string {
 // acctUsage is a usage field of sacct: measured per step (blank on the
 // job line), but for the CPU times, whose job line sums the steps.
 func acctUsage(name string) func(r acctRow, p *acctPrinter) string {
-	return func(r acctRow, _ *acctPrinter) string {
+	return func(r acctRow, p *acctPrinter) string {
 		if r.step != nil {
-			return usageValue(name, r.step.Usage, r.step.Tasks)
+			return usageValue(name, r.step.Usage, r.step.Tasks, usageFmt{raw: p.noconvert, units: p.units})
 		}
 		switch name {
 		case "TotalCPU", "UserCPU", "SystemCPU":

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 )
@@ -51,5 +53,54 @@ func TestSacctUsage(t *testing.T) {
 			}
 			checkGolden(t, "sacct-"+name+".txt", te.stdout.String())
 		})
+	}
+}
+
+// TestSacctUsageInThePeersForms: the forms of a Slurm cluster that
+// gathers usage (its sacct -P --noconvert of a finished job): sizes in
+// bytes with --noconvert, pages with their node and task, the
+// TRESUsageOut strings with the energy (Loam measures no disk writes),
+// the task strings' ids plain (sacct's, unlike sstat's).
+func TestSacctUsageInThePeersForms(t *testing.T) {
+	tests := map[string]struct {
+		args []string
+		want string
+	}{
+		"--noconvert: bytes": {[]string{"--noconvert", "-o", "jobid,maxrss,averss,tresusageinmax"},
+			"20|||\n20.batch|66154496|66154496|cpu=00:00:00,energy=0,mem=66154496,pages=0\n" +
+				"20.0|2147483648|1079812096|cpu=01:00:01,energy=0,mem=2147483648,pages=0\n21|||\n21.0|||\n22|||\n"},
+		"pages and the out strings": {[]string{"-o", "jobid,maxpages,maxpagesnode,maxpagestask,avepages,tresusageoutmax,tresusageoutmaxnode,tresusageoutmaxtask"},
+			"20|||||||\n20.batch|0|gpu001|0|0|energy=0|energy=gpu001|\n20.0|0|gpu001|0|0|energy=0|energy=gpu001|\n" +
+				"21|||||||\n21.0|||||||\n22|||||||\n"},
+		"task strings: plain ids": {[]string{"-o", "jobid,tresusageinmaxtask,tresusageinmintask"},
+			"20||\n20.batch|cpu=0,mem=0,pages=0|cpu=0,mem=0,pages=0\n20.0|cpu=0,mem=0,pages=0|cpu=2,mem=2,pages=0\n21||\n21.0||\n22||\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := &fakeController{acct: usageJobs()}
+			te := newTestEnv(f, 1795950000+3600)
+			args := append([]string{"-P", "-n"}, tc.args...)
+			if code := Sacct(context.Background(), te.Env, args); code != 0 {
+				t.Fatalf("exit %d: %s", code, te.stderr)
+			}
+			if diff := cmp.Diff(tc.want, te.stdout.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSacctUsageUnits: --units converts the usage sizes too, as the
+// peer's sacct --units=M prints them ("20.66M"), a count of 0 plain.
+func TestSacctUsageUnits(t *testing.T) {
+	f := &fakeController{acct: usageJobs()[:1]}
+	te := newTestEnv(f, 1795950000+3600)
+	args := []string{"-P", "-n", "--units=M", "-o", "jobid,maxrss,maxpages,tresusageinmax"}
+	if code := Sacct(context.Background(), te.Env, args); code != 0 {
+		t.Fatalf("exit %d: %s", code, te.stderr)
+	}
+	want := "20|||\n20.batch|63.09M|0|cpu=00:00:00,energy=0,mem=63.09M,pages=0\n20.0|2048M|0|cpu=01:00:01,energy=0,mem=2048M,pages=0\n"
+	if diff := cmp.Diff(want, te.stdout.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
