@@ -61,6 +61,11 @@ type AcctJob struct {
 	WorkDir         string       `json:"current_working_directory,omitempty"`
 	Restarts        int          `json:"restart_cnt"`
 	Priority        int64        `json:"priority"`
+	// MemPerCPU and MemPerNode are the job's memory request in MB as
+	// asked (--mem-per-cpu or DefMemPerCPU; --mem): Slurm's req_mem with
+	// and without its per-CPU flag, what seff reads. Both 0: no request.
+	MemPerCPU  int64 `json:"memory_per_cpu,omitempty"`
+	MemPerNode int64 `json:"memory_per_node,omitempty"`
 	// Suspended is the seconds the job has spent suspended (scontrol
 	// suspend), the current suspension included.
 	Suspended int64 `json:"suspended,omitempty"`
