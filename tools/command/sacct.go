@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/slurmdata"
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
@@ -86,10 +87,15 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 		w.errf("Problem talking to the database: %s", errText(err))
 		return w.exit(1)
 	}
-	if pr.uses("Cluster") {
+	if pr.uses("Cluster") || rq.json {
 		if cfg, err := c.Config(ctx); err == nil {
 			pr.cluster = cfg.ClusterName
 		}
+	}
+	if rq.json {
+		jsonJobOrder(resp.Jobs)
+		w.buf = append(w.buf, slurmdata.JSON(toData(pr.jsonDoc(resp.Jobs, q, rq)))...)
+		return w.exit(0)
 	}
 	w.buf = pr.print(w.buf, resp.Jobs, q, rq)
 	return w.exit(0)

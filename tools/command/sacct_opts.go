@@ -88,6 +88,7 @@ type sacctRequest struct {
 	qos              []string
 	tlMin, tlMax     int64     // -k/-K in minutes; 0 when not given
 	sels             []acctSel // -j entries (sacct_steps.go)
+	json             bool      // --json (sacct_json.go)
 }
 
 // sacctOption applies one option; done reports that sacct ends now with
@@ -159,8 +160,11 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		pr.noconvert = true
 	case "T":
 		pr.window.on = true
-	case "json", "yaml":
-		w.errf("--%s is not supported", o.id)
+	case "json":
+		rq.json = true
+	case "yaml":
+		// slurmdata writes empty strings as null, the peer's sacct as "".
+		w.errf("--yaml is not supported; use --json")
 		return 1, true
 	}
 	if name, ok := sacctUnsupported[o.id]; ok {
