@@ -40,23 +40,9 @@ func usersReport(kind string) sreportRun {
 			w.raw(" Unknown field '" + bad + "'\n")
 			return 1
 		}
-		p.q.Start, p.q.End = reportWindow(p.q.Start, p.q.End, env.Now())
-		lc, ok := dialLive(ctx, env, w)
+		u, resp, ok := fetchReport(ctx, env, w, p, true) // sreport_util.go
 		if !ok {
 			return 1
-		}
-		u, err := lc.UtilReport(ctx, &p.q)
-		if err != nil {
-			w.errf("%s", errDetail(err))
-			return 1
-		}
-		resp, err := lc.(Controller).Accounting(ctx, &api.AcctQuery{StartTime: p.q.Start, EndTime: p.q.End, AllocationsOnly: true})
-		if err != nil {
-			w.errf("%s", errDetail(err))
-			return 1
-		}
-		if !p.clusterOK(u.Cluster) {
-			resp.Jobs = nil
 		}
 		uses := cpuUse(resp.Jobs, p.q.Start, min(p.q.End, max(resp.Now, p.q.Start)), p.q.Accounts, p.users, p.tres)
 		title := map[string]string{"abu": "Cluster/Account/User Utilization", "uba": "Cluster/User/Account Utilization",

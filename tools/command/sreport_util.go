@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
 )
 
 // utilColumn is one column of sreport cluster utilization: its header,
@@ -117,6 +119,35 @@ func utilUnitLine(unit string, tres bool) string {
 	return "Usage reported in " + what + unitName(unit)
 }
 
+// fetchReport sets the report's window and fetches the cluster's
+// utilization in it and, with jobs, the accounting records of the jobs
+// that ran in it (none when Clusters= leaves this cluster out). false:
+// an error was printed.
+func fetchReport(ctx context.Context, env *Env, w *output, p *sreportParams, jobs bool) (*api.UtilReport, *api.AcctResponse, bool) {
+	p.q.Start, p.q.End = reportWindow(p.q.Start, p.q.End, env.Now())
+	lc, ok := dialLive(ctx, env, w)
+	if !ok {
+		return nil, nil, false
+	}
+	u, err := lc.UtilReport(ctx, &p.q)
+	if err != nil {
+		w.errf("%s", errDetail(err))
+		return nil, nil, false
+	}
+	if !jobs {
+		return u, nil, true
+	}
+	resp, err := lc.(Controller).Accounting(ctx, &api.AcctQuery{StartTime: p.q.Start, EndTime: p.q.End, AllocationsOnly: true})
+	if err != nil {
+		w.errf("%s", errDetail(err))
+		return nil, nil, false
+	}
+	if !p.clusterOK(u.Cluster) {
+		resp.Jobs = nil
+	}
+	return u, resp, true
+}
+
 // clusterUtilization is sreport cluster utilization: allocated, idle and
 // reported time per TRES (cpu and gres/gpu). Loam has no down, planned
 // down, planned (reserved) or overcommitted time to report: they are 0.
@@ -126,14 +157,8 @@ func clusterUtilization(ctx context.Context, env *Env, w *output, p *sreportPara
 		w.raw(" Unknown field '" + bad + "'\n")
 		return 1
 	}
-	p.q.Start, p.q.End = reportWindow(p.q.Start, p.q.End, env.Now())
-	lc, ok := dialLive(ctx, env, w)
+	u, _, ok := fetchReport(ctx, env, w, p, false)
 	if !ok {
-		return 1
-	}
-	u, err := lc.UtilReport(ctx, &p.q)
-	if err != nil {
-		w.errf("%s", errDetail(err))
 		return 1
 	}
 	reportHeader(w, env, p, "Cluster Utilization", u.Start, u.End, utilUnitLine(p.unit, p.tresGiven))
