@@ -250,10 +250,6 @@ func jsonRequired(j *api.AcctJob) jObj {
 	return jObj{{"CPUs", cpus}, {"memory", mem}}
 }
 
-// tresIDs are the accounting's TRES ids (Slurm's built-in ones; the
-// first GRES gets 1001).
-var tresIDs = map[string]int{"cpu": 1, "mem": 2, "energy": 3, "node": 4, "billing": 5, "fs/disk": 6, "vmem": 7, "pages": 8}
-
 // jsonTRES is a TRES list as the peer's entries, in TRES id order;
 // memory in MiB as Loam counts it. energy adds the energy entry with a null count.
 func jsonTRES(s string, energy bool) jArr {
@@ -270,10 +266,7 @@ func jsonTRES(s string, energy bool) jArr {
 	var ents []ent
 	for _, c := range t {
 		typ, name, isGres := strings.Cut(c.Name, "/")
-		id, ok := tresIDs[c.Name]
-		if !ok {
-			id = 1001
-		}
+		id := accountingTRESID(c.Name) // tres_ids.go
 		n := c.Count
 		ents = append(ents, ent{id: id, typ: typ, name: name, count: n, hasNameVal: isGres})
 	}

@@ -283,26 +283,20 @@ func mgrQOSRows(_ *api.AssocResponse, c *mgrCond) []mgrRow {
 		"UsageFactor": "1.000000", "ID": "1"}}
 }
 
-// mgrTRES are the TRES Loam counts, with Slurm's ids.
-var mgrTRES = [][3]string{
-	{"cpu", "", "1"}, {"mem", "", "2"}, {"energy", "", "3"}, {"node", "", "4"}, {"billing", "", "5"},
-	{"fs", "disk", "6"}, {"vmem", "", "7"}, {"pages", "", "8"}, {"gres", "gpu", "1001"},
-}
-
 // mgrTRESRows is list tres; name= matches a TRES's name, or its type
 // when it has none ("gpu", "cpu"; not "gres/gpu").
 func mgrTRESRows(_ *api.AssocResponse, c *mgrCond) []mgrRow {
 	var out []mgrRow
-	for _, tr := range mgrTRES {
-		name := tr[1]
+	for _, tr := range accountingTRES { // tres_ids.go
+		name := tr.name
 		if name == "" {
-			name = tr[0]
+			name = tr.typ
 		}
-		if !mgrMatchFold(c.types, tr[0]) || !mgrMatchFold(c.names, name) ||
-			!mgrMatch(c.ids, tr[2]) {
+		id := strconv.Itoa(tr.id)
+		if !mgrMatchFold(c.types, tr.typ) || !mgrMatchFold(c.names, name) || !mgrMatch(c.ids, id) {
 			continue
 		}
-		out = append(out, mgrRow{"Type": tr[0], "Name": tr[1], "ID": tr[2]})
+		out = append(out, mgrRow{"Type": tr.typ, "Name": tr.name, "ID": id})
 	}
 	return out
 }
