@@ -170,29 +170,9 @@ func appendLine(b []byte, label, value string) []byte {
 	return append(b, '\n')
 }
 
-// seffTime prints seconds as seff does: "[D-]HH:MM:SS".
-func seffTime(secs int64) string {
-	days := secs / 86400
-	secs -= days * 86400
-	b := make([]byte, 0, 16)
-	if days > 0 {
-		b = strconv.AppendInt(b, days, 10)
-		b = append(b, '-')
-	}
-	b = appendTwo(b, secs/3600)
-	b = append(b, ':')
-	b = appendTwo(b, secs%3600/60)
-	b = append(b, ':')
-	b = appendTwo(b, secs%60)
-	return string(b)
-}
-
-func appendTwo(b []byte, n int64) []byte {
-	if n < 10 {
-		b = append(b, '0')
-	}
-	return strconv.AppendInt(b, n, 10)
-}
+// seffTime prints seconds as seff does: "[D-]HH:MM:SS", Slurm's
+// duration form (appendHMS); seff's times are never negative.
+func seffTime(secs int64) string { return string(appendHMS(nil, secs)) }
 
 // seffKB prints kilobytes as seff does: in the largest binary unit that
 // leaves at least one, two decimals ("311.00 MB"); nothing is "0.00 MB".
