@@ -44,24 +44,30 @@ func (pr *acctPrinter) mem(mb int64, tres bool) string {
 	case mb == 0:
 		return "0"
 	case pr.units > 0:
-		num := float64(mb)
-		for u := unitMega; u < pr.units; u++ {
-			num /= 1024
-		}
-		for u := unitMega; u > pr.units; u-- {
-			num *= 1024
-		}
-		suffix := unitNames[pr.units : pr.units+1]
-		if num == float64(int64(num)) {
-			return strconv.FormatInt(int64(num), 10) + suffix
-		}
-		return strconv.FormatFloat(num, 'f', 2, 64) + suffix
+		return inUnit(float64(mb), unitMega, pr.units)
 	case pr.noconvert:
 		return strconv.FormatInt(mb, 10) + "M"
 	case tres:
 		return resource.FormatTRESMemory(mb)
 	}
 	return resource.FormatMemory(mb)
+}
+
+// inUnit prints num, counted in unit from (0 for bytes, unitMega for
+// MB), in unit to, as sacct --units asks: a whole number plain, any other
+// with two decimals ("2097152K", "20.66M", "0.00T").
+func inUnit(num float64, from, to int) string {
+	for u := from; u < to; u++ {
+		num /= 1024
+	}
+	for u := from; u > to; u-- {
+		num *= 1024
+	}
+	suffix := unitNames[to : to+1]
+	if num == float64(int64(num)) {
+		return strconv.FormatInt(int64(num), 10) + suffix
+	}
+	return strconv.FormatFloat(num, 'f', 2, 64) + suffix
 }
 
 // tres prints a TRES string as sacct does: by name, its memory in the

@@ -53,15 +53,7 @@ type usageFmt struct {
 func (f usageFmt) size(v int64) string {
 	switch {
 	case f.units > 0 && v != 0:
-		num := float64(v)
-		for range f.units {
-			num /= 1024
-		}
-		suffix := unitNames[f.units : f.units+1]
-		if num == float64(int64(num)) {
-			return strconv.FormatInt(int64(num), 10) + suffix
-		}
-		return strconv.FormatFloat(num, 'f', 2, 64) + suffix
+		return inUnit(float64(v), 0, f.units) // sacct_units.go
 	case f.raw:
 		return strconv.FormatInt(v, 10)
 	}
