@@ -28,9 +28,13 @@ func (c *Controller) keepRun(r *jobRecord, now time.Time) {
 		// batch script dies: the job's exit is 0:0, the batch step's is
 		// how the script died (finishStopped).
 		a.ExitCode, a.EndTime = job.ExitCode{}, at
+		stepEnd := job.Cancelled
+		if r.ruleRequeue { // the script ended itself (requeue_exit.go)
+			a.ExitCode, stepEnd = r.St.ExitCode, job.Failed
+		}
 		for i := range a.Steps {
 			if a.Steps[i].EndTime == 0 { // killed with the run
-				a.Steps[i].EndTime, a.Steps[i].State = at, job.Cancelled
+				a.Steps[i].EndTime, a.Steps[i].State = at, stepEnd
 			}
 		}
 	}
@@ -46,7 +50,7 @@ func requeuedRunState(r *jobRecord) job.State {
 	switch {
 	case r.St.Preempt != 0:
 		return job.Preempted
-	case r.running() && r.St.EndState == "":
+	case r.running() && r.St.EndState == "" && !r.ruleRequeue:
 		return job.NodeFail // nodeFailJob is the only requeue not stopped first (end.go)
 	}
 	return job.Requeued

@@ -27,6 +27,8 @@ import (
 // order: association, QOS, time limit, capacity, caps, paths.
 func (c *Controller) preCheck(cs *confState, a *admitted) *api.Error {
 	steps := []func() *api.Error{
+		func() *api.Error { return checkRootJobs(cs, a) }, // limits.go
+		func() *api.Error { return checkEnforce(cs, a) },  // limits.go
 		func() *api.Error { return checkAssociation(cs, a) },
 		func() *api.Error { return checkQOS(cs, a) },
 		func() *api.Error { return checkTimeLimit(cs, a) },

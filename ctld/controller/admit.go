@@ -63,6 +63,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		}
 	}
 	applyDefaults(cs, a)
+	applyMemLimits(cs, a) // memlimits.go
 	if err := c.preCheck(cs, a); err != nil {
 		return nil, err
 	}

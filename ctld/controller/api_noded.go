@@ -50,7 +50,9 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	out := &api.RegisterResponse{ClusterName: c.confNow().conf.ClusterName, HeartbeatInterval: c.heartbeatInterval(),
 		Kill: kill, Now: unix(now)}
 	cpus, _, _ := c.usage(n)
-	out.State, _ = c.baseState(n, cpus)
+	var flags []string
+	out.State, flags = c.baseState(n, cpus)
+	out.Drain = slices.Contains(flags, api.FlagDrain)
 	up := n.schedState() != NodeDown // read under the lock: housekeeping writes it
 	c.noteNodeChange(n, before)
 	c.mu.Unlock()
@@ -157,6 +159,10 @@ func (c *Controller) handleHeartbeat(ctx context.Context, id auth.Identity, body
 		c.updateEngine(n)
 		c.schedule()
 	}
+	cpus, _, _ := c.usage(n)
+	var flags []string
+	out.State, flags = c.baseState(n, cpus) // for HealthCheckNodeState
+	out.Drain = slices.Contains(flags, api.FlagDrain)
 	for _, jid := range in.Running {
 		if r := c.jobs[jid]; r == nil || !r.running() || !n.jobs[jid] {
 			if r == nil || !r.running() || r.St.Start < unix(now)-60 {
@@ -210,6 +216,9 @@ func (c *Controller) applyEvent(b *batch, node string, ev *api.JobEvent) {
 	if r != nil && ev.Usage != nil {
 		c.applyUsage(b, r, node, ev.Usage) // usage.go
 	}
+	if c.nodeScriptEvent(b, node, r, ev) { // nodeprolog.go
+		return
+	}
 	if r == nil || r.St.BatchHost != node {
 		return // not this node's batch job (any more)
 	}
@@ -220,6 +229,8 @@ func (c *Controller) applyEvent(b *batch, node string, ev *api.JobEvent) {
 			r.St.Launched = true
 			b.persist(c.persistStatus(r))
 		}
+	case api.EventCompleting:
+		c.jobCompleting(b, r, ev) // nodeprolog.go: its epilog runs
 	case api.EventEnded:
 		log.WithField("exit_code", ev.ExitCode.String()).Debug("job ended")
 		c.jobEnded(b, r, ev)

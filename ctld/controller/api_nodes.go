@@ -248,6 +248,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 		PreemptMode: string(p.PreemptMode), GraceTime: int64(p.GraceTime.Seconds()), AllowAccounts: p.AllowAccounts,
 		DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, AllowGroups: p.AllowGroups, Hidden: p.Hidden,
 		OverSubscribe: p.OverSubscribe, DefMemPerCPU: p.DefMemPerCPU, DefMemPerGPU: p.DefMemPerGPU, MaxMemPerNode: p.MaxMemPerNode,
+		DefMemPerNode: p.DefMemPerNode, MaxMemPerCPU: p.MaxMemPerCPU, // memlimits.go
 		InheritedMemory: p.InheritedMemory,
 		QueueClass:      string(p.QueueClass), AgingRate: p.AgingRate, AgingCap: p.AgingCap,
 		ReservationTimeout: int64(p.ReservationTimeout.Seconds()), ReservationCooldown: int64(p.ReservationCooldown.Seconds()),
@@ -257,6 +258,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 	if p.DefaultTime <= 0 {
 		ap.DefaultTime = 0
 	}
+	ap.OverTimeLimit, ap.DisableRootJobs = overTimeMinutes(p.OverTimeLimit), p.DisableRootJobs // limits.go
 	for _, name := range p.Nodes {
 		if nc, ok := conf.Node(name); ok {
 			ap.TotalCPUs += nc.CPUs

@@ -90,7 +90,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 		c.setArrayPending(r, "")
 		r.St.ArrayTask = l.TaskIndex
 	}
-	c.setState(r, job.Running)
+	c.setState(r, c.startState()) // CONFIGURING while PrologSlurmctld runs (ctldscripts.go)
 	st := &r.St
 	st.Start, st.Partition, st.Alloc, st.BatchHost = unix(now), l.Partition, l.Alloc, l.Alloc[0].Node
 	st.Reason, st.Desc, st.Launched = job.ReasonNone, "", false
@@ -121,7 +121,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 		b.persist(c.persistStatus(r))
 	}
 	c.log.WithField("job_id", r.ID).WithField("node", st.BatchHost).WithField("partition", st.Partition).Info("job started")
-	c.queueLaunch(b, r)
+	c.launchOrProlog(b, r)
 	c.jobChanged(r)
 	c.notifyBegin(r)
 }

@@ -117,6 +117,13 @@ func cloneDep(d *job.Dependency) *job.Dependency {
 // grace is the wait before SIGKILL; the order itself follows from the
 // record (terminateRequest).
 func (c *Controller) stopRunning(b *batch, r *jobRecord, endState job.State, endReason job.Reason, grace time.Duration) {
+	if r.St.State == job.Configuring {
+		// PrologSlurmctld still runs: nothing was launched to stop
+		// (ctldscripts.go); the job ends now, its prolog's end is ignored.
+		r.St.EndState, r.St.EndReason = endState, endReason
+		b.persist(c.finishStopped(r, job.ExitCode{}))
+		return
+	}
 	c.setState(r, job.Completing)
 	r.St.EndState, r.St.EndReason = endState, endReason
 	r.St.StopBy = unix(c.now().Add(grace + c.killWait()))

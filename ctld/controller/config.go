@@ -19,6 +19,10 @@ type confState struct {
 	partsOfNode map[string][]string
 	slurmUID    uint32
 	gpuTRES     gpuTRESRule // which GPU TRES the strings name (tres_gres.go)
+	// ctld is CtldScripts less the scripts that cannot run, named in
+	// ctldInvalid (ctldscripts.go).
+	ctld        slurmconf.CtldScripts
+	ctldInvalid []string
 }
 
 func newConfState(conf *slurmconf.Config, now time.Time) (*confState, error) {
@@ -39,6 +43,7 @@ func newConfState(conf *slurmconf.Config, now time.Time) (*confState, error) {
 		return nil, fmt.Errorf("SlurmUser %q: no such user", conf.SlurmUser)
 	}
 	cs.slurmUID = uid
+	cs.ctld, cs.ctldInvalid = checkedScripts(conf.CtldScripts)
 	return cs, nil
 }
 

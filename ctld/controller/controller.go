@@ -156,6 +156,7 @@ func New(opts Options) (*Controller, error) {
 		return nil, err
 	}
 	c.conf.Store(cs)
+	c.logInvalidScripts(cs)        // ctldscripts.go
 	c.followFileLevel(opts.Config) // admin_ops.go
 	eng, err := opts.Engine(opts.Config)
 	if err != nil {

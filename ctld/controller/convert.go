@@ -168,6 +168,8 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	j.CPUsPerGPU = q.CPUsPerGPU
 	if def := c.defaultMemPerCPU(r); def > 0 {
 		j.MemoryPerCPU, j.MinMemory = def, def
+	} else if def := c.defaultMemPerNode(r); def > 0 { // memlimits.go
+		j.MemoryPerNode, j.MinMemory = def, def
 	}
 	if q.TimeMin != nil {
 		j.TimeMinimum = int64(q.TimeMin.Seconds())
@@ -350,7 +352,11 @@ func (c *Controller) jobMemory(r *jobRecord, nodes, cpus, gpus int) int64 {
 	case q.MemPerGPU != nil && gpus > 0:
 		return *q.MemPerGPU * int64(gpus)
 	}
-	return c.confNow().conf.DefMemPerCPU * int64(cpus)
+	perCPU, perNode := defaultMemory(c.confNow().conf, r.St.Partition) // memlimits.go
+	if perNode > 0 {
+		return perNode * int64(nodes)
+	}
+	return perCPU * int64(cpus)
 }
 
 // smallestMemory is the least RealMemory of partition's nodes, what

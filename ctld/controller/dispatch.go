@@ -28,14 +28,19 @@ func (c *Controller) launchRequest(r *jobRecord, i int) *api.LaunchRequest {
 		KillWait: int64(conf.KillWait / time.Second), Restarts: st.Restarts,
 		ClusterName: conf.ClusterName, Partition: st.Partition, Account: st.Account, QOS: q.QOS,
 		SubmitHost: q.SubmitHost, SubmitDir: q.SubmitDir, ControllerAddr: c.controllerAddr(),
+		Constraints: q.Constraint, // the node prolog's SLURM_JOB_CONSTRAINTS
 	}
 	if len(q.Argv) > 1 {
 		req.Argv = q.Argv[1:]
 	}
+	over := overTime(conf, st.Partition) // limits.go: OverTimeLimit
+	req.TimeLimit, req.Signal = enforcedLimit(req.TimeLimit, over), enforcedSignal(req.Signal, over)
 	if q.MemPerCPU != nil {
 		req.MemPerCPU = *q.MemPerCPU
-	} else if q.MemPerNode == nil && q.MemPerGPU == nil && conf.DefMemPerCPU > 0 {
-		req.MemPerCPU = conf.DefMemPerCPU
+	} else if q.MemPerNode == nil && q.MemPerGPU == nil {
+		// The partition's DefMemPerCPU or DefMemPerNode (memlimits.go):
+		// SLURM_MEM_PER_CPU or SLURM_MEM_PER_NODE in the job.
+		req.MemPerCPU, req.MemPerNode = defaultMemory(conf, st.Partition)
 	}
 	if q.MemPerNode != nil {
 		req.MemPerNode = *q.MemPerNode

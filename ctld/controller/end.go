@@ -46,7 +46,11 @@ func (c *Controller) jobEnded(b *batch, r *jobRecord, ev *api.JobEvent) {
 		c.preemptEnded(b, r, ev) // statistics, checkpoint, notice (preempt.go)
 	}
 	if r.St.EndState != "" {
-		b.persist(c.finishStopped(r, ev.ExitCode))
+		exit := ev.ExitCode
+		if r.St.EndState == job.OutOfMemory { // decided before the epilog (nodeprolog.go)
+			exit = oomExitCode
+		}
+		b.persist(c.finishStopped(r, exit))
 		return
 	}
 	st, reason := endStateOf(ev)
@@ -54,6 +58,9 @@ func (c *Controller) jobEnded(b *batch, r *jobRecord, ev *api.JobEvent) {
 	exit := ev.ExitCode
 	if st == job.OutOfMemory {
 		exit = oomExitCode // the raw exit is the kill's (0:9 or 137:0)
+	}
+	if c.requeueOnExit(b, r, st, exit) { // RequeueExit, RequeueExitHold (requeue_exit.go)
+		return
 	}
 	b.persist(c.finish(r, st, reason, exit))
 }
@@ -92,6 +99,9 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	c.setState(r, job.Pending)
 	st := &r.St
 	st.Restarts++
+	if wasRunning {
+		c.epilogRun(r) // EpilogSlurmctld sees the new count, as on the peer (ctldscripts.go)
+	}
 	st.LostRun += int64(lostRun / time.Second)
 	st.Start, st.End, st.Alloc, st.BatchHost, st.Launched = 0, 0, nil, "", false
 	preempted := st.Preempt != 0

@@ -186,7 +186,7 @@ func (c *Controller) checkRunningLimits(b *batch, now time.Time) {
 			b.persist(c.finishStopped(r, job.ExitCode{Signal: 9}))
 			continue
 		}
-		end, ok := runEnd(r) // suspend.go: suspended time does not count
+		end, ok := enforcedEnd(c.confNow().conf, r) // limits.go: runEnd plus OverTimeLimit
 		if !ok || r.St.EndState != "" {
 			continue
 		}

@@ -213,6 +213,9 @@ func (c *Controller) baseState(n *nodeRec, cpus int) (string, []string) {
 	if n.notResponding || n.noRespond || (!n.registered && !n.admin.Down) {
 		flags = append(flags, api.FlagNotResponding)
 	}
+	if c.completingOn(n) { // nodeprolog.go
+		flags = append(flags, api.FlagCompleting)
+	}
 	switch {
 	case n.admin.Down || n.notResponding:
 		return api.NodeDown, flags

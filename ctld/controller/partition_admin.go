@@ -117,8 +117,10 @@ func newPartition(conf *slurmconf.Config, name string) slurmconf.Partition {
 		Name: name, State: "UP", MaxTime: slurmtime.Unlimited, MaxNodes: slurmconf.Unlimited, MinNodes: 1,
 		PriorityTier: 1, PriorityJobFactor: 1, PreemptMode: conf.PreemptMode, OverSubscribe: "NO",
 		DefMemPerCPU: conf.DefMemPerCPU, DefMemPerGPU: conf.DefMemPerGPU, MaxMemPerNode: conf.MaxMemPerNode,
-		InheritedMemory: []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"},
-		Queue:           slurmconf.QueueDefaults(slurmconf.ClassNormal),
+		DefMemPerNode: conf.DefMemPerNode, MaxMemPerCPU: conf.MaxMemPerCPU,
+		InheritedMemory: []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"},
+		OverTimeLimit:   slurmconf.OverTimeInherit, DisableRootJobs: conf.DisableRootJobs,
+		Queue: slurmconf.QueueDefaults(slurmconf.ClassNormal),
 	}
 }
 

@@ -79,6 +79,7 @@ func (c *Controller) Reconfigure() (*api.ReconfigureResponse, error) {
 		return nil, fmt.Errorf("the running jobs do not fit the new configuration: %w", err)
 	}
 	c.conf.Store(cs)
+	c.logInvalidScripts(cs) // ctldscripts.go
 	c.followFileLevel(conf) // admin_ops.go
 	c.initNodes()
 	for _, n := range c.nodes {

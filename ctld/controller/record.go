@@ -26,6 +26,16 @@ type jobRecord struct {
 	// throttleHeld: a cycle left this array record's tasks waiting on
 	// its throttle (array_throttle.go).
 	throttleHeld bool
+	// epilogStarted: EpilogSlurmctld already started for this run, before
+	// a requeue on its exit code (requeue_exit.go).
+	epilogStarted bool
+	// ruleRequeue: the run being requeued ended by the controller's own
+	// rule, RequeueExit or a failed PrologSlurmctld, not a node failure;
+	// its accounting keeps its exit code (acct_runs.go).
+	ruleRequeue bool
+	// prologFailed: a failed PrologSlurmctld cancelled the job; its
+	// srun or salloc says so (api.Allocation.Cause).
+	prologFailed bool
 }
 
 // jobStatus is the persisted mutable part of a job. Times are Unix seconds.

@@ -100,4 +100,8 @@ func (c *Controller) restoreOne(r *jobRecord) {
 	if r.running() {
 		c.attach(r)
 	}
+	if r.St.State == job.Configuring {
+		// Its PrologSlurmctld died with the old controller: run it again.
+		c.launchOrProlog(nil, r) // ctldscripts.go
+	}
 }

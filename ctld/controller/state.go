@@ -152,6 +152,7 @@ func (c *Controller) persistEnd(r *jobRecord) *store.Pending {
 // dependents are re-checked.
 func (c *Controller) finish(r *jobRecord, st job.State, reason job.Reason, exit job.ExitCode) *store.Pending {
 	now := c.now()
+	hadNodes := r.running() && !r.gone
 	c.endSteps(r) // its steps die with it (step.go)
 	if r.gone {
 		// not live yet (refused while being created): no engine state
@@ -167,6 +168,9 @@ func (c *Controller) finish(r *jobRecord, st job.State, reason job.Reason, exit 
 	}
 	c.setState(r, st)
 	r.St.Reason, r.St.ExitCode, r.St.End = reason, exit, unix(now)
+	if hadNodes {
+		c.epilogRun(r) // EpilogSlurmctld (ctldscripts.go)
+	}
 	c.obs.jobEnded(r)
 	c.notifyEnd(r)
 	c.notices.wake(r.ID) // a waiting salloc or srun hears of the end (notify_wait.go)

@@ -104,7 +104,8 @@ func (c *Controller) handleStepCreate(ctx context.Context, id auth.Identity, bod
 	}
 	c.log.WithField("job_id", s.JobID).WithField("step_id", s.StepID).WithField("nodes", s.Layout.NodeList).
 		WithField("tasks", s.Layout.Tasks).Debug("step started")
-	return &api.StepCreateResponse{StepID: s.StepID, Layout: s.Layout, KillWait: kill}, nil
+	return &api.StepCreateResponse{StepID: s.StepID, Layout: s.Layout, KillWait: kill,
+		KillOnBadExit: c.confNow().conf.KillOnBadExit}, nil
 }
 
 // checkStepRequest refuses requests that cannot be a step.
@@ -143,9 +144,15 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 	case r.St.State == job.Suspended:
 		return nil, nil, 0, nil, stepWhileSuspended() // srun waits and asks again
 	}
+	if aerr := stepCountLimit(c.confNow().conf, c.stepsOf(r.ID).next); aerr != nil {
+		return nil, nil, 0, nil, aerr // steplimits.go
+	}
 	layout, holds, aerr := planStep(r.St.Alloc, in, c.stepsHeld(r.ID))
 	if aerr != nil {
 		return nil, nil, 0, nil, explainStepGRES(aerr, r.Req, in) // step_gres.go
+	}
+	if aerr := stepTasksLimit(c.confNow().conf, &layout); aerr != nil {
+		return nil, nil, 0, nil, aerr
 	}
 	targets, aerr := c.stepTargets(&layout)
 	if aerr != nil {

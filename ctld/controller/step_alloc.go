@@ -108,7 +108,10 @@ func (c *Controller) allocation(id uint32) (*api.Allocation, *api.Error) {
 	q, st := r.Req, &r.St
 	a := &api.Allocation{JobID: id, State: st.State, Reason: st.Reason, Name: q.Name, Partition: st.Partition,
 		ClusterName: c.confNow().conf.ClusterName, NTasks: q.NTasks,
-		Ended: r.finished() || st.EndState != "", Ready: r.running() && st.EndState == ""}
+		Ended: r.finished() || st.EndState != "", Ready: r.running() && st.State != job.Configuring && st.EndState == ""}
+	if r.prologFailed {
+		a.Cause = api.CausePrologFailed
+	}
 	if len(st.Alloc) > 0 {
 		a.Nodes, a.NodeList, a.TasksPerNode = st.Alloc, allocNodes(st.Alloc), tasksPerNode(q, st.Alloc)
 	}

@@ -42,5 +42,5 @@ func (c *Controller) burnIDFor(aerr *api.Error) {
 // where a time limit over MaxTime, refused by Loam's admission check
 // with a detail, uses an id up like the other admission refusals.
 func keepsID(aerr *api.Error) bool {
-	return idKeptFor[aerr.Code] || (aerr.Code == api.CodeInvalidTimeLimit && aerr.Detail == "")
+	return aerr.NoID || idKeptFor[aerr.Code] || (aerr.Code == api.CodeInvalidTimeLimit && aerr.Detail == "")
 }

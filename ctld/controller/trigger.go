@@ -25,6 +25,9 @@ type triggers struct {
 	set    *trigger.Set
 	next   uint32
 	runner trigger.Runner // nil: trigger.OSRunner
+	// scripts runs PrologSlurmctld and EpilogSlurmctld the same way
+	// (ctldscripts.go); nil: trigger.OSRunner.
+	scripts scriptRunner
 }
 
 // lock takes tg's lock and returns the set, made empty on first use (a

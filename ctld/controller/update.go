@@ -310,7 +310,8 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 		c.schedule()
 	}
 	if r.running() && u.TimeLimit != nil {
-		req := api.TimeLimitRequest{JobID: r.ID, TimeLimit: r.St.TimeLimit}
+		over := overTime(c.confNow().conf, r.St.Partition) // limits.go: OverTimeLimit
+		req := api.TimeLimitRequest{JobID: r.ID, TimeLimit: enforcedLimit(r.St.TimeLimit, over)}
 		for _, t := range c.nodeTargets(r) {
 			b.sends = append(b.sends, func() {
 				c.sendQuiet(t, func(ctx contextT) error { _, err := c.noded.TimeLimit(ctx, t.addr, &req); return err })

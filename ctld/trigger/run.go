@@ -21,6 +21,10 @@ type Exec struct {
 	Argv []string // Argv[0] is the program's base name
 	UID  uint32
 	GID  uint32
+	// Env is the program's whole environment (the controller's own when
+	// nil), and Timeout its bound (MaxRunTime when 0).
+	Env     []string
+	Timeout time.Duration
 }
 
 // ExecOf is f's program as it runs.
@@ -43,11 +47,27 @@ type Runner interface {
 type OSRunner struct{}
 
 // Start starts e and reaps it in the background.
-func (OSRunner) Start(e Exec) (<-chan struct{}, error) {
+func (r OSRunner) Start(e Exec) (<-chan struct{}, error) {
+	res, err := r.Run(e)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		<-res // its exit status is the program's own business
+		close(done)
+	}()
+	return done, nil
+}
+
+// Run starts e as Start does and sends how it ended once it was reaped:
+// nil for exit status 0, else the *exec.ExitError (a program past its
+// timeout has its whole process group killed, and ends by SIGKILL).
+func (OSRunner) Run(e Exec) (<-chan error, error) {
 	if e.Path == "" {
 		return nil, errors.New("start trigger program: empty program")
 	}
-	cmd := &exec.Cmd{Path: e.Path, Args: e.Argv, Dir: "/"}
+	cmd := &exec.Cmd{Path: e.Path, Args: e.Argv, Dir: "/", Env: e.Env}
 	cred := &syscall.Credential{Uid: e.UID, Gid: e.GID, Groups: groupsOf(e.UID, e.GID)}
 	if int(e.UID) == os.Getuid() && int(e.GID) == os.Getgid() {
 		cred = nil // already that user; setgroups needs privilege
@@ -56,14 +76,17 @@ func (OSRunner) Start(e Exec) (<-chan struct{}, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start trigger program %s: %w", e.Path, err)
 	}
-	done := make(chan struct{})
+	limit := e.Timeout
+	if limit <= 0 {
+		limit = MaxRunTime
+	}
+	res := make(chan error, 1)
 	go func() {
-		defer close(done)
-		kill := time.AfterFunc(MaxRunTime, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+		kill := time.AfterFunc(limit, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 		defer kill.Stop()
-		_ = cmd.Wait() // its exit status is the program's own business
+		res <- cmd.Wait()
 	}()
-	return done, nil
+	return res, nil
 }
 
 // groupsOf is the user's supplementary groups (initgroups), or just gid

@@ -47,6 +47,8 @@ type Agent struct {
 	jobs map[uint32]*jobEntry
 	out  *outbox
 	cpus *cpuSet
+	// health runs HealthCheckProgram (healthcheck.go); nil when unset.
+	health *healthChecker
 }
 
 // New prepares a node daemon: it reads the configuration and the cluster
@@ -78,6 +80,7 @@ func New(o Options, log *logrus.Entry) (*Agent, error) {
 	if a.cgroupRoot == "" {
 		a.cgroupRoot = "loam/" + nc.node.Name
 	}
+	a.health = newHealthChecker(nc.cfg.Scripts, nc.node.Name, a.log) // healthcheck.go
 	if a.self, err = os.Executable(); err != nil {
 		return nil, err
 	}
@@ -126,6 +129,11 @@ func (a *Agent) Run(ctx context.Context) error {
 
 	if a.opts.Ready != nil {
 		a.opts.Ready()
+	}
+	if a.health != nil {
+		// As slurmd: once before registering, then every interval.
+		a.health.run(ctx)
+		go a.health.loop(ctx)
 	}
 	// Ends that happened while no daemon ran are sent before registering.
 	a.flushNow(ctx, 5*time.Second)

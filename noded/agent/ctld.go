@@ -64,6 +64,7 @@ func (a *Agent) register(ctx context.Context) (time.Duration, error) {
 		a.log.WithField("skew", skew.String()).Warn("clock differs from the controller's")
 	}
 	a.log.WithField("state", resp.State).WithField("running", len(req.Running)).Info("registered")
+	a.health.setState(resp.State, resp.Drain)
 	go a.killJobs(ctx, resp.Kill)
 	interval := time.Duration(resp.HeartbeatInterval) * time.Second
 	if interval <= 0 {
@@ -90,6 +91,7 @@ func (a *Agent) heartbeat(ctx context.Context) (bool, error) {
 	if len(resp.Kill) > 0 {
 		go a.killJobs(ctx, resp.Kill)
 	}
+	a.health.setState(resp.State, resp.Drain)
 	return !resp.Reregister, nil
 }
 

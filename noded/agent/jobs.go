@@ -44,6 +44,7 @@ func (a *Agent) watch(ctx context.Context, e *jobEntry) {
 	if err == nil && !st.Start.IsZero() {
 		a.started(e, st.Start)
 	}
+	a.watchCompleting(ctx, e) // nodeprolog.go
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
 		st, err = e.client.Wait(ctx, supervisor.Ended)
 		if err == nil && st.Result != nil {

@@ -124,7 +124,10 @@ func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
 		GPUs:        gpus,
 		DenyDevices: denied(a.hw.gpus, req.Alloc.GPUs),
 		Received:    time.Now(),
+		TaskProlog:  a.nc.cfg.Scripts.TaskProlog,
+		TaskEpilog:  a.nc.cfg.Scripts.TaskEpilog,
 	}
+	a.setNodeScripts(l) // nodeprolog.go
 	dir := a.spool.JobDir(req.JobID)
 	err = os.MkdirAll(dir, 0o700)
 	if err == nil {

@@ -40,8 +40,13 @@ func (a *Agent) stepJob(ctx context.Context, id uint32) (*jobEntry, *api.Error) 
 		a.mu.Unlock()
 		if e != nil {
 			<-e.ready
-			if st, err := e.client.Status(ctx); err == nil && st.State == supervisor.Running {
+			st, err := e.client.Status(ctx)
+			if err == nil && st.State == supervisor.Running {
 				return e, nil // its cgroup exists: the step's goes below it
+			}
+			if err == nil && st.State == supervisor.Starting {
+				// Its node prolog runs: the step waits for it, as slurmd's.
+				deadline = time.Now().Add(stepJobWait)
 			}
 		}
 		if time.Now().After(deadline) {

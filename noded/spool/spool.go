@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/loamhpc/loam/noded/nodeprolog"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/gpu"
 )
@@ -56,6 +57,14 @@ type Launch struct {
 	DenyDevices []string     `json:"deny_devices,omitempty"`
 	// Received is when the daemon accepted the launch.
 	Received time.Time `json:"received"`
+	// TaskProlog and TaskEpilog are slurm.conf's: the supervisor runs
+	// them around the batch script.
+	TaskProlog string `json:"task_prolog,omitempty"`
+	TaskEpilog string `json:"task_epilog,omitempty"`
+	// Prolog and Epilog are slurm.conf's node scripts: the supervisor
+	// runs them, as root, before the job starts here and after it ended.
+	Prolog nodeprolog.Spec `json:"prolog,omitzero"`
+	Epilog nodeprolog.Spec `json:"epilog,omitzero"`
 }
 
 // Start records that the batch script runs.

@@ -167,7 +167,7 @@ func (p *proc) cred() Credential {
 func (p *proc) collectExits() {
 	exits := make(chan *task, len(p.tasks))
 	for _, t := range p.tasks {
-		go func() { t.wait(); exits <- t }()
+		go func() { t.wait(); p.taskEpilog(t); exits <- t }()
 	}
 	for left := len(p.tasks); left > 0; {
 		batch := []*task{<-exits}

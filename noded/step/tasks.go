@@ -37,6 +37,9 @@ type task struct {
 	term    *os.File   // its pseudo-terminal's master under srun --pty
 	pumps   sync.WaitGroup
 	outDone chan struct{} // closed once its output reached srun
+	// env is the task's environment before its prologs, for its epilogs
+	// (taskscripts.go); nil when it never got that far.
+	env []string
 }
 
 // start starts task local i. A task that cannot start (a command that is
@@ -56,6 +59,12 @@ func (p *proc) start(i int) *task {
 	}
 	if line := GPUBindVerbose(&p.req.Step, p.node.GPUs, gpus); line != "" {
 		t.writeErrTo(p.out, files, line)
+	}
+	t.env = env
+	env, msg, status := p.taskProlog(t, env, files) // taskscripts.go
+	if msg != "" {
+		p.failed(t, &files, msg, status)
+		return t
 	}
 	cmd, err := p.taskArgv(t)
 	if err != nil {

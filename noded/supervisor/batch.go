@@ -90,8 +90,11 @@ func (s *Supervisor) startBatch(g isolation.Group) (*batchJob, *api.JobEvent) {
 		return nil, launchFailed(FailIO, "%v", err)
 	}
 	defer files.closeChild()
-	env := s.environment()
-	cmd, err := s.spawn(script, env, files, cred)
+	tp := s.runTaskProlog(s.environment(), files, cred) // taskscript.go
+	if tp.failed {
+		s.scriptArgv = failedPrologArgv(tp.status)
+	}
+	cmd, err := s.spawn(script, tp.env, files, cred)
 	if err != nil {
 		files.close()
 		return nil, launchFailed(FailExec, "%v", err)
@@ -232,7 +235,11 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 	if len(groups) == 0 {
 		groups = []uint32{cred.GID}
 	}
-	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, batchArgv(script, s.launch.Request.Script, s.launch.Node, s.launch.Request.Argv)...)
+	argv := s.scriptArgv
+	if argv == nil {
+		argv = batchArgv(script, s.launch.Request.Script, s.launch.Node, s.launch.Request.Argv)
+	}
+	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, argv...)
 	cmd := exec.Command(shell, args...)
 	// The umask is applied; slurmstepd leaves SLURM_UMASK out of a batch
 	// script's environment (srun sets it again for its tasks).

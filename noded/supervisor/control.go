@@ -19,7 +19,10 @@ type State string
 const (
 	Starting State = "starting"
 	Running  State = "running"
-	Ended    State = "ended"
+	// Completing: the job ended here and the node's epilog runs; Result
+	// holds the end it will report.
+	Completing State = "completing"
+	Ended      State = "ended"
 )
 
 // rank orders the states; -1 is not a state.
@@ -29,8 +32,10 @@ func (s State) rank() int {
 		return 0
 	case Running:
 		return 1
-	case Ended:
+	case Completing:
 		return 2
+	case Ended:
+		return 3
 	}
 	return -1
 }
@@ -80,6 +85,11 @@ func (c *control) update(f func(*Status)) {
 
 func (c *control) setRunning(start time.Time, pid int) {
 	c.update(func(s *Status) { s.State, s.Start, s.Pid = Running, start, pid })
+}
+
+func (c *control) setCompleting(res *api.JobEvent) {
+	cp := *res // the epilog may still mark res (nodeprolog.go)
+	c.update(func(s *Status) { s.State, s.Result = Completing, &cp })
 }
 
 func (c *control) setEnded(res *api.JobEvent) {

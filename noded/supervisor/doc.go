@@ -30,4 +30,9 @@
 // Nodes of a multi-node job other than the batch host run an allocation
 // only: the cgroup, held until the job is terminated or times out, ready
 // for the job's steps.
+//
+// slurm.conf's node Prolog runs (package nodeprolog) before step 3 and the
+// Epilog after step 7, on every node of the job; the supervisor shows
+// Completing while the epilog runs and answers the daemon's orders
+// meanwhile (nodeprolog.go).
 package supervisor

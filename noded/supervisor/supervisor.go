@@ -35,6 +35,9 @@ type Supervisor struct {
 	job   Job
 	group isolation.Group
 	ctl   *control
+	// scriptArgv, when set, runs instead of the batch script (the task
+	// prolog failed).
+	scriptArgv []string
 }
 
 // Job is what the lifecycle acts on: a batch script and its cgroup, or an
@@ -114,10 +117,15 @@ func (s *Supervisor) listen() (*server, error) {
 
 // run starts the job, drives it to its end and writes the result.
 func (s *Supervisor) run() {
-	res := s.start()
+	res := s.runProlog() // nodeprolog.go
 	if res == nil {
-		res = s.loop()
+		res = s.start()
+		if res == nil {
+			res = s.loop()
+			s.runTaskEpilog() // taskscript.go
+		}
 	}
+	s.runEpilog(res) // nodeprolog.go: also after a failed prolog, as slurmd
 	s.finish(res)
 }
 

@@ -32,6 +32,7 @@ const (
 	CodeAlreadyDone           Code = "ESLURM_ALREADY_DONE"
 	CodeJobPending            Code = "ESLURM_JOB_PENDING"
 	CodeBadTaskCount          Code = "ESLURM_BAD_TASK_COUNT"
+	CodeStepLimit             Code = "ESLURM_STEP_LIMIT"
 	CodeInvalidNodeState      Code = "ESLURM_INVALID_NODE_STATE"
 	CodeInvalidFeature        Code = "ESLURM_INVALID_FEATURE"
 	CodeNotSupported          Code = "ESLURM_NOT_SUPPORTED"
@@ -122,6 +123,7 @@ var texts = map[Code]string{
 	CodeAlreadyDone:           "Job/step already completing or completed",
 	CodeJobPending:            "Job is pending execution",
 	CodeBadTaskCount:          "Task count specification invalid",
+	CodeStepLimit:             "Step limit reached for this job",
 	CodeInvalidNodeState:      "Invalid node state specified",
 	CodeInvalidFeature:        "Invalid feature specification",
 	CodeNotSupported:          "Requested operation not supported on this system",
@@ -209,6 +211,9 @@ type Error struct {
 	// created, as Slurm's refusal carries it for a request no node
 	// configuration can hold: salloc then says the allocation was revoked.
 	JobID uint32 `json:"job_id,omitempty"`
+	// NoID marks, inside the controller, a refusal Slurm makes before it
+	// gives the job an id: the next job takes the id (never sent).
+	NoID bool `json:"-"`
 }
 
 // Error prints the message, then the detail after ": " when there is one.

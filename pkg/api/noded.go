@@ -54,6 +54,9 @@ type RegisterResponse struct {
 	Kill []uint32 `json:"kill,omitempty"`
 	// State is the node's state after registration (scontrol's spelling).
 	State string `json:"state"`
+	// Drain: the node is draining or drained (HealthCheckNodeState's
+	// NONDRAINED_IDLE).
+	Drain bool `json:"drain,omitempty"`
 	// Now is the controller's clock, for the daemon to log skew.
 	Now int64 `json:"now"`
 }
@@ -76,6 +79,10 @@ type HeartbeatResponse struct {
 	// Kill lists running jobs the controller no longer wants there.
 	Kill []uint32 `json:"kill,omitempty"`
 	Now  int64    `json:"now"`
+	// State and Drain are the node's state, as in RegisterResponse, for
+	// HealthCheckNodeState.
+	State string `json:"state,omitempty"`
+	Drain bool   `json:"drain,omitempty"`
 }
 
 // JobEventKind is what happened to a job on a node.
@@ -90,6 +97,10 @@ const (
 	// EventLaunchFailed: the job could not be started (bad cwd, missing
 	// output directory, user unknown...).
 	EventLaunchFailed JobEventKind = "launch_failed"
+	// EventCompleting: the job ended on the node, whose epilog runs; the
+	// event carries the end (as EventEnded will) so the job shows
+	// COMPLETING until the Ended event follows.
+	EventCompleting JobEventKind = "completing"
 )
 
 // JobEvent reports one change of a job on a node. Seq numbers events per
@@ -124,6 +135,9 @@ type JobEvent struct {
 	// "ESLURMD_CREATE_BATCH_DIR_ERROR"; sets the job's exit to 0:53-like
 	// values as Slurm does.
 	FailCode string `json:"fail_code,omitempty"`
+	// Drain, when set, is the reason the node asks to be drained with
+	// ("Prolog error", "Epilog error": its node prolog or epilog failed).
+	Drain string `json:"drain,omitempty"`
 	// Usage is what the job's steps used on the node (usage.go), on an
 	// end event.
 	Usage *JobUsage `json:"usage,omitempty"`
@@ -202,6 +216,9 @@ type LaunchRequest struct {
 	Partition   string `json:"partition"`
 	Account     string `json:"account,omitempty"`
 	QOS         string `json:"qos,omitempty"`
+	// Constraints is the job's -C, for the node prolog's
+	// SLURM_JOB_CONSTRAINTS.
+	Constraints string `json:"constraints,omitempty"`
 	SubmitHost  string `json:"submit_host,omitempty"`
 	SubmitDir   string `json:"submit_dir,omitempty"`
 	// ControllerAddr is "host:port" of the controller, for

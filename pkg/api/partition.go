@@ -34,9 +34,15 @@ type Partition struct {
 	DefMemPerCPU     int64  `json:"def_mem_per_cpu,omitempty"`
 	DefMemPerGPU     int64  `json:"def_mem_per_gpu,omitempty"`
 	MaxMemPerNode    int64  `json:"max_mem_per_node"`
-	// InheritedMemory names which of the three memory keys above hold the
+	DefMemPerNode    int64  `json:"def_mem_per_node,omitempty"`
+	MaxMemPerCPU     int64  `json:"max_mem_per_cpu,omitempty"`
+	// InheritedMemory names which of the memory keys above hold the
 	// cluster's value because the partition does not set its own.
 	InheritedMemory []string `json:"inherited_memory,omitempty"`
+	// OverTimeLimit is the partition's own, in minutes (nil: NONE, the
+	// cluster's applies; UnlimitedSeconds: UNLIMITED).
+	OverTimeLimit   *int64 `json:"over_time_limit,omitempty"`
+	DisableRootJobs bool   `json:"disable_root_jobs,omitempty"`
 
 	// Loam's queue keys (R2, R3, R9, R11).
 	QueueClass          string   `json:"queue_class"`

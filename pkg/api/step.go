@@ -28,6 +28,11 @@ type StepCreateRequest struct {
 	Name string `json:"name"`
 	// Argv is the command and its arguments.
 	Argv []string `json:"argv"`
+	// TaskProlog and TaskEpilog are srun's --task-prolog and
+	// --task-epilog: run around each task after slurm.conf's TaskProlog
+	// and before its TaskEpilog.
+	TaskProlog string `json:"task_prolog,omitempty"`
+	TaskEpilog string `json:"task_epilog,omitempty"`
 	// Nodes is the node count (-N, 0: the job's node count); NodeList the
 	// nodes to use (-w, a host list within the allocation); Exclude the
 	// nodes not to use (-x).
@@ -143,6 +148,9 @@ type StepCreateResponse struct {
 	// KillWait is the seconds between SIGTERM and SIGKILL when a step is
 	// terminated.
 	KillWait int64 `json:"kill_wait"`
+	// KillOnBadExit is slurm.conf's KillOnBadExit: srun ends the step
+	// when a task exits non-zero unless -K says otherwise.
+	KillOnBadExit bool `json:"kill_on_bad_exit,omitempty"`
 }
 
 // StepCompleteRequest reports a step's end: its state (COMPLETED, FAILED,

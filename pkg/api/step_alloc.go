@@ -34,6 +34,10 @@ type AllocationWaitRequest struct {
 	Timeout int64  `json:"timeout"`
 }
 
+// CausePrologFailed is Allocation.Cause for a job PrologSlurmctld's
+// failure cancelled.
+const CausePrologFailed = "PrologSlurmctld failed, job killed"
+
 // Allocation is an interactive job as its client sees it: Ready once it
 // runs on its nodes, Ended once it finished (State then says how).
 type Allocation struct {
@@ -42,6 +46,9 @@ type Allocation struct {
 	Reason job.Reason `json:"state_reason"`
 	Ready  bool       `json:"ready,omitempty"`
 	Ended  bool       `json:"ended,omitempty"`
+	// Cause is why the controller ended the job before it ran, as its
+	// client prints it (CausePrologFailed), else empty.
+	Cause string `json:"cause,omitempty"`
 	// The job's name, partition and allocation, for the SLURM_* variables
 	// salloc and srun set.
 	Name         string           `json:"name"`

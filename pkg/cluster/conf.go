@@ -86,6 +86,7 @@ func schedPartition(p slurmconf.Partition) sched.Partition {
 		ReservationCooldown: p.ReservationCooldown, Strict: p.ReservationMode == slurmconf.ReserveStrict,
 		PreemptMode: preemptMode(p.PreemptMode), GraceTime: p.GraceTime,
 		AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts,
+		MaxMemPerNode: maxMemPerNode(p), // memlimits.go
 	}
 }
 

@@ -63,6 +63,7 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	s.GPUType = gpuType(req)
 	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")
 	shapeMemory(&s, req, cfg, part)
+	s.LimitMem = limitMemory(&s, req, cpt, cfg, part) // memlimits.go
 	var err error
 	if s.NodeList, err = expandHosts(req.NodeList, "-w"); err != nil {
 		return sched.Shape{}, err
@@ -161,9 +162,10 @@ func shapeGPUs(s *sched.Shape, req *job.Request, gpn, gpt int) {
 }
 
 func shapeMemory(s *sched.Shape, req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition) {
-	defCPU, defGPU := cfg.DefMemPerCPU, cfg.DefMemPerGPU
+	defCPU, defNode := cfg.DefaultMemory(part) // DefMemPerCPU or DefMemPerNode
+	defGPU := cfg.DefMemPerGPU
 	if part != nil {
-		defCPU, defGPU = part.DefMemPerCPU, part.DefMemPerGPU
+		defGPU = part.DefMemPerGPU
 	}
 	switch {
 	case req.MemPerNode != nil && *req.MemPerNode == 0 && s.Exclusive:
@@ -180,6 +182,8 @@ func shapeMemory(s *sched.Shape, req *job.Request, cfg *slurmconf.Config, part *
 		s.MemPerGPU = defGPU
 	case defCPU > 0:
 		s.MemPerCPU = defCPU
+	case defNode > 0 && defNode != slurmconf.Unlimited:
+		s.MemPerNode = defNode
 	}
 }
 

@@ -62,6 +62,11 @@ type StepOptions struct {
 	// MultiProg (--multi-prog): Command[0] is a configuration file that
 	// gives each task its own program.
 	MultiProg bool
+	// TaskProlog and TaskEpilog are --task-prolog and --task-epilog;
+	// Prolog and Epilog are --prolog and --epilog, which srun runs itself
+	// instead of slurm.conf's SrunProlog and SrunEpilog ("none": neither).
+	TaskProlog, TaskEpilog string
+	Prolog, Epilog         string
 	// Pty (--pty): task 0 runs on a pseudo-terminal, its input and output
 	// srun's terminal.
 	Pty bool
@@ -230,6 +235,10 @@ func (st *srunState) setInput(b *builder, v value) error      { st.Input = v.str
 func (st *srunState) setOutput(b *builder, v value) error     { st.Output = fileName(v.str); return nil }
 func (st *srunState) setError(b *builder, v value) error      { st.Error = fileName(v.str); return nil }
 func (st *srunState) setMultiProg(b *builder, v value) error  { st.MultiProg = !v.reset; return nil }
+func (st *srunState) setTaskProlog(b *builder, v value) error { st.TaskProlog = v.str; return nil }
+func (st *srunState) setTaskEpilog(b *builder, v value) error { st.TaskEpilog = v.str; return nil }
+func (st *srunState) setProlog(b *builder, v value) error     { st.Prolog = v.str; return nil }
+func (st *srunState) setEpilog(b *builder, v value) error     { st.Epilog = v.str; return nil }
 func (st *srunState) setPty(b *builder, v value) error        { st.Pty = !v.reset; return nil }
 func (st *srunState) setDisableStatus(b *builder, v value) error {
 	st.DisableStatus = !v.reset

@@ -115,6 +115,9 @@ type Partition struct {
 	MaxTime     time.Duration // 0: unlimited
 	DefaultTime time.Duration
 	MaxNodes    int // 0: unlimited
+	// MaxMemPerNode in MB (0: unlimited): a job asking more per node waits
+	// with MaxMemPerLimit.
+	MaxMemPerNode int64
 	// AgingRate is the priority gained per hour of waiting, capped at AgingCap.
 	AgingRate float64
 	AgingCap  float64

@@ -14,6 +14,9 @@ const (
 	ReasonPartitionNodeLimit       Reason = "PartitionNodeLimit"
 	ReasonPartitionDown            Reason = "PartitionDown"
 	ReasonPartitionInactive        Reason = "PartitionInactive"
+	// ReasonMaxMemPerLimit: the job asks more memory per node than the
+	// partition's MaxMemPerNode.
+	ReasonMaxMemPerLimit Reason = "MaxMemPerLimit"
 	// ReasonPartitionConfig: the request can never fit a node of the
 	// partition (more GPUs, CPUs or memory per node than any node has), or
 	// names a partition that does not exist.

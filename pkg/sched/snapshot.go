@@ -120,6 +120,10 @@ type Shape struct {
 	NodeList    []string // -w: all must be used
 	Exclude     []string // -x
 	Features    []string // -C, all required
+
+	// LimitMem is the memory per node Slurm compares with the partition's
+	// MaxMemPerNode (--mem, or --mem-per-cpu times -c or --mincpus).
+	LimitMem int64
 }
 
 // PendingJob waits to start.

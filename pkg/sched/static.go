@@ -235,6 +235,9 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache) (de
 	if p.cfg.MaxTime > 0 && c.effectiveLimit(pj, p.idx) > p.cfg.MaxTime {
 		return demand{}, ReasonPartitionTimeLimit
 	}
+	if p.cfg.MaxMemPerNode > 0 && pj.Shape.LimitMem > p.cfg.MaxMemPerNode {
+		return demand{}, ReasonMaxMemPerLimit
+	}
 	d, r := c.resolveDemand(&pj.Shape, p)
 	if r != "" {
 		return demand{}, r

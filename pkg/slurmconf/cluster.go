@@ -26,11 +26,22 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SelectTypeParameters", "ControlMachine", "ControlAddr",
 			"BackupController", "BackupAddr", "ResvOverRun", "ReconfigFlags",
 			"DependencyParameters", "AccountingStorageTRES",
+			"EnforcePartLimits", "OverTimeLimit", "DisableRootJobs", // limits.go
+			"DefMemPerNode", "MaxMemPerCPU", // memlimits.go
+			"KillOnBadExit", "MaxTasksPerNode", "MaxStepCount", // steplimits.go
 			"SlurmctldDebug", "SlurmctldLogFile", "SlurmdDebug", "SlurmdLogFile",
 			// Read raw by the controller (Config.Written): AuthInfo's
 			// cred_expire times a requeued job's wait, and
 			// SlurmctldParameters' allow_user_triggers opens strigger.
 			"AuthInfo", "SlurmctldParameters",
+			// Scripts around tasks and srun, and the node health check
+			// (scripts.go).
+			"TaskProlog", "TaskEpilog", "SrunProlog", "SrunEpilog",
+			"HealthCheckProgram", "HealthCheckInterval", "HealthCheckNodeState",
+			// The node daemons' prolog and epilog (nodeprolog.go).
+			"Prolog", "Epilog", "PrologFlags", "PrologEpilogTimeout",
+			// The controller's scripts and exit-code requeue (ctldscripts.go).
+			"PrologSlurmctld", "EpilogSlurmctld", "RequeueExit", "RequeueExitHold",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -56,32 +67,27 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"CertgenType", "CertmgrParameters", "CertmgrType", "CoreSpecPlugin",
 			"CliFilterParameters", "CliFilterPlugins", "CommunicationParameters",
 			"CompleteWait", "CpuFreqDef", "CpuFreqGovernors", "CryptoType",
-			"DataParserParameters", "DebugFlags", "DefCPUPerGPU", "DefMemPerNode",
-			"DisableRootJobs", "EioTimeout",
-			"EnforcePartLimits", "Epilog", "EpilogMsgTime", "EpilogSlurmctld",
-			"EpilogTimeout", "ExtSensorsType", "ExtSensorsFreq",
+			"DataParserParameters", "DebugFlags", "DefCPUPerGPU", "EioTimeout",
+			"EpilogMsgTime", "EpilogTimeout", "ExtSensorsType", "ExtSensorsFreq",
 			"FairShareDampeningFactor", "FastSchedule", "FederationParameters",
 			"FirstJobId", "GetEnvTimeout", "GroupUpdateForce", "GroupUpdateTime",
-			"GpuFreqDef", "HashPlugin", "HealthCheckInterval", "HealthCheckNodeState",
-			"HealthCheckProgram", "InteractiveStepOptions", "JobAcctGatherType",
+			"GpuFreqDef", "HashPlugin", "InteractiveStepOptions", "JobAcctGatherType",
 			"JobAcctGatherFrequency", "JobAcctGatherParams", "JobCompHost",
 			"JobCompLoc", "JobCompParams", "JobCompPass", "JobCompPort",
 			"JobContainerType", "JobCompUser", "JobCredentialPrivateKey",
 			"JobCredentialPublicCertificate", "JobFileAppend", "JobSubmitPlugins",
-			"KeepAliveTime", "KillOnBadExit", "LaunchParameters", "LaunchType",
+			"KeepAliveTime", "LaunchParameters", "LaunchType",
 			"Licenses", "LogTimeFormat", "MailDomain", "MaxBatchRequeue",
-			"MaxDBDMsgs", "MaxNodeCount", "MaxJobId", "MaxMemPerCPU",
-			"MaxStepCount", "MaxTasksPerNode", "MCSParameters", "MCSPlugin",
+			"MaxDBDMsgs", "MaxNodeCount", "MaxJobId", "MCSParameters", "MCSPlugin",
 			"MetricsType", "MpiDefault", "MpiParams", "NamespaceType",
-			"NodeFeaturesPlugins", "OverTimeLimit", "PluginDir", "PlugStackConfig",
+			"NodeFeaturesPlugins", "PluginDir", "PlugStackConfig",
 			"PowerParameters", "PowerPlugin", "PrEpParameters", "PrEpPlugins",
 			"PriorityCalcPeriod", "PriorityParameters", "PriorityUsageResetPeriod",
 			"PriorityFlags", "PrioritySiteFactorParameters",
 			"PrioritySiteFactorPlugin", "PriorityWeightAssoc", "PrivateData",
-			"Prolog", "PrologSlurmctld", "PrologEpilogTimeout", "PrologFlags",
 			"PrologTimeout", "PropagatePrioProcess", "PropagateResourceLimitsExcept",
 			"PropagateResourceLimits", "RebootProgram",
-			"RequeueExit", "RequeueExitHold", "ResumeFailProgram", "ResumeProgram",
+			"ResumeFailProgram", "ResumeProgram",
 			"ResumeRate", "ResumeTimeout", "ResvEpilog",
 			"ResvProlog", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
 			"SchedulerTimeSlice", "ScronParameters", "SlurmdUser", "SlurmctldAddr",
@@ -89,12 +95,12 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SlurmctldPlugstack", "SlurmctldPrimaryOffProg",
 			"SlurmctldPrimaryOnProg", "SlurmctldSyslogDebug", "SlurmctldTimeout",
 			"SlurmdParameters", "SlurmdPidFile", "SlurmdSyslogDebug",
-			"SlurmSchedLogFile", "SlurmSchedLogLevel", "SrunEpilog", "SrunProlog",
+			"SlurmSchedLogFile", "SlurmSchedLogLevel",
 			"SrunPortRange", "SuspendExcNodes", "SuspendExcParts",
 			"SuspendExcStates", "SuspendProgram", "SuspendRate", "SuspendTime",
-			"SuspendTimeout", "SwitchParameters", "SwitchType", "TaskEpilog",
-			"TaskProlog", "TaskPluginParam", "TCPTimeout", "TLSParameters",
-			"TLSType", "TmpFS", "TopologyParam", "TrackWCKey", "TreeWidth",
+			"SuspendTimeout", "SwitchParameters", "SwitchType", "TaskPluginParam",
+			"TCPTimeout", "TLSParameters", "TLSType", "TmpFS", "TopologyParam",
+			"TrackWCKey", "TreeWidth",
 			"UnkillableStepProgram", "UnkillableStepTimeout", "UrlParserType",
 			"UsePAM", "VSizeFactor", "WaitTime", "X11Parameters"),
 	)
@@ -141,17 +147,23 @@ func decodeCluster(x *dec, c *Config) {
 	x.memory("DefMemPerCPU", &c.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &c.DefMemPerGPU)
 	x.memory("MaxMemPerNode", &c.MaxMemPerNode)
+	decodeMemLimits(x, c) // memlimits.go
 	var requeue int64 = 1
 	x.count("JobRequeue", &requeue, 1)
 	c.JobRequeue = requeue == 1
 	x.int("ReturnToService", &c.ReturnToService, 2)
 	x.resvOverRun("ResvOverRun", &c.ResvOverRun) // resvoverrun.go
+	decodeLimits(x, c)                           // limits.go
+	decodeStepLimits(x, c)                       // steplimits.go
 	x.str("LoamKeyFile", &c.LoamKeyFile)
 	x.str("LoamCtldSocket", &c.LoamCtldSocket)
 	x.str("LoamNodedSocket", &c.LoamNodedSocket)
 	x.str("LoamWebhookURL", &c.LoamWebhookURL)
 	x.timeLimit("LoamAuditRetention", &c.LoamAuditRetention)
 	x.legacyControllers(c)
+	decodeScripts(x, c)     // scripts.go
+	decodeNodeProlog(x, c)  // nodeprolog.go
+	decodeCtldScripts(x, c) // ctldscripts.go
 }
 
 func decodePriority(x *dec, c *Config) {

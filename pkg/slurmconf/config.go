@@ -21,6 +21,13 @@ type Config struct {
 	SlurmdSpoolDir    string
 	SlurmUser         string
 	MailProg          string
+	// Scripts: see scripts.go.
+	Scripts Scripts
+	// NodeProlog: Prolog, Epilog and their flags (nodeprolog.go).
+	NodeProlog NodeProlog
+	// CtldScripts: PrologSlurmctld, EpilogSlurmctld and the exit-code
+	// requeue (ctldscripts.go).
+	CtldScripts CtldScripts
 	// SlurmctldDebug and SlurmdDebug are the daemons' log levels by
 	// Slurm's name ("debug2"), "" when not written (info); the log files
 	// are where they log instead of standard error, "" for none
@@ -78,15 +85,32 @@ type Config struct {
 	PreemptMode       PreemptMode
 	PreemptExemptTime time.Duration
 
-	DefMemPerCPU    int64 // MB; 0: none
-	DefMemPerGPU    int64 // MB; 0: none
-	MaxMemPerNode   int64 // MB; Unlimited when unset
+	DefMemPerCPU  int64 // MB; 0: none
+	DefMemPerGPU  int64 // MB; 0: none
+	MaxMemPerNode int64 // MB; Unlimited when unset
+	// DefMemPerNode and MaxMemPerCPU: 0 when unset; DefMemPerCPU wins
+	// over DefMemPerNode, MaxMemPerCPU over MaxMemPerNode (memlimits.go).
+	DefMemPerNode   int64
+	MaxMemPerCPU    int64
 	JobRequeue      bool
 	ReturnToService int
 	// ResvOverRun is how long a job may run on past the end of the
 	// reservation it runs in (whole minutes; slurmtime.Unlimited for
 	// UNLIMITED; default 0: it is ended at the reservation's end).
 	ResvOverRun time.Duration
+	// EnforcePartLimits is EnforceNo, EnforceAll or EnforceAny (YES reads
+	// as ANY); OverTimeLimit is how long jobs run past their time limit
+	// (slurmtime.Unlimited: never ended for time); DisableRootJobs refuses
+	// root's jobs (limits.go).
+	EnforcePartLimits string
+	OverTimeLimit     time.Duration
+	DisableRootJobs   bool
+	// KillOnBadExit is srun's -K default; MaxTasksPerNode and
+	// MaxStepCount bound a step's tasks on a node and a job's steps
+	// (steplimits.go).
+	KillOnBadExit   bool
+	MaxTasksPerNode int64
+	MaxStepCount    int64
 
 	// LoamKeyFile is the cluster key that authenticates daemons and signs
 	// user credentials.
@@ -142,6 +166,9 @@ type SchedulerParameters struct {
 	DefaultQueueDepth int64         // default_queue_depth
 	// Raw is the value as written, for printing.
 	Raw string
+	// NoHoldOnPrologFail: a batch job whose node prolog failed is
+	// requeued without a hold (nohold_on_prolog_fail).
+	NoHoldOnPrologFail bool
 }
 
 // PreemptMode is what happens to a preemption victim.
@@ -233,10 +260,16 @@ type Partition struct {
 	DefMemPerCPU  int64  // MB; the cluster's when unset
 	DefMemPerGPU  int64  // MB; the cluster's when unset
 	MaxMemPerNode int64  // MB; the cluster's when unset
-	// InheritedMemory names the memory keys of the three above that the
+	DefMemPerNode int64  // MB; the cluster's when unset (memlimits.go)
+	MaxMemPerCPU  int64  // MB; the cluster's when unset
+	// InheritedMemory names the memory keys of the five above that the
 	// partition line does not set, whose values are the cluster's
 	// (scontrol shows a partition's own values only).
 	InheritedMemory []string
+	// OverTimeLimit is OverTimeInherit unless the line sets it;
+	// DisableRootJobs is the cluster's unless the line sets it.
+	OverTimeLimit   time.Duration
+	DisableRootJobs bool
 	Queue           // Loam's queue keys
 	Pos             Pos
 }

@@ -30,6 +30,8 @@ func Default() *Config {
 		MessageTimeout:    10 * time.Second,
 		MaxJobCount:       10000,
 		MaxArraySize:      1001,
+		MaxTasksPerNode:   DefaultMaxTasksPerNode,
+		MaxStepCount:      DefaultMaxStepCount,
 		SchedulerType:     "sched/backfill",
 		SchedulerParameters: SchedulerParameters{
 			SchedInterval:     60 * time.Second,
@@ -74,6 +76,8 @@ func defaultPartition(c *Config) Partition {
 		DefMemPerCPU:      c.DefMemPerCPU,
 		DefMemPerGPU:      c.DefMemPerGPU,
 		MaxMemPerNode:     c.MaxMemPerNode,
+		DefMemPerNode:     c.DefMemPerNode,
+		MaxMemPerCPU:      c.MaxMemPerCPU,
 	}
 }
 

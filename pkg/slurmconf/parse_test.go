@@ -199,10 +199,10 @@ PartitionName=p2 Nodes=ALL MaxTime=UNLIMITED MaxNodes=4 PreemptMode=cancel Requi
 		t.Errorf("RequiredMounts (-want +got):\n%s", diff)
 	}
 	// p2 sets the cluster's very DefMemPerCPU: its own, not inherited.
-	if diff := cmp.Diff([]string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"}, p1.InheritedMemory); diff != "" {
+	if diff := cmp.Diff([]string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"}, p1.InheritedMemory); diff != "" {
 		t.Errorf("p1 inherited memory keys (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"DefMemPerGPU", "MaxMemPerNode"}, p2.InheritedMemory); diff != "" {
+	if diff := cmp.Diff([]string{"DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"}, p2.InheritedMemory); diff != "" {
 		t.Errorf("p2 inherited memory keys (-want +got):\n%s", diff)
 	}
 	if d, ok := c.DefaultPartition(); !ok || d.Name != "p1" {

@@ -14,13 +14,14 @@ var partitionSchema = newSchema("PartitionName", func() []keySpec {
 			"PriorityJobFactor", "Priority", "PreemptMode", "GraceTime",
 			"AllowAccounts", "DenyAccounts", "AllowQos", "DenyQos", "State",
 			"OverSubscribe", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode",
-			"Hidden", "AllowGroups"),
+			"Hidden", "AllowGroups", "OverTimeLimit", "DisableRootJobs",
+			"DefMemPerNode", "MaxMemPerCPU"), // memlimits.go
 		keys(honoured, queueKeys...),
 		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
 		keys(ignored, "AllocNodes", "Alternate", "CpuBind",
-			"DefCPUPerGPU", "DefMemPerNode", "DisableRootJobs", "ExclusiveUser",
+			"DefCPUPerGPU", "ExclusiveUser",
 			"ExclusiveTopo", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
-			"MaxMemPerCPU", "OverTimeLimit", "PowerDownOnIdle", "QOS", "RootOnly",
+			"PowerDownOnIdle", "QOS", "RootOnly",
 			"ReqResv", "ResumeTimeout", "SelectTypeParameters", "SuspendTime",
 			"SuspendTimeout", "Topology", "TRESBillingWeights"),
 	)
@@ -98,7 +99,9 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	x.memory("DefMemPerCPU", &p.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &p.DefMemPerGPU)
 	x.memory("MaxMemPerNode", &p.MaxMemPerNode)
-	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode"} {
+	decodePartLimits(x, &p, c) // limits.go
+	decodePartMemLimits(x, &p) // memlimits.go
+	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"} {
 		if _, set := x.get(k); !set {
 			p.InheritedMemory = append(p.InheritedMemory, k)
 		}

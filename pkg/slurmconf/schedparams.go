@@ -51,6 +51,8 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 		switch name {
 		case "bf_continue":
 			dst.BfContinue = true
+		case "nohold_on_prolog_fail":
+			dst.NoHoldOnPrologFail = true // nodeprolog.go
 		case "sched_interval":
 			x.schedSeconds(f, opt, val, &dst.SchedInterval, time.Second)
 		case "bf_interval":

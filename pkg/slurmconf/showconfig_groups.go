@@ -93,29 +93,28 @@ func (s *shower) acctTRES() string {
 	return strings.Join(append(slices.Clone(defaultTRES), s.c.AccountingStorageTRES...), ",")
 }
 
-// defMem prints DefMemPerCPU when set, else DefMemPerNode (a Slurm key
-// Loam ignores) or UNLIMITED.
+// defMem prints DefMemPerCPU when set, else DefMemPerNode or UNLIMITED.
 func (s *shower) defMem() {
 	if s.c.DefMemPerCPU > 0 {
 		s.add("DefMemPerCPU", strconv.FormatInt(s.c.DefMemPerCPU, 10))
 		return
 	}
-	if v, ok := s.raw("DefMemPerNode"); ok && !isUnlimited(v) && v != "0" {
-		s.add("DefMemPerNode", v)
+	if s.c.DefMemPerNode > 0 && s.c.DefMemPerNode != Unlimited {
+		s.add("DefMemPerNode", strconv.FormatInt(s.c.DefMemPerNode, 10))
 		return
 	}
 	s.add("DefMemPerNode", "UNLIMITED")
 }
 
-// maxMem prints MaxMemPerNode when limited, else MaxMemPerCPU (a Slurm
-// key Loam ignores) when written, else MaxMemPerNode = UNLIMITED.
+// maxMem prints MaxMemPerCPU when set, else MaxMemPerNode (UNLIMITED
+// when unset).
 func (s *shower) maxMem() {
-	if s.c.MaxMemPerNode != Unlimited {
-		s.add("MaxMemPerNode", memOrUnlimited(s.c.MaxMemPerNode))
+	if s.c.MaxMemPerCPU > 0 {
+		s.add("MaxMemPerCPU", strconv.FormatInt(s.c.MaxMemPerCPU, 10))
 		return
 	}
-	if v, ok := s.raw("MaxMemPerCPU"); ok && !isUnlimited(v) && v != "0" {
-		s.add("MaxMemPerCPU", v)
+	if s.c.MaxMemPerNode != Unlimited {
+		s.add("MaxMemPerNode", memOrUnlimited(s.c.MaxMemPerNode))
 		return
 	}
 	s.add("MaxMemPerNode", "UNLIMITED")

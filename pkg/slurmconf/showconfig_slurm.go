@@ -159,7 +159,7 @@ func (s *shower) slurmKeys() {
 	s.str("DependencyParameters", "(null)") // as written, as Slurm prints it
 	s.yes("DisableRootJobs", false)
 	s.unit("EioTimeout", 60, "")
-	s.upper("EnforcePartLimits", "NO")
+	s.add("EnforcePartLimits", enforceText(c.EnforcePartLimits)) // limits.go: YES prints as ANY
 	s.strs("Epilog")
 	s.unit("EpilogMsgTime", 2000, "usec")
 	s.strs("EpilogSlurmctld")
@@ -208,8 +208,8 @@ func (s *shower) slurmKeys() {
 	s.unit("MaxJobId", 67043328, "")
 	s.maxMem()
 	s.maxNodeCount()
-	s.unit("MaxStepCount", 40000, "")
-	s.unit("MaxTasksPerNode", 512, "")
+	s.add("MaxStepCount", strconv.FormatInt(c.MaxStepCount, 10)) // 0: the default (steplimits.go)
+	s.add("MaxTasksPerNode", strconv.FormatInt(c.MaxTasksPerNode, 10))
 	s.str("MCSPlugin", "mcs/none")
 	s.strs("MCSParameters")
 	s.add("MessageTimeout", secs(c.MessageTimeout))
@@ -234,7 +234,8 @@ func (s *shower) slurmKeys() {
 	s.str("ProctrackType", "proctrack/cgroup")
 	s.strs("Prolog")
 	s.unit("PrologEpilogTimeout", 65534, "")
-	s.strs("PrologSlurmctld", "PrologFlags")
+	s.strs("PrologSlurmctld")
+	s.add("PrologFlags", c.NodeProlog.Flags.String()) // as Slurm prints them: "Alloc,Contain"
 	s.unit("PropagatePrioProcess", 0, "")
 	s.upper("PropagateResourceLimits", "ALL")
 	s.strs("PropagateResourceLimitsExcept", "RebootProgram")

@@ -75,7 +75,9 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	if code != 0 {
 		return code
 	}
-	w.raw("salloc: Granted job allocation " + u32s(al.JobID) + "\n")
+	if !a.st.granted { // else said while it was configuring (alloc_config.go)
+		w.raw("salloc: Granted job allocation " + u32s(al.JobID) + "\n")
+	}
 	if res.Step.NoShell {
 		a.notices.stop()
 		return 0 // the allocation runs on until scancel or its time limit

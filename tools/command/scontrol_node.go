@@ -178,18 +178,18 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	if p.DefaultTime != 0 {
 		def = string(appendHMS(nil, p.DefaultTime))
 	}
-	b = append(b, "DefaultTime="+def+" DisableRootJobs=NO ExclusiveUser=NO GraceTime="+
+	b = append(b, "DefaultTime="+def+" DisableRootJobs="+yesNo(p.DisableRootJobs)+" ExclusiveUser=NO GraceTime="+
 		strconv.FormatInt(p.GraceTime, 10)+" Hidden="+yesNo(p.Hidden)+sep...)
 	b = append(b, "MaxNodes="+unlimited(p.MaxNodes)+" MaxTime="+string(appendHMS(nil, p.MaxTime))+
 		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode=UNLIMITED"+sep...)
 	b = append(b, "Nodes="+orNull(p.Nodes)+sep...) // (null): a partition made empty or created without nodes
 	b = append(b, "PriorityJobFactor="+strconv.Itoa(p.PriorityJobFactor)+" PriorityTier="+strconv.Itoa(p.PriorityTier)+
 		" RootOnly=NO ReqResv=NO OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
-	b = append(b, "OverTimeLimit=NONE PreemptMode="+orDefault(p.PreemptMode, "OFF")+sep...)
+	b = append(b, "OverTimeLimit="+overTimeText(p.OverTimeLimit)+" PreemptMode="+orDefault(p.PreemptMode, "OFF")+sep...)
 	b = append(b, "State="+orDefault(p.State, "UP")+" TotalCPUs="+strconv.Itoa(p.TotalCPUs)+" TotalNodes="+
 		strconv.Itoa(p.TotalNodes)+" SelectTypeParameters=NONE"+sep...)
 	b = append(b, "JobDefaults=(null)"+sep...)
-	b = append(b, defMem(p)+" MaxMemPerNode="+unlimited(p.MaxMemPerNode)+sep...)
+	b = append(b, defMem(p)+" "+maxMem(p)+sep...)
 	if p.TotalNodes == 0 {
 		b = append(b, "TRES=(null)"...)
 	} else {
@@ -235,5 +235,14 @@ func defMem(p *api.Partition) string {
 	case p.DefMemPerCPU > 0:
 		return "DefMemPerCPU=" + strconv.FormatInt(p.DefMemPerCPU, 10)
 	}
-	return "DefMemPerNode=UNLIMITED"
+	return "DefMemPerNode=" + unlimited(p.DefMemPerNode)
+}
+
+// maxMem is the partition's MaxMemPerCPU when set, else MaxMemPerNode, as
+// the peer prints them ("MaxMemPerCPU=2000", "MaxMemPerNode=UNLIMITED").
+func maxMem(p *api.Partition) string {
+	if p.MaxMemPerCPU > 0 {
+		return "MaxMemPerCPU=" + strconv.FormatInt(p.MaxMemPerCPU, 10)
+	}
+	return "MaxMemPerNode=" + unlimited(p.MaxMemPerNode)
 }

@@ -237,6 +237,10 @@ func ownMemory(p api.Partition) api.Partition {
 			p.DefMemPerGPU = 0
 		case "MaxMemPerNode":
 			p.MaxMemPerNode = 0
+		case "DefMemPerNode":
+			p.DefMemPerNode = 0
+		case "MaxMemPerCPU":
+			p.MaxMemPerCPU = 0
 		}
 	}
 	return p

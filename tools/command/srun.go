@@ -113,6 +113,13 @@ func (r *srunRun) run(ctx context.Context) int {
 		return 1
 	}
 	defer s.close()
+	epilog, code := r.srunScripts() // srun_prolog.go
+	if epilog != "" {
+		defer r.runSrunScript(epilog, "epilog_srun")
+	}
+	if code != 0 {
+		return code
+	}
 	resp, code := r.createStep(ctx, s)
 	if code != 0 {
 		return code
@@ -138,7 +145,7 @@ func (r *srunRun) run(ctx context.Context) int {
 func (r *srunRun) allocation(ctx context.Context) int {
 	r.jobID = r.res.Step.JobID
 	if r.jobID == 0 {
-		r.allocator = &allocator{c: r.c, w: r.w, prog: "srun"}
+		r.allocator = &allocator{c: r.c, w: r.w, prog: "srun", verbose: r.res.Step.Verbose > 0}
 		if len(r.res.Step.Command) > 0 {
 			r.allocator.command = r.res.Step.Command[0]
 		}
@@ -223,6 +230,7 @@ func (r *srunRun) stepRefused(err error) int {
 func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	q, st := &r.res.Request, &r.res.Step
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
+		TaskProlog: st.TaskProlog, TaskEpilog: st.TaskEpilog,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
 		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(gresGPUs(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs),
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),

@@ -52,7 +52,7 @@ func newStepRun(r *srunRun, resp *api.StepCreateResponse) *stepRun {
 	st := &r.res.Step
 	s := &stepRun{r: r, w: r.w, id: fmt.Sprintf("%d.%d", r.jobID, resp.StepID), layout: resp.Layout, kill: resp.KillWait,
 		nodeOf: map[int]int{}, exits: map[int]api.StepIOExit{},
-		killBad: st.KillOnBadExit != nil && *st.KillOnBadExit != 0}
+		killBad: killOnBadExit(st.KillOnBadExit, resp.KillOnBadExit)}
 	for i, n := range resp.Layout.Nodes {
 		for _, t := range n.TaskIDs {
 			s.nodeOf[t] = i
@@ -64,6 +64,15 @@ func newStepRun(r *srunRun, resp *api.StepCreateResponse) *stepRun {
 	n := r.res.Request.NTasks // what the nodes were told (stepRequest)
 	s.outTask, s.errTask = srunStreamTask(st.Output, n), srunStreamTask(cmp.Or(st.Error, st.Output), n)
 	return s
+}
+
+// killOnBadExit is whether srun ends the step at a task's non-zero exit:
+// -K as given (-K0 turns it off), else slurm.conf's KillOnBadExit.
+func killOnBadExit(opt *int, conf bool) bool {
+	if opt != nil {
+		return *opt != 0
+	}
+	return conf
 }
 
 // frame handles one frame of node i.

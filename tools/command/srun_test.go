@@ -68,6 +68,8 @@ type fakeSteps struct {
 	// allocErr refuses Allocate; onWait sees each WaitAllocation.
 	allocErr error
 	onWait   func()
+	// confKill is slurm.conf's KillOnBadExit, in the step's answer.
+	confKill bool
 
 	mu        sync.Mutex
 	created   []api.StepCreateRequest
@@ -101,7 +103,7 @@ func (f *fakeSteps) CreateStep(_ context.Context, req *api.StepCreateRequest) (*
 			script(n)
 		}()
 	}
-	return &api.StepCreateResponse{StepID: 3, Layout: f.layout, KillWait: 5}, nil
+	return &api.StepCreateResponse{StepID: 3, Layout: f.layout, KillWait: 5, KillOnBadExit: f.confKill}, nil
 }
 
 func (f *fakeSteps) CompleteStep(_ context.Context, req *api.StepCompleteRequest) error {
@@ -173,6 +175,8 @@ type srunCase struct {
 	// WaitAllocation calls.
 	onEnv  func(env *Env)
 	onWait func()
+	// confKill is slurm.conf's KillOnBadExit.
+	confKill bool
 
 	wantCode   int
 	wantStdout string
@@ -184,7 +188,7 @@ type srunCase struct {
 func runSrunCase(t *testing.T, tc srunCase) (*fakeSteps, *testEnv) {
 	t.Helper()
 	f := &fakeSteps{fakeController: &fakeController{}, t: t, layout: tc.layout, script: tc.script, createErr: tc.create, waits: tc.waits,
-		onWait: tc.onWait}
+		onWait: tc.onWait, confKill: tc.confKill}
 	te := newTestEnv(f.fakeController, 1_800_000_000)
 	te.Environ = append(te.Environ, tc.env...)
 	te.Dial = func(context.Context) (Controller, error) { return f, nil }

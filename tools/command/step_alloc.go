@@ -57,6 +57,10 @@ type allocator struct {
 	// notices shows scontrol notify's messages while the allocation is
 	// held (srun_notify.go).
 	notices *noticeWatch
+	// st is what the wait already printed (alloc_config.go); verbose is
+	// srun's -v.
+	st      allocState
+	verbose bool
 }
 
 // allocFailed is how srun and salloc word a refused allocation.
@@ -97,10 +101,11 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 			a.w.errf("Unable to confirm allocation for job %d: %s", a.id, errText(err))
 			return nil, 1
 		case al.Ready:
-			if waits > 0 {
-				a.w.raw(a.prog + ": job " + u32s(a.id) + " has been allocated resources\n")
-			}
+			a.ready(al) // alloc_config.go
 			return al, 0
+		case al.Cause != "":
+			a.notices.stop()
+			return nil, a.configFailed(al)
 		case al.Ended && waits == 0:
 			a.notices.stop()
 			a.endedAtOnce() // salloc_revoke.go
@@ -110,7 +115,12 @@ func (a *allocator) allocate(ctx context.Context, env *Env, req job.Request, sig
 			a.endedPending()
 			return nil, 1
 		}
+		if isConfiguring(al) {
+			a.configuring(al)
+			continue
+		}
 		if waits == 0 {
+			a.st.queued = true
 			if a.prog == "salloc" {
 				a.w.raw("salloc: Pending job allocation " + u32s(a.id) + "\n")
 			}

@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"hash/fnv"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/loamhpc/loam/pkg/slurmconf"
+)
+
+// healthCheckTimeout bounds one run of HealthCheckProgram, as slurmd's
+// (60 s): the program's process group is killed then.
+const healthCheckTimeout = 60 * time.Second
+
+// healthOutputMax bounds what is kept of the program's output for the log.
+const healthOutputMax = 4096
+
+// healthChecker runs slurm.conf's HealthCheckProgram as root: once when
+// the daemon starts (before it registers, as slurmd does) and every
+// HealthCheckInterval while the node's state matches
+// HealthCheckNodeState. The program decides what to do (it usually
+// drains the node with scontrol); a failure is only logged, in slurmd's
+// words. One run at a
+// time: a tick that finds a run going is skipped.
+type healthChecker struct {
+	prog     string
+	interval time.Duration
+	states   slurmconf.HealthCheckState
+	node     string
+	timeout  time.Duration
+	log      *logrus.Entry
+	busy     atomic.Bool
+	// state is the node's state as the controller last told it.
+	mu    sync.Mutex
+	base  string
+	drain bool
+}
+
+// newHealthChecker is nil when no program is set or the interval is 0:
+// slurmd runs the program only with both.
+func newHealthChecker(s slurmconf.Scripts, node string, log *logrus.Entry) *healthChecker {
+	if s.HealthCheckProgram == "" || s.HealthCheckInterval <= 0 {
+		return nil
+	}
+	return &healthChecker{prog: s.HealthCheckProgram, interval: s.HealthCheckInterval, states: s.HealthCheckStates,
+		node: node, timeout: healthCheckTimeout, log: log.WithField("program", s.HealthCheckProgram)}
+}
+
+// setState records the node's state from a registration or heartbeat
+// answer ("IDLE", "MIXED", "ALLOCATED"; drain: draining or drained).
+func (h *healthChecker) setState(base string, drain bool) {
+	if h == nil || base == "" {
+		return
+	}
+	h.mu.Lock()
+	h.base, h.drain = base, drain
+	h.mu.Unlock()
+}
+
+// due says whether the node's state asks for a periodic run.
+func (h *healthChecker) due() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.base != "" && h.states.Matches(h.base, h.drain)
+}
+
+// loop runs the program every interval until ctx ends. Without CYCLE the
+// runs fall on multiples of the interval, the same instant on every
+// node, to disturb parallel programs once; with CYCLE each node is
+// offset by its own share of the interval.
+func (h *healthChecker) loop(ctx context.Context) {
+	for {
+		wait := time.Until(h.next(time.Now()))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if h.due() {
+			h.run(ctx)
+		}
+	}
+}
+
+// next is the first run time after now.
+func (h *healthChecker) next(now time.Time) time.Time {
+	var offset time.Duration
+	if h.states&slurmconf.HealthCycle != 0 {
+		f := fnv.New32a()
+		_, _ = f.Write([]byte(h.node))
+		offset = time.Duration(uint64(f.Sum32()) % uint64(h.interval))
+	}
+	t := now.Truncate(h.interval).Add(offset)
+	for !t.After(now) {
+		t = t.Add(h.interval)
+	}
+	return t
+}
+
+// run runs the program once and reports whether it succeeded; false also
+// when a run was already going.
+func (h *healthChecker) run(ctx context.Context) bool {
+	if !h.busy.CompareAndSwap(false, true) {
+		h.log.Debug("health check still running: this run skipped")
+		return false
+	}
+	defer h.busy.Store(false)
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, h.prog)
+	cmd.Env = []string{"SLURMD_NODENAME=" + h.node}
+	cmd.Dir = "/"
+	var out limitedOutput
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if err == nil {
+		h.log.Debug("health check passed")
+		return true
+	}
+	l := h.log.WithField("output", strings.TrimSpace(out.String()))
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled):
+		l.Errorf("health_check: killed after %s", h.timeout)
+	case errors.As(err, &ee):
+		// slurmd 22.05's words: "health_check failed: rc:3 output:sick".
+		l.WithField("status", ee.ExitCode()).Errorf("health_check failed: rc:%d output:%s", ee.ExitCode(), strings.TrimSpace(out.String()))
+	default:
+		l.WithError(err).Error("health_check could not run")
+	}
+	return false
+}
+
+// limitedOutput keeps the first healthOutputMax bytes written.
+type limitedOutput struct{ bytes.Buffer }
+
+func (b *limitedOutput) Write(p []byte) (int, error) {
+	if room := healthOutputMax - b.Len(); room > 0 {
+		b.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
