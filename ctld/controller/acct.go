@@ -139,6 +139,7 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 	if aerr != nil {
 		return nil, aerr
 	}
+	c.ownUsersOnly(f, id) // privatedata.go
 	sf := store.AcctFilter{Accounts: q.Accounts, Partitions: q.Partitions, Names: q.Names, Start: q.StartTime, End: q.EndTime}
 	for _, ref := range f.refs {
 		sf.JobIDs = append(sf.JobIDs, ref.JobID)

@@ -101,7 +101,7 @@ type nodeCap struct {
 }
 
 func capOfNode(n *slurmconf.Node) nodeCap {
-	c := nodeCap{name: n.Name, cpus: n.CPUs, memMB: n.RealMemory}
+	c := nodeCap{name: n.Name, cpus: n.EffectiveCPUs(), memMB: n.UsableMemory()} // corespec.go
 	for _, g := range n.GRES {
 		if g.Name == "gpu" {
 			c.gpus += int(g.Count)

@@ -49,6 +49,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		func() *api.Error { return checkRequest(a.req) },
 		func() *api.Error { return admitPartitions(cs, a) },
 		func() *api.Error { return c.admitGroups(cs, a) }, // partition_access.go
+		func() *api.Error { return checkRootOnly(cs, a) }, // partkeys.go
 		func() *api.Error { return admitAccount(cs, a) },
 		func() *api.Error { return c.admitReservation(a) }, // advresv_api.go
 		func() *api.Error { return admitShape(cs, a) },
@@ -64,6 +65,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 	}
 	applyDefaults(cs, a)
 	applyMemLimits(cs, a) // memlimits.go
+	applyPartKeys(cs, a)  // partkeys.go
 	if err := c.preCheck(cs, a); err != nil {
 		return nil, err
 	}
@@ -423,7 +425,7 @@ func perNodeNeed(r *job.Request) nodeNeed {
 }
 
 func (n nodeNeed) fits(nc *slurmconf.Node) bool {
-	if nc.CPUs < n.cpus || nc.RealMemory < n.memMB {
+	if nc.EffectiveCPUs() < n.cpus || nc.UsableMemory() < n.memMB { // less CoreSpec/MemSpecLimit
 		return false
 	}
 	for _, f := range n.features {

@@ -202,7 +202,7 @@ func (c *Controller) handleAdvResvList(ctx context.Context, id auth.Identity, bo
 	defer c.mu.RUnlock()
 	out := &api.AdvResvsResponse{Now: c.now().Unix(), Reservations: []api.AdvResv{}}
 	for _, r := range c.adv.sorted() {
-		if len(q.Names) > 0 && !slices.Contains(q.Names, r.Name) {
+		if len(q.Names) > 0 && !slices.Contains(q.Names, r.Name) || !c.seesAdvResv(id, &r) {
 			continue
 		}
 		out.Reservations = append(out.Reservations, c.advView(&r))

@@ -23,6 +23,7 @@ func (c *Controller) handleJobs(ctx context.Context, id auth.Identity, body []by
 		return nil, aerr
 	}
 	f.query = true
+	c.seeJobs(f, id) // privatedata.go
 	n := needAll
 	n.detail = q.Detail
 	c.mu.RLock()
@@ -50,6 +51,7 @@ func (c *Controller) handleJobTable(ctx context.Context, id auth.Identity, body 
 		return nil, aerr
 	}
 	f.query = true
+	c.seeJobs(f, id) // privatedata.go
 	n := needFor(q.Fields)
 	c.mu.RLock()
 	defer c.mu.RUnlock()

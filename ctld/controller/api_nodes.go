@@ -23,6 +23,9 @@ func (c *Controller) handleNodes(ctx context.Context, id auth.Identity, body []b
 	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
+	if aerr := c.refuseHidden(id, slurmconf.PrivateNodes); aerr != nil { // privatedata.go
+		return nil, aerr
+	}
 	want, err := expandNames(q.Nodes)
 	if err != nil {
 		return nil, err
@@ -207,6 +210,9 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 
 // handlePartitions lists the partitions.
 func (c *Controller) handlePartitions(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
+	if aerr := c.refuseHidden(id, slurmconf.PrivatePartitions); aerr != nil { // privatedata.go
+		return nil, aerr
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	cs := c.confNow()
@@ -259,9 +265,12 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 		ap.DefaultTime = 0
 	}
 	ap.OverTimeLimit, ap.DisableRootJobs = overTimeMinutes(p.OverTimeLimit), p.DisableRootJobs // limits.go
+	ap.DefCPUPerGPU, ap.MaxCPUsPerNode = p.DefCPUPerGPU, p.CPUsPerNodeLimit()                  // partkeys.go
+	ap.ExclusiveUser, ap.RootOnly = p.ExclusiveUser, p.RootOnly
 	for _, name := range p.Nodes {
 		if nc, ok := conf.Node(name); ok {
 			ap.TotalCPUs += nc.CPUs
+			ap.EffectiveCPUs += nc.EffectiveCPUs() // TRES=cpu= (corespec)
 			ap.TotalGPUs += nodeGPUCount(nc)
 		}
 	}

@@ -19,7 +19,7 @@ func (c *Controller) handleAssocs(ctx context.Context, id auth.Identity, body []
 	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
-	return assocTree(c.confNow().conf), nil
+	return c.privateAssocs(id, assocTree(c.confNow().conf)), nil // privatedata.go
 }
 
 // assocTree maps tenants.conf onto Slurm's association fields: a tenant's

@@ -148,6 +148,9 @@ func (c *Controller) handlePriorities(ctx context.Context, id auth.Identity, bod
 			return nil, api.Errorf(api.CodeInternal, "%v", err)
 		}
 		for _, r := range rows {
+			if c.jobHiddenFrom(id, r.JobID) { // privatedata.go
+				continue
+			}
 			pa := api.PriorityAudit{JobID: r.JobID, Time: r.Time, Old: r.Old, New: r.New, Reason: r.Reason}
 			json.Unmarshal(r.Factors, &pa.Factors)
 			out.History = append(out.History, pa)
@@ -158,7 +161,7 @@ func (c *Controller) handlePriorities(ctx context.Context, id auth.Identity, bod
 	defer c.mu.RUnlock()
 	for _, jid := range c.order {
 		r := c.jobs[jid]
-		if r == nil || !prioListed(r, out.Now) || !prioMatches(&q, r) {
+		if r == nil || !prioListed(r, out.Now) || !prioMatches(&q, r) || !c.canSee(id, r) {
 			continue
 		}
 		jp := api.JobPriority{JobID: r.ID, Partition: r.St.Partition, User: r.Req.UserName, Account: r.St.Account,

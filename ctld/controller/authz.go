@@ -3,6 +3,7 @@ package controller
 import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 // Authorization (R19), as Slurm's defaults: everyone may see every job
@@ -29,8 +30,11 @@ func (c *Controller) canModify(id auth.Identity, r *jobRecord) bool {
 }
 
 // canSee reports whether id may see r. Slurm's default PrivateData shows
-// every job to everyone.
-func (c *Controller) canSee(id auth.Identity, r *jobRecord) bool { return true }
+// every job to everyone; PrivateData=jobs only one's own
+// (privatedata.go).
+func (c *Controller) canSee(id auth.Identity, r *jobRecord) bool {
+	return ownsJob(id, r) || !c.hides(id, slurmconf.PrivateJobs)
+}
 
 // requireOperator refuses a non-operator.
 func (c *Controller) requireOperator(id auth.Identity, what string) *api.Error {

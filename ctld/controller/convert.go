@@ -84,6 +84,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.AllocNode = q.AllocNode // alloc_node.go
 	j.AllocSID = q.AllocSID
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
+	j.Licenses = q.Licenses
 	j.NoKillInvDep = st.NoKillInvDep
 	if q.MailType != 0 {
 		j.MailType = q.MailType.String()
@@ -165,7 +166,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if q.MemPerGPU != nil {
 		j.MemoryPerGPU = *q.MemPerGPU
 	}
-	j.CPUsPerGPU = q.CPUsPerGPU
+	j.CPUsPerGPU, j.CPUsPerGPUDefault = q.CPUsPerGPU, q.CPUsPerGPUDefault
 	if def := c.defaultMemPerCPU(r); def > 0 {
 		j.MemoryPerCPU, j.MinMemory = def, def
 	} else if def := c.defaultMemPerNode(r); def > 0 { // memlimits.go
@@ -369,8 +370,8 @@ func (c *Controller) smallestMemory(partition string) int64 {
 	}
 	var least int64
 	for _, name := range p.Nodes {
-		if n, ok := conf.Node(name); ok && (least == 0 || n.RealMemory < least) {
-			least = n.RealMemory
+		if n, ok := conf.Node(name); ok && (least == 0 || n.UsableMemory() < least) {
+			least = n.UsableMemory() // RealMemory less MemSpecLimit
 		}
 	}
 	return least

@@ -21,6 +21,9 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 			continue
 		}
 		used := make([]bool, nc.CPUs)
+		for _, x := range nc.SpecCPUs { // CoreSpecCount/CPUSpecList: never a job's
+			used[x] = true
+		}
 		for id := range n.jobs {
 			o := c.jobs[id]
 			if o == nil || o == r {

@@ -24,6 +24,9 @@ type jobFilter struct {
 	// query is set for job listings (squeue): states match queryState,
 	// SPECIAL_EXIT included (specialexit.go).
 	query bool
+	// see, when set, hides the jobs the caller may not see (PrivateData,
+	// privatedata.go): a hidden job named by id is missing.
+	see func(r *jobRecord) bool
 }
 
 // filterSpec is what JobQuery and JobFilter share.
@@ -180,7 +183,7 @@ func refMatches(ref api.JobRef, r *jobRecord) bool {
 func (c *Controller) selectJobs(f *jobFilter, visit func(r *jobRecord)) (missing []string) {
 	if len(f.refs) == 0 {
 		for _, id := range c.order {
-			if r := c.jobs[id]; r != nil && f.matchAttrs(r) {
+			if r := c.jobs[id]; r != nil && f.matchAttrs(r) && (f.see == nil || f.see(r)) {
 				visit(r)
 			}
 		}
@@ -190,7 +193,7 @@ func (c *Controller) selectJobs(f *jobFilter, visit func(r *jobRecord)) (missing
 	for _, ref := range f.refs {
 		found := false
 		for _, id := range c.candidates(ref.JobID) {
-			if r := c.jobs[id]; r != nil && refMatches(ref, r) {
+			if r := c.jobs[id]; r != nil && refMatches(ref, r) && (f.see == nil || f.see(r)) {
 				ids = append(ids, id)
 				found = true
 			}

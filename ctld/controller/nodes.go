@@ -223,7 +223,7 @@ func (c *Controller) baseState(n *nodeRec, cpus int) (string, []string) {
 		return api.NodeUnknown, flags
 	case len(n.jobs) == 0:
 		return api.NodeIdle, flags
-	case cpus >= n.conf.CPUs:
+	case cpus >= n.conf.EffectiveCPUs(): // all but the specialized CPUs
 		return api.NodeAllocated, flags
 	}
 	return api.NodeMixed, flags
@@ -236,7 +236,8 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 	out := api.Node{
 		Name: n.name, Hostname: c.hostnameOf(n.name), Address: nc.Addr, Port: nc.Port,
 		Reason: n.admin.Reason, ReasonUser: n.admin.ReasonUser, ReasonTime: n.admin.ReasonTime,
-		CPUs: nc.CPUs, AllocCPUs: cpus, Boards: nc.Boards, Sockets: nc.Sockets,
+		CPUs: nc.CPUs, AllocCPUs: cpus, Boards: nc.Boards, Sockets: nc.Sockets, EffectiveCPUs: nc.EffectiveCPUs(),
+		CoreSpecCount: nc.CoreSpecCount, CPUSpecList: nc.SpecCPUList(), MemSpecLimit: nc.MemSpecLimit,
 		CoresPerSocket: nc.CoresPerSocket, ThreadsPerCore: nc.ThreadsPerCore,
 		RealMemory: nc.RealMemory, AllocMemory: mem, FreeMemory: n.freeMem, TmpDisk: nc.TmpDisk,
 		CPULoad: n.cpuLoad, Weight: nc.Weight, Features: nc.Features, ActiveFeatures: n.active(),

@@ -10,6 +10,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
 	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 	"github.com/loamhpc/loam/pkg/store"
 )
 
@@ -115,6 +116,9 @@ func (c *Controller) handleUtilReport(ctx context.Context, id auth.Identity, bod
 	var q api.ReportQuery
 	if err := decode(body, &q); err != nil {
 		return nil, err
+	}
+	if aerr := c.refuseHidden(id, slurmconf.PrivateUsage); aerr != nil { // privatedata.go: every user's usage
+		return nil, aerr
 	}
 	start, end, aerr := reportWindow(&q, c.now())
 	if aerr != nil {

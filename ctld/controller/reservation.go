@@ -88,7 +88,7 @@ func (c *Controller) handleReservations(ctx context.Context, id auth.Identity, b
 	slices.Sort(ids)
 	for _, jid := range ids {
 		r := c.jobs[jid]
-		if r == nil || r.resv == nil {
+		if r == nil || r.resv == nil || !c.seesJobResv(id, r) {
 			continue
 		}
 		rv := c.reservationView(r)
@@ -140,7 +140,7 @@ func (c *Controller) handleJobLog(ctx context.Context, id auth.Identity, body []
 	c.mu.RLock()
 	_, live := c.jobs[q.JobID]
 	c.mu.RUnlock()
-	if len(evs) == 0 && !live && !c.jobKnownLocked(q.JobID) {
+	if len(evs) == 0 && !live && !c.jobKnownLocked(q.JobID) || c.jobHiddenFrom(id, q.JobID) {
 		return nil, api.NewError(api.CodeInvalidJobID)
 	}
 	out := &api.JobLogResponse{JobID: q.JobID, Events: []api.JobEntry{}}

@@ -51,8 +51,8 @@ func (c *Controller) handleShares(ctx context.Context, id auth.Identity, body []
 	in := c.shareInputs()
 	now := unix(c.now())
 	c.mu.RUnlock()
-	rows := computeShares(in)
-	out := &api.SharesResponse{Now: now, Rows: []api.ShareRow{}}
+	rows := c.privateShares(id, computeShares(in)) // privatedata.go
+	out := &api.SharesResponse{Now: now, Rows: []api.ShareRow{}, Private: c.hides(id, slurmconf.PrivateUsage)}
 	for _, r := range rows {
 		if shareSelected(&q, id, r) {
 			out.Rows = append(out.Rows, r)

@@ -18,14 +18,14 @@ func (c *Controller) handleSteps(ctx context.Context, id auth.Identity, body []b
 	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
-	if q.Known && len(q.JobIDs) == 1 && !c.knownJob(q.JobIDs[0]) {
+	if q.Known && len(q.JobIDs) == 1 && (!c.knownJob(q.JobIDs[0]) || c.jobHiddenFrom(id, q.JobIDs[0])) {
 		return nil, api.NewError(api.CodeInvalidJobID)
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	out := &api.StepsResponse{Steps: []api.Step{}}
 	for _, r := range c.running() {
-		if len(q.JobIDs) > 0 && !slices.Contains(q.JobIDs, r.ID) && !slices.Contains(q.JobIDs, r.St.ArrayJobID) {
+		if len(q.JobIDs) > 0 && !slices.Contains(q.JobIDs, r.ID) && !slices.Contains(q.JobIDs, r.St.ArrayJobID) || !c.canSee(id, r) {
 			continue
 		}
 		if js := c.steps[r.ID]; js != nil {

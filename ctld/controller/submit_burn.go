@@ -18,6 +18,7 @@ var idKeptFor = map[api.Code]bool{
 	api.CodeInvalidGRES:           true,
 	api.CodeInvalidAccount:        true,
 	api.CodeInvalidQOS:            true,
+	api.CodeInvalidLicenses:       true, // checked on the peer
 	api.CodeAccessDenied:          true,
 	api.CodePartitionGroup:        true, // AllowGroups, checked on the peer
 }

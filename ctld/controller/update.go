@@ -41,6 +41,7 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 		func() *api.Error { return c.updatePendingOnly(r, &next, &st, u) },
 		func() *api.Error { return updateAnytime(&next, &st, u) },
 		func() *api.Error { return c.updateJobResv(r, &next, &st, u) }, // advresv_job.go
+		func() *api.Error { return c.updateJobLicenses(r, &next, u) },  // licenses.go
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

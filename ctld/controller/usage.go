@@ -73,10 +73,13 @@ type statTarget struct {
 
 // handleStepStat is sstat: the live usage of a job's running steps, asked
 // of the node daemons that run them.
-func (c *Controller) handleStepStat(ctx context.Context, _ auth.Identity, body []byte) (any, *api.Error) {
+func (c *Controller) handleStepStat(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
 	var in api.StepStatRequest
 	if err := decode(body, &in); err != nil {
 		return nil, err
+	}
+	if c.jobHiddenFrom(id, in.JobID) { // privatedata.go: as a job with no steps running
+		return &api.StepStatResponse{Steps: []api.StepStat{}, NoSteps: true}, nil
 	}
 	out, targets, aerr := c.statPlan(&in)
 	if aerr != nil || len(targets) == 0 {

@@ -48,6 +48,9 @@ func (c *Controller) handleWebToken(_ context.Context, id auth.Identity, body []
 		}
 		uid, name = u, req.User
 	}
+	if err := c.privateDashboard(uid); err != nil { // privatedata.go
+		return nil, err
+	}
 	tokens := c.obs.tokens()
 	if tokens == nil {
 		return nil, api.Errorf(api.CodeError, "dashboard tokens are unavailable (see loam-ctld's log)")

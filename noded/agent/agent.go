@@ -90,6 +90,7 @@ func New(o Options, log *logrus.Entry) (*Agent, error) {
 	}
 	a.hw = detect(nc, o)
 	a.cpus = newCPUSet(nc.node.CPUs, a.hw.hostCPUs)
+	a.cpus.reserve(nc.node.SpecCPUs) // CoreSpecCount/CPUSpecList
 	if a.iso, err = cgroup.New(); err != nil {
 		a.hw.problems = append(a.hw.problems, "cgroups unavailable: "+err.Error())
 	}

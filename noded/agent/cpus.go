@@ -61,6 +61,16 @@ func (c *cpuSet) take(count int, ids string) ([]int, error) {
 	return got, nil
 }
 
+// reserve sets ids aside for the system (slurm.conf's CoreSpecCount or
+// CPUSpecList): the lowest-free choice never hands them to a job.
+func (c *cpuSet) reserve(ids []int) {
+	for _, id := range ids {
+		if id >= 0 && id < len(c.used) {
+			c.used[id] = true
+		}
+	}
+}
+
 // release frees ids.
 func (c *cpuSet) release(ids []int) {
 	for _, id := range ids {

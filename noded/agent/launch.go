@@ -126,6 +126,7 @@ func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
 		Received:    time.Now(),
 		TaskProlog:  a.nc.cfg.Scripts.TaskProlog,
 		TaskEpilog:  a.nc.cfg.Scripts.TaskEpilog,
+		RLimits:     a.nc.cfg.PropagateRLimits,
 	}
 	a.setNodeScripts(l) // nodeprolog.go
 	dir := a.spool.JobDir(req.JobID)

@@ -17,6 +17,7 @@ import (
 	"github.com/loamhpc/loam/noded/nodeprolog"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/gpu"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // File names inside a job directory.
@@ -61,6 +62,9 @@ type Launch struct {
 	// them around the batch script.
 	TaskProlog string `json:"task_prolog,omitempty"`
 	TaskEpilog string `json:"task_epilog,omitempty"`
+	// RLimits are the submitter's limits slurm.conf propagates
+	// (PropagateResourceLimits): the job's processes get them.
+	RLimits rlimit.Set `json:"rlimits,omitempty"`
 	// Prolog and Epilog are slurm.conf's node scripts: the supervisor
 	// runs them, as root, before the job starts here and after it ended.
 	Prolog nodeprolog.Spec `json:"prolog,omitzero"`

@@ -22,6 +22,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // task is one task of the step on this node.
@@ -93,7 +94,9 @@ func (p *proc) taskSetup(t *task) (env []string, cpus, gpus []int, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	env = Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus, Job: &p.job.Request})
+	// slurmstepd applies the SLURM_RLIMIT_* variables (spawn) and leaves
+	// them out of what the task and its scripts see.
+	env = rlimit.Strip(Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus, Job: &p.job.Request}))
 	jobCPUs, err := isolation.ParseCPUList(p.job.CPUs)
 	if err != nil {
 		return nil, nil, nil, err
@@ -159,7 +162,7 @@ func (t *task) writeErr(out *frameWriter, line string) {
 // cpus, puts it in the step's cgroup and lets it run.
 func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) error {
 	cred := p.cred()
-	goR, goW, err := os.Pipe()
+	goR, goW, err := shim.Channel()
 	if err != nil {
 		return err
 	}
@@ -184,6 +187,7 @@ func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) e
 		return err
 	}
 	t.cmd = cmd
+	p.setLimits(cmd.Process.Pid, goW) // rlimits.go
 	if err := p.group.Add(cmd.Process.Pid); err != nil {
 		_ = cmd.Process.Kill()
 		return err

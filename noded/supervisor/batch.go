@@ -21,6 +21,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // Credential is a job user's identity.
@@ -227,7 +228,7 @@ func (s *Supervisor) spawn(script string, env []string, files stdio, cred Creden
 }
 
 func (s *Supervisor) startShim(script string, env []string, files stdio, cred Credential, dir string) (*held, error) {
-	goR, goW, err := os.Pipe()
+	goR, goW, err := shim.Channel()
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +244,7 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 	cmd := exec.Command(shell, args...)
 	// The umask is applied; slurmstepd leaves SLURM_UMASK out of a batch
 	// script's environment (srun sets it again for its tasks).
-	cmd.Env, cmd.Dir = withoutVar(env, "SLURM_UMASK"), dir
+	cmd.Env, cmd.Dir = rlimit.Strip(withoutVar(env, "SLURM_UMASK")), dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.in, files.out, files.err
 	cmd.ExtraFiles = []*os.File{goR}
 	cmd.SysProcAttr = &syscall.SysProcAttr{
@@ -256,6 +257,7 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 		goW.Close()
 		return nil, err
 	}
+	s.setLimits(cmd.Process.Pid, goW) // rlimits.go
 	return &held{cmd: cmd, goW: goW}, nil
 }
 

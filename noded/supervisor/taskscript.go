@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/loamhpc/loam/noded/taskprolog"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // Bounds on slurm.conf's TaskProlog and TaskEpilog. Slurm waits for them
@@ -42,7 +43,7 @@ func (s *Supervisor) runTaskProlog(env []string, files stdio, cred Credential) t
 		timeout = time.Duration(tl) * time.Second
 	}
 	// The prolog sees the script's environment, which lacks SLURM_UMASK.
-	penv := withVar(withoutVar(env, "SLURM_UMASK"), "SLURM_SCRIPT_CONTEXT", "prolog_task")
+	penv := withVar(rlimit.Strip(withoutVar(env, "SLURM_UMASK")), "SLURM_SCRIPT_CONTEXT", "prolog_task")
 	out, status, err := runTaskScript(path, penv, s.taskDir(), files.err, cred, timeout)
 	r := taskprolog.Apply(env, out)
 	if len(r.Print) > 0 {
@@ -70,7 +71,7 @@ func (s *Supervisor) runTaskEpilog() {
 	}
 	r := &s.launch.Request
 	cred := Credential{UID: r.UserID, GID: r.GroupID, Groups: r.Groups}
-	env := withVar(withoutVar(s.environment(), "SLURM_UMASK"), "SLURM_SCRIPT_CONTEXT", "epilog_task")
+	env := withVar(rlimit.Strip(withoutVar(s.environment(), "SLURM_UMASK")), "SLURM_SCRIPT_CONTEXT", "epilog_task")
 	_, status, err := runTaskScript(path, env, s.taskDir(), io.Discard, cred, taskEpilogMax)
 	if err != nil || status != 0 {
 		s.log.WithField("program", path).WithField("status", status).WithError(err).Warn("task epilog failed")

@@ -21,6 +21,9 @@ type AssocResponse struct {
 	ControlPort int            `json:"control_port,omitempty"`
 	Accounts    []AssocAccount `json:"accounts"`
 	Users       []AssocUser    `json:"users"`
+	// PrivateAccounts is set when PrivateData=accounts hides every account
+	// definition from the caller, the root account included.
+	PrivateAccounts bool `json:"private_accounts,omitempty"`
 }
 
 // AssocAccount is one TenantName line. Counts are NoLimit when unset;

@@ -140,6 +140,8 @@ type JobUpdate struct {
 	// Reservation is ReservationName: an admin reservation the job's
 	// user and account may use, "" to leave it (pending or running jobs).
 	Reservation *string `json:"reservation,omitempty"`
+	// Licenses is Licenses=: -L's syntax, "" to clear (pending jobs).
+	Licenses *string `json:"licenses,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

@@ -42,6 +42,7 @@ const (
 	CodeJobHeld               Code = "ESLURM_JOB_HELD"
 	CodeInvalidAccount        Code = "ESLURM_INVALID_ACCOUNT"
 	CodeInvalidQOS            Code = "ESLURM_INVALID_QOS"
+	CodeInvalidLicenses       Code = "ESLURM_INVALID_LICENSES"
 	CodeAccountingPolicy      Code = "ESLURM_ACCOUNTING_POLICY"
 	CodeInvalidTimeLimit      Code = "ESLURM_INVALID_TIME_LIMIT"
 	CodeReservationInvalid    Code = "ESLURM_RESERVATION_INVALID"
@@ -133,6 +134,7 @@ var texts = map[Code]string{
 	CodeJobHeld:               "Job is in held state, pending scheduler release",
 	CodeInvalidAccount:        "Invalid account or account/partition combination specified",
 	CodeInvalidQOS:            "Invalid qos specification",
+	CodeInvalidLicenses:       "Invalid license specification",
 	CodeAccountingPolicy:      "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)",
 	CodeInvalidTimeLimit:      "Requested time limit is invalid (missing or exceeds some limit)",
 	CodeReservationInvalid:    "Requested reservation is invalid",

@@ -148,6 +148,7 @@ var jobFieldList = []jobField{
 	intField("alloc_sid", func(j *Job) *int { return &j.AllocSID }),
 	strField("submit_dir", func(j *Job) *string { return &j.SubmitDir }),
 	strField("reservation", func(j *Job) *string { return &j.Reservation }),
+	strField("licenses", func(j *Job) *string { return &j.Licenses }),
 	strField("signal", func(j *Job) *string { return &j.Signal }),
 	intField("queue_position", func(j *Job) *int { return &j.QueuePosition }),
 	int64Field("estimated_start", func(j *Job) *int64 { return &j.EstimatedStart }),

@@ -50,28 +50,30 @@ type Job struct {
 	MaxNodes int `json:"max_nodes,omitempty"`
 	// MinCPUsNode is Slurm's pn_min_cpus: the larger of --mincpus and
 	// CPUs per task times tasks per node.
-	MinCPUsNode    int    `json:"min_cpus_node,omitempty"`
-	CPUs           int    `json:"cpus"`          // allocated, or requested while pending
-	Tasks          int    `json:"tasks"`         // --ntasks (1 when not given)
-	CPUsPerTask    int    `json:"cpus_per_task"` // 1 when not given
-	TasksPerNode   int    `json:"tasks_per_node,omitempty"`
-	MemoryPerNode  int64  `json:"memory_per_node,omitempty"`
-	MemoryPerCPU   int64  `json:"memory_per_cpu,omitempty"`
-	MemoryPerGPU   int64  `json:"memory_per_gpu,omitempty"`
-	CPUsPerGPU     int    `json:"cpus_per_gpu,omitempty"` // --cpus-per-gpu
-	MinMemory      int64  `json:"min_memory,omitempty"`   // per node, as squeue %m prints
-	RequiredNodes  string `json:"required_nodes,omitempty"`
-	ExcludedNodes  string `json:"excluded_nodes,omitempty"`
-	Features       string `json:"features,omitempty"` // -C as given
-	Exclusive      string `json:"exclusive,omitempty"`
-	SpreadJob      bool   `json:"spread_job,omitempty"`    // --spread-job
-	TRESPerNode    string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
-	TRESPerJob     string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
-	TRESPerTask    string `json:"tres_per_task,omitempty"`
-	NTasksPerTRES  int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
-	TRESReqStr     string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
-	TRESAllocStr   string `json:"tres_alloc_str,omitempty"`  // set once running
-	RequiredSwitch int    `json:"required_switch,omitempty"`
+	MinCPUsNode   int   `json:"min_cpus_node,omitempty"`
+	CPUs          int   `json:"cpus"`          // allocated, or requested while pending
+	Tasks         int   `json:"tasks"`         // --ntasks (1 when not given)
+	CPUsPerTask   int   `json:"cpus_per_task"` // 1 when not given
+	TasksPerNode  int   `json:"tasks_per_node,omitempty"`
+	MemoryPerNode int64 `json:"memory_per_node,omitempty"`
+	MemoryPerCPU  int64 `json:"memory_per_cpu,omitempty"`
+	MemoryPerGPU  int64 `json:"memory_per_gpu,omitempty"`
+	CPUsPerGPU    int   `json:"cpus_per_gpu,omitempty"` // --cpus-per-gpu
+	// CPUsPerGPUDefault: CPUsPerGPU is the partition's DefCPUPerGPU.
+	CPUsPerGPUDefault bool   `json:"cpus_per_gpu_default,omitempty"`
+	MinMemory         int64  `json:"min_memory,omitempty"` // per node, as squeue %m prints
+	RequiredNodes     string `json:"required_nodes,omitempty"`
+	ExcludedNodes     string `json:"excluded_nodes,omitempty"`
+	Features          string `json:"features,omitempty"` // -C as given
+	Exclusive         string `json:"exclusive,omitempty"`
+	SpreadJob         bool   `json:"spread_job,omitempty"`    // --spread-job
+	TRESPerNode       string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
+	TRESPerJob        string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
+	TRESPerTask       string `json:"tres_per_task,omitempty"`
+	NTasksPerTRES     int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
+	TRESReqStr        string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
+	TRESAllocStr      string `json:"tres_alloc_str,omitempty"`  // set once running
+	RequiredSwitch    int    `json:"required_switch,omitempty"`
 
 	TimeLimit    int64 `json:"time_limit"` // seconds; UnlimitedSeconds
 	TimeMinimum  int64 `json:"time_minimum,omitempty"`
@@ -114,6 +116,7 @@ type Job struct {
 	SubmitDir   string       `json:"submit_dir,omitempty"`
 	Reservation string       `json:"reservation,omitempty"` // an admin reservation name (--reservation)
 	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it
+	Licenses    string       `json:"licenses,omitempty"`    // -L as given ("matlab:1,wandb")
 
 	// StdOutDefault: the job was submitted without -o and StdOut is the
 	// controller's default name; StdErrDefault: without -e, StdErr is

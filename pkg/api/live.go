@@ -54,6 +54,9 @@ type SharesQuery struct {
 type SharesResponse struct {
 	Now  int64      `json:"now"`
 	Rows []ShareRow `json:"rows"`
+	// Private is set when PrivateData=usage left only the caller's own
+	// user rows: sshare prints them flat, without the root line.
+	Private bool `json:"private,omitempty"`
 }
 
 // ShareRow is one association: a tenant (User empty) or a user within a

@@ -38,8 +38,16 @@ type Node struct {
 	ReasonUser string   `json:"reason_set_by_user,omitempty"`
 	ReasonTime int64    `json:"reason_changed_at,omitempty"`
 
-	CPUs           int     `json:"cpus"`
-	AllocCPUs      int     `json:"alloc_cpus"`
+	CPUs      int `json:"cpus"`
+	AllocCPUs int `json:"alloc_cpus"`
+	// EffectiveCPUs is CPUs less the specialized ones (scontrol's
+	// CPUEfctv); 0 from a controller that predates it means CPUs.
+	// CoreSpecCount, CPUSpecList and MemSpecLimit are the node's
+	// slurm.conf resource specialization, zero when unset.
+	EffectiveCPUs  int     `json:"effective_cpus,omitempty"`
+	CoreSpecCount  int     `json:"specialized_cores,omitempty"`
+	CPUSpecList    string  `json:"specialized_cpus,omitempty"`
+	MemSpecLimit   int64   `json:"specialized_memory,omitempty"`
 	Boards         int     `json:"boards,omitempty"`
 	Sockets        int     `json:"sockets"`
 	CoresPerSocket int     `json:"cores"`

@@ -43,6 +43,12 @@ type Partition struct {
 	// cluster's applies; UnlimitedSeconds: UNLIMITED).
 	OverTimeLimit   *int64 `json:"over_time_limit,omitempty"`
 	DisableRootJobs bool   `json:"disable_root_jobs,omitempty"`
+	// DefCPUPerGPU is the partition's own (0: none, scontrol's
+	// JobDefaults=(null)); MaxCPUsPerNode 0 is UNLIMITED.
+	DefCPUPerGPU   int64 `json:"def_cpu_per_gpu,omitempty"`
+	MaxCPUsPerNode int64 `json:"max_cpus_per_node,omitempty"`
+	ExclusiveUser  bool  `json:"exclusive_user,omitempty"`
+	RootOnly       bool  `json:"root_only,omitempty"`
 
 	// Loam's queue keys (R2, R3, R9, R11).
 	QueueClass          string   `json:"queue_class"`
@@ -58,6 +64,10 @@ type Partition struct {
 	// Live counts for sinfo and the user view (R13).
 	PendingJobs int `json:"pending_jobs"`
 	RunningJobs int `json:"running_jobs"`
+
+	// EffectiveCPUs is TotalCPUs less the nodes' specialized CPUs
+	// (CoreSpecCount, CPUSpecList), what TRES=cpu= counts; 0 means TotalCPUs.
+	EffectiveCPUs int `json:"effective_cpus,omitempty"`
 }
 
 // PartitionsResponse answers PathPartitions in configuration order.

@@ -47,6 +47,8 @@ type Cluster struct {
 	usageAt time.Time     // the time usage values are valued at
 
 	snap sched.Snapshot
+	// licTotal are slurm.conf's license totals (licenses.go); nil: none.
+	licTotal map[string]int
 }
 
 // New returns an empty cluster with cfg and nodes. Node names must be unique.
@@ -100,6 +102,7 @@ func (c *Cluster) Snapshot(now time.Time) *sched.Snapshot {
 		Usage:        c.usage,
 
 		AdminReservations: c.adv,
+		Licenses:          c.freeLicenses(),
 	}
 	return &c.snap
 }

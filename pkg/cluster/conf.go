@@ -86,7 +86,8 @@ func schedPartition(p slurmconf.Partition) sched.Partition {
 		ReservationCooldown: p.ReservationCooldown, Strict: p.ReservationMode == slurmconf.ReserveStrict,
 		PreemptMode: preemptMode(p.PreemptMode), GraceTime: p.GraceTime,
 		AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts,
-		MaxMemPerNode: maxMemPerNode(p), // memlimits.go
+		MaxMemPerNode:  maxMemPerNode(p),          // memlimits.go
+		MaxCPUsPerNode: int(p.CPUsPerNodeLimit()), // slurmconf/partkeys.go
 	}
 }
 
@@ -197,13 +198,14 @@ func preemptMode(m slurmconf.PreemptMode) sched.PreemptMode {
 
 // Nodes returns the scheduler's view of the configured nodes, in file
 // order: GPUs are the node's gpu GRES count (its type from the first typed
-// entry), memory its RealMemory. DOWN and FUTURE nodes start down, DRAIN
-// nodes drained, everything else up (loam-ctld corrects states as node
-// daemons register).
+// entry), CPUs and memory what is left after CoreSpecCount/CPUSpecList and
+// MemSpecLimit (its CPUs and RealMemory when those are unset). DOWN and
+// FUTURE nodes start down, DRAIN nodes drained, everything else up
+// (loam-ctld corrects states as node daemons register).
 func Nodes(cfg *slurmconf.Config) []sched.Node {
 	out := make([]sched.Node, 0, len(cfg.Nodes))
 	for _, n := range cfg.Nodes {
-		sn := sched.Node{Name: n.Name, CPUs: n.CPUs, MemMB: n.RealMemory, Features: n.Features,
+		sn := sched.Node{Name: n.Name, CPUs: n.EffectiveCPUs(), MemMB: n.UsableMemory(), Features: n.Features,
 			Weight: int(min(max(n.Weight, 0), 1<<31-1))}
 		for _, g := range n.GRES {
 			if g.Name == "gpu" {

@@ -40,6 +40,9 @@ type JobSpec struct {
 	// Reservation is the admin reservation the job was submitted into
 	// (--reservation); empty for none.
 	Reservation string
+	// Licenses are what the job (each task) needs of the cluster's
+	// licenses (licenses.go); nil for none.
+	Licenses []sched.License
 }
 
 // State is where a job record is in its lifecycle.
@@ -187,7 +190,7 @@ func (c *Cluster) pushPending(id sched.JobID, r *jobRec) {
 		Shape: s.Shape, Limit: s.Limit, Submit: s.Submit, Eligible: r.eligible,
 		Begin: s.Begin, Nice: s.Nice, QOSPrio: s.QOSPrio, Hold: s.Hold,
 		PrevPriority: r.prio, LostRun: r.lostRun, Restarts: r.restarts,
-		ArrayTasks: 1, ArrayRoom: -1, Reservation: s.Reservation,
+		ArrayTasks: 1, ArrayRoom: -1, Reservation: s.Reservation, Licenses: s.Licenses,
 	}
 	if r.array != nil {
 		p.ArrayRoom = r.array.room()

@@ -30,6 +30,7 @@ func (c *Cluster) assume(id sched.JobID, r *jobRec, st sched.Start, now time.Tim
 		ID: runID, Partition: st.Partition, Tenant: run.spec.Tenant, User: run.spec.User,
 		Priority: run.prio, Start: now, Limit: c.limitFor(run.spec, st.Partition),
 		Alloc: cloneAlloc(st.Alloc), Requeue: run.spec.Requeue, LostRun: run.lostRun,
+		ExclusiveUser: run.spec.Shape.ExclusiveUser, // sched/userexcl.go
 	})
 	return runID, run.idx
 }

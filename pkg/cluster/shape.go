@@ -62,6 +62,7 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	minCPUs(&s, req)
 	s.GPUType = gpuType(req)
 	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")
+	s.ExclusiveUser = req.Exclusive == job.ExclusiveUser && !s.Exclusive // sched/userexcl.go
 	shapeMemory(&s, req, cfg, part)
 	s.LimitMem = limitMemory(&s, req, cpt, cfg, part) // memlimits.go
 	var err error
@@ -200,8 +201,8 @@ func smallestMemory(cfg *slurmconf.Config, part *slurmconf.Partition) int64 {
 	}
 	var least int64
 	for _, name := range names {
-		if n, ok := cfg.Node(name); ok && (least == 0 || n.RealMemory < least) {
-			least = n.RealMemory
+		if n, ok := cfg.Node(name); ok && (least == 0 || n.UsableMemory() < least) {
+			least = n.UsableMemory() // RealMemory less MemSpecLimit
 		}
 	}
 	return least

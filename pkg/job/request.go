@@ -23,6 +23,9 @@ type Request struct {
 	QOS         string   `json:"qos,omitempty"`
 	Comment     string   `json:"comment,omitempty"`
 	Reservation string   `json:"reservation,omitempty"`
+	// Licenses is -L as given ("matlab:1,wandb"); the controller checks
+	// it against slurm.conf's Licenses.
+	Licenses string `json:"licenses,omitempty"`
 
 	// The script and how it runs. Argv is the script path followed by its
 	// arguments, as scontrol's Command= shows them; empty for --wrap and for
@@ -66,7 +69,10 @@ type Request struct {
 	GPUsPerNode []resource.GRES `json:"gpus_per_node,omitempty"` // --gpus-per-node
 	GPUsPerTask []resource.GRES `json:"gpus_per_task,omitempty"` // --gpus-per-task
 	CPUsPerGPU  int             `json:"cpus_per_gpu,omitempty"`
-	GRES        []resource.GRES `json:"gres,omitempty"` // --gres, per node
+	// CPUsPerGPUDefault: CPUsPerGPU is the partition's DefCPUPerGPU, set
+	// by the controller (scontrol shows CpusPerTres=gpu:N, not gres:gpu:N).
+	CPUsPerGPUDefault bool            `json:"cpus_per_gpu_default,omitempty"`
+	GRES              []resource.GRES `json:"gres,omitempty"` // --gres, per node
 	// NTasksPerGPU is --ntasks-per-gpu (scontrol's NtasksPerTRES). With -n
 	// and no GPU option it asks for a GPU per NTasksPerGPU tasks, as in
 	// Slurm: GPUs holds that count and GPUsFromTasks is set, as Slurm

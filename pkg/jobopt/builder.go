@@ -26,6 +26,9 @@ type builder struct {
 	gresNone bool
 	// exportSpec is --export as given, for SLURM_EXPORT_ENV.
 	exportSpec string
+	// propagate is --propagate's list ("" for every limit); nil: not
+	// given (rlimits.go).
+	propagate *string
 	// unnamed: the job got no name (a script on stdin); Slurm then calls
 	// it "sbatch" but does not export SLURM_JOB_NAME.
 	unnamed bool

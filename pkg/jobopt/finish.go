@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // finish fills in the script, its arguments and the job's environment.
@@ -25,6 +26,7 @@ func (b *builder) environment() []string {
 	r := &b.req
 	var own envList
 	own.merge(b.p.Env...)
+	own.merge(rlimit.Env(b.propagate, b.p.RLimits)...) // as sbatch sets them in its own environment
 	if !b.unnamed {
 		own.set("SLURM_JOB_NAME", r.Name)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // Parser turns an sbatch invocation into a job.Request. Everything it
@@ -19,6 +20,9 @@ type Parser struct {
 	Now   time.Time // the submission time, for --begin and --deadline
 	Root  bool      // the submitter is root (--uid is for root only)
 	Host  string    // the submit host, exported as SLURM_SUBMIT_HOST
+	// RLimits are the submitter's soft limits, exported as SLURM_RLIMIT_*
+	// for the node to apply (rlimits.go); nil: none.
+	RLimits []rlimit.Limit
 	// UserKnown and GroupKnown tell whether --uid and --gid name a user
 	// or group (by name or number) of the submit host; nil: not checked.
 	UserKnown  func(string) bool

@@ -20,6 +20,7 @@ func setMailUser(b *builder, v value) error    { b.req.MailUser = v.str; return 
 func setQOS(b *builder, v value) error         { b.req.QOS = v.str; return nil }
 func setReservation(b *builder, v value) error { b.req.Reservation = v.str; return nil }
 func setHold(b *builder, v value) error        { b.req.Hold = !v.reset; return nil }
+func setLicenses(b *builder, v value) error    { b.req.Licenses = v.str; return nil }
 
 func setConstraint(b *builder, v value) error {
 	b.req.Constraint = v.str

@@ -27,6 +27,9 @@ type StepOptions struct {
 	Label, Unbuffered bool
 	// KillOnBadExit (-K): nil not given; 0 off, else on.
 	KillOnBadExit *int
+	// Propagate is --propagate's list ("" every limit; nil not given):
+	// which of srun's limits the tasks get whatever slurm.conf says.
+	Propagate *string
 	// CPUBind and GPUBind are --cpu-bind and --gpu-bind as given.
 	CPUBind, GPUBind string
 	// TasksPerGPU is --ntasks-per-gpu: the tasks see it as

@@ -118,6 +118,9 @@ type Partition struct {
 	// MaxMemPerNode in MB (0: unlimited): a job asking more per node waits
 	// with MaxMemPerLimit.
 	MaxMemPerNode int64
+	// MaxCPUsPerNode bounds the CPUs the partition's jobs hold on one
+	// node together (0: unlimited; maxcpus.go).
+	MaxCPUsPerNode int
 	// AgingRate is the priority gained per hour of waiting, capped at AgingCap.
 	AgingRate float64
 	AgingCap  float64

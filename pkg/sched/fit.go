@@ -270,6 +270,9 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 	if c.adv.byNode != nil && !c.advAllows(ni, end) {
 		return cand{}, false // an admin reservation's window
 	}
+	if !c.userExclAllows(ni, d) { // userexcl.go
+		return cand{}, false
+	}
 	tier := c.parts[p].cfg.Tier
 	cpus, mem := c.nodeCPUFree(n, own, end, tier)
 	// gpuUsable for every slot, inlined: multi-node requests evaluate
@@ -287,6 +290,7 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 	if d.excl && (len(n.runs) > 0 || free < n.gpus || cpus < n.cpus || mem < n.mem) {
 		return cand{}, false
 	}
+	cpus = c.capPartCPUs(p, ni, cpus) // maxcpus.go
 	if free < d.lg || cpus < d.lc || mem < d.lm {
 		return cand{}, false
 	}

@@ -86,7 +86,7 @@ func (c *cycle) consider(j *jobInfo) {
 	if c.adv.byNode != nil {
 		c.adv.job = c.advOf(j) // placement keeps to admin windows (advresv.go)
 	}
-	for j.starts < j.ntasks && c.tryStart(j) {
+	for j.starts < j.ntasks && c.startLicensed(j) { // licenses.go
 	}
 	switch {
 	case j.reason != "" && j.poolWait && j.resv >= 0 && j.starts == 0:
@@ -113,6 +113,7 @@ func (c *cycle) consider(j *jobInfo) {
 	case j.starts < j.arrayTasks:
 		j.reason = c.waitReason(p, j)
 	}
+	c.licAfter(j) // licenses.go
 }
 
 // tasks is how many starts the job may get now: one, or for an array as
@@ -219,6 +220,7 @@ func (c *cycle) commitStart(j *jobInfo, part int32, picks []pick, owned int64) {
 		c.refreshNode(ni)
 	}
 	c.charge(&c.runs[ri])
+	c.userExclStarted(j) // userexcl.go
 	if j.resv >= 0 {
 		c.dropResv(j.resv, DropStarted, nil, time.Time{})
 	}

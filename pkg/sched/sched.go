@@ -65,6 +65,7 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 	c.buildNodes()
 	c.loadAdv()
 	c.loadRunning()
+	c.initUserExcl() // userexcl.go
 	c.idx.init(c)
 	// 2. Jobs: reasons that rule them out, priorities, scheduling order.
 	c.initPriority()

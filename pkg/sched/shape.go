@@ -29,6 +29,8 @@ type demand struct {
 	totalC     int
 	key        string // non-empty for requests with node constraints
 	unknownReq bool   // -w names a node that does not exist
+	user       string // the job's user while user-exclusive jobs exist (userexcl.go)
+	exclUser   bool
 	// wide is the same request on Shape.MaxNodes nodes, tried first when
 	// it starts now; nil when there is no wider shape.
 	wide *demand

@@ -111,6 +111,7 @@ func (c *cycle) slurmConsec(p int32, avail []cand, d *demand, end tick, own int3
 	for i, cd := range avail {
 		n := &c.nodes[cd.node]
 		cpus, _ := c.nodeCPUFree(n, own, end, tier)
+		cpus = c.capPartCPUs(p, cd.node, cpus) // maxcpus.go
 		freeCPU[cd.node] = cpus
 		if i == 0 || n.rank != c.nodes[avail[i-1].node].rank+1 || n.weight != runs[len(runs)-1].weight {
 			runs = append(runs, consecRun{weight: n.weight})

@@ -22,6 +22,10 @@ type Snapshot struct {
 	// by the caller with DecayUsage (it depends on time, so it lives with the
 	// caller's clock, not in the core).
 	Usage []Usage
+	// Licenses is how many of each license are free at Now: slurm.conf's
+	// totals less what running jobs hold (licenses.go); nil when the
+	// cluster has none.
+	Licenses map[string]int
 }
 
 // NodeState is the scheduler's view of a node.
@@ -72,6 +76,8 @@ type RunningJob struct {
 	Alloc []NodeAlloc
 	// Requeue says whether preemption requeues (else cancels) this job.
 	Requeue bool
+	// ExclusiveUser: no other user's job may share its nodes (userexcl.go).
+	ExclusiveUser bool
 	// Preempting is set while the job is inside its grace window after a
 	// preemption: its resources free by PreemptDeadline and it must not be
 	// chosen again.
@@ -121,6 +127,10 @@ type Shape struct {
 	Exclude     []string // -x
 	Features    []string // -C, all required
 
+	// ExclusiveUser: the job shares nodes with its user's jobs only
+	// (userexcl.go).
+	ExclusiveUser bool
+
 	// LimitMem is the memory per node Slurm compares with the partition's
 	// MaxMemPerNode (--mem, or --mem-per-cpu times -c or --mincpus).
 	LimitMem int64
@@ -159,6 +169,9 @@ type PendingJob struct {
 	// Reservation names the admin reservation the job was submitted into
 	// (--reservation); empty for none.
 	Reservation string
+	// Licenses are the licenses the job (each task of an array) needs to
+	// start (-L); nil for none.
+	Licenses []License
 }
 
 // Reservation is resources held for one blocked job, carried over from the

@@ -144,6 +144,8 @@ type cycle struct {
 	now     tick
 	pol     Policy
 
+	userExcl *userExcl // nil without user-exclusive jobs (userexcl.go)
+
 	parts   []partInfo
 	partIdx map[string]int32
 	nodes   []nodeInfo
@@ -197,6 +199,7 @@ type cycle struct {
 	fails    failCache
 	quota    quotaState
 	adv      advState // admin reservations (advresv.go)
+	lic      licState // licenses (licenses.go)
 	prio     prioCtx
 	plan     *Plan
 	totalC   int
@@ -350,6 +353,9 @@ func (c *cycle) buildPartitions() {
 			pi.maxGPUs = max(pi.maxGPUs, n.gpus)
 			pi.maxCPUs = max(pi.maxCPUs, n.cpus)
 			pi.maxMem = max(pi.maxMem, n.mem)
+			if m := p.MaxCPUsPerNode; m > 0 {
+				pi.maxCPUs = min(pi.maxCPUs, m) // maxcpus.go: -n spreads over nodes
+			}
 			if n.state != NodeDown {
 				pi.gpuTotal += n.gpus
 			}

@@ -127,7 +127,8 @@ type plainKey struct {
 // plain. Results are shared between jobs and never changed.
 func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	pj, sh := j.p, &j.p.Shape
-	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 {
+	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 ||
+		c.userExcl != nil { // userexcl.go: the demand holds the user
 		return c.resolveParts(pj, f)
 	}
 	part := c.partOf(pj.Partitions[0])
@@ -239,6 +240,10 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache) (de
 		return demand{}, ReasonMaxMemPerLimit
 	}
 	d, r := c.resolveDemand(&pj.Shape, p)
+	if r == "" {
+		r = maxCPUsReason(p, &d) // maxcpus.go
+		c.userExclDemand(&d, pj) // userexcl.go
+	}
 	if r != "" {
 		return demand{}, r
 	}

@@ -29,6 +29,11 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"EnforcePartLimits", "OverTimeLimit", "DisableRootJobs", // limits.go
 			"DefMemPerNode", "MaxMemPerCPU", // memlimits.go
 			"KillOnBadExit", "MaxTasksPerNode", "MaxStepCount", // steplimits.go
+			"Licenses",     // licenses.go
+			"PrivateData",  // privatedata.go
+			"DefCPUPerGPU", // partkeys.go
+			// The submitter's limits jobs get: rlimits.go.
+			"PropagateResourceLimits", "PropagateResourceLimitsExcept",
 			"SlurmctldDebug", "SlurmctldLogFile", "SlurmdDebug", "SlurmdLogFile",
 			// Read raw by the controller (Config.Written): AuthInfo's
 			// cred_expire times a requeued job's wait, and
@@ -67,7 +72,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"CertgenType", "CertmgrParameters", "CertmgrType", "CoreSpecPlugin",
 			"CliFilterParameters", "CliFilterPlugins", "CommunicationParameters",
 			"CompleteWait", "CpuFreqDef", "CpuFreqGovernors", "CryptoType",
-			"DataParserParameters", "DebugFlags", "DefCPUPerGPU", "EioTimeout",
+			"DataParserParameters", "DebugFlags", "EioTimeout",
 			"EpilogMsgTime", "EpilogTimeout", "ExtSensorsType", "ExtSensorsFreq",
 			"FairShareDampeningFactor", "FastSchedule", "FederationParameters",
 			"FirstJobId", "GetEnvTimeout", "GroupUpdateForce", "GroupUpdateTime",
@@ -77,16 +82,15 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"JobContainerType", "JobCompUser", "JobCredentialPrivateKey",
 			"JobCredentialPublicCertificate", "JobFileAppend", "JobSubmitPlugins",
 			"KeepAliveTime", "LaunchParameters", "LaunchType",
-			"Licenses", "LogTimeFormat", "MailDomain", "MaxBatchRequeue",
+			"LogTimeFormat", "MailDomain", "MaxBatchRequeue",
 			"MaxDBDMsgs", "MaxNodeCount", "MaxJobId", "MCSParameters", "MCSPlugin",
 			"MetricsType", "MpiDefault", "MpiParams", "NamespaceType",
 			"NodeFeaturesPlugins", "PluginDir", "PlugStackConfig",
 			"PowerParameters", "PowerPlugin", "PrEpParameters", "PrEpPlugins",
 			"PriorityCalcPeriod", "PriorityParameters", "PriorityUsageResetPeriod",
 			"PriorityFlags", "PrioritySiteFactorParameters",
-			"PrioritySiteFactorPlugin", "PriorityWeightAssoc", "PrivateData",
-			"PrologTimeout", "PropagatePrioProcess", "PropagateResourceLimitsExcept",
-			"PropagateResourceLimits", "RebootProgram",
+			"PrioritySiteFactorPlugin", "PriorityWeightAssoc",
+			"PrologTimeout", "PropagatePrioProcess", "RebootProgram",
 			"ResumeFailProgram", "ResumeProgram",
 			"ResumeRate", "ResumeTimeout", "ResvEpilog",
 			"ResvProlog", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
@@ -154,7 +158,11 @@ func decodeCluster(x *dec, c *Config) {
 	x.int("ReturnToService", &c.ReturnToService, 2)
 	x.resvOverRun("ResvOverRun", &c.ResvOverRun) // resvoverrun.go
 	decodeLimits(x, c)                           // limits.go
+	decodeCPUPerGPU(x, c)                        // partkeys.go
 	decodeStepLimits(x, c)                       // steplimits.go
+	decodeLicenses(x, c)                         // licenses.go
+	decodePrivateData(x, c)                      // privatedata.go
+	decodeRLimits(x, c)                          // rlimits.go
 	x.str("LoamKeyFile", &c.LoamKeyFile)
 	x.str("LoamCtldSocket", &c.LoamCtldSocket)
 	x.str("LoamNodedSocket", &c.LoamNodedSocket)

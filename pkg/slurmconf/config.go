@@ -1,6 +1,10 @@
 package slurmconf
 
-import "time"
+import (
+	"time"
+
+	"github.com/loamhpc/loam/pkg/rlimit"
+)
 
 // Config is the whole typed configuration of a cluster: slurm.conf's
 // cluster keys, nodes and partitions, merged with gres.conf, topology.conf
@@ -105,12 +109,25 @@ type Config struct {
 	EnforcePartLimits string
 	OverTimeLimit     time.Duration
 	DisableRootJobs   bool
+	// PropagateRLimits are the submitting shell's limits jobs get
+	// (PropagateResourceLimits, PropagateResourceLimitsExcept; rlimits.go).
+	PropagateRLimits rlimit.Set
+	// DefCPUPerGPU is the CPUs per GPU of a GPU job without -c or
+	// --cpus-per-gpu, 0 for none (partkeys.go).
+	DefCPUPerGPU int64
 	// KillOnBadExit is srun's -K default; MaxTasksPerNode and
 	// MaxStepCount bound a step's tasks on a node and a job's steps
 	// (steplimits.go).
 	KillOnBadExit   bool
 	MaxTasksPerNode int64
 	MaxStepCount    int64
+	// Licenses are the cluster's local licenses in slurm.conf's order
+	// (licenses.go); nil when none.
+	Licenses []License
+	// PrivateData hides other users' jobs, usage, users and accounts, and
+	// nodes, partitions and reservations, from everyone but root and
+	// SlurmUser (privatedata.go); nil: everything is public.
+	PrivateData PrivateData
 
 	// LoamKeyFile is the cluster key that authenticates daemons and signs
 	// user credentials.
@@ -201,6 +218,13 @@ type Node struct {
 	Weight         int64
 	State          string // UNKNOWN, IDLE, DOWN, DRAIN, FUTURE
 	Reason         string
+	// CoreSpecCount, SpecCPUs and MemSpecLimit are the cores, their CPU
+	// ids (sorted) and the memory (MB) set aside for the system
+	// (corespec.go); zero when unset. CPUSpecList is the key as written.
+	CoreSpecCount int
+	SpecCPUs      []int
+	CPUSpecList   string
+	MemSpecLimit  int64
 	// AutoDetect is the node's gres.conf AutoDetect: "off" or "nvml".
 	AutoDetect string
 	Pos        Pos
@@ -270,6 +294,7 @@ type Partition struct {
 	// DisableRootJobs is the cluster's unless the line sets it.
 	OverTimeLimit   time.Duration
 	DisableRootJobs bool
+	PartKeys        // partkeys.go
 	Queue           // Loam's queue keys
 	Pos             Pos
 }

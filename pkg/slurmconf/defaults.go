@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"time"
 
+	"github.com/loamhpc/loam/pkg/rlimit"
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
@@ -51,6 +52,7 @@ func Default() *Config {
 		PreemptMode:                PreemptOff,
 		MaxMemPerNode:              Unlimited,
 		JobRequeue:                 true,
+		PropagateRLimits:           rlimit.All,
 		LoamKeyFile:                "/etc/loam/loam.key",
 		LoamCtldSocket:             "/run/loam/ctld.sock",
 		LoamNodedSocket:            "/run/loam/noded.sock",

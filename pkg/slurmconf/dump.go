@@ -90,6 +90,9 @@ func nodeText(n Node) string {
 	fmt.Fprintf(&b, "NodeName=\x00 NodeHostname=%s NodeAddr=%s Port=%d CPUs=%d Boards=%d Sockets=%d CoresPerSocket=%d ThreadsPerCore=%d RealMemory=%d TmpDisk=%d Weight=%d State=%s Features=%s Gres=%s AutoDetect=%s",
 		nameOr(n.Hostname), nameOr(n.Addr), n.Port, n.CPUs, n.Boards, n.Sockets, n.CoresPerSocket, n.ThreadsPerCore,
 		n.RealMemory, n.TmpDisk, n.Weight, n.State, orNone(strings.Join(n.Features, ",")), orNone(gresString(n.GRES)), n.AutoDetect)
+	if n.CoreSpecCount > 0 || n.MemSpecLimit > 0 {
+		fmt.Fprintf(&b, " CoreSpecCount=%d CPUSpecList=%s MemSpecLimit=%d", n.CoreSpecCount, orNone(n.SpecCPUList()), n.MemSpecLimit)
+	}
 	if n.Reason != "" {
 		fmt.Fprintf(&b, " Reason=%q", n.Reason)
 	}

@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/hostlist"
@@ -18,13 +19,12 @@ var nodeSchema = newSchema("NodeName", func() []keySpec {
 		keys(honoured, "NodeName", "NodeHostname", "NodeAddr", "Port", "CPUs",
 			"Boards", "SocketsPerBoard", "Sockets", "CoresPerSocket",
 			"ThreadsPerCore", "RealMemory", "TmpDisk", "Gres", "Feature", "Weight",
-			"State", "Reason"),
+			"State", "Reason", "CoreSpecCount", "CPUSpecList", "MemSpecLimit"),
 		[]keySpec{
 			{name: "Features", alias: "Feature"},
 			{name: "Procs", alias: "CPUs"},
 		},
-		keys(ignored, "BcastAddr", "CoreSpecCount", "CPUSpecList", "CpuBind",
-			"MemSpecLimit", "TRESWeights", "Parameters", "RestrictedCoresPerGPU",
+		keys(ignored, "BcastAddr", "CpuBind", "TRESWeights", "Parameters", "RestrictedCoresPerGPU",
 			"Topology", "Extra", "Comment", "InstanceId", "InstanceType"),
 	)
 })
@@ -93,6 +93,7 @@ func buildNodes(x *dec, rec record, spec string, have int) []Node {
 	x.hardware(&tmpl)
 	x.nodeMemory("RealMemory", &tmpl.RealMemory)
 	x.nodeMemory("TmpDisk", &tmpl.TmpDisk)
+	x.decodeCoreSpec(&tmpl) // corespec.go
 	x.count("Weight", &tmpl.Weight, math.MaxUint32)
 	x.list("Feature", &tmpl.Features)
 	x.str("Reason", &tmpl.Reason)
@@ -111,6 +112,7 @@ func buildNodes(x *dec, rec record, spec string, have int) []Node {
 		nodes[i].Port = ports[i]
 		nodes[i].Features = append([]string(nil), tmpl.Features...)
 		nodes[i].GRES = append([]GRES(nil), tmpl.GRES...)
+		nodes[i].SpecCPUs = slices.Clone(tmpl.SpecCPUs)
 	}
 	return nodes
 }

@@ -16,12 +16,12 @@ var partitionSchema = newSchema("PartitionName", func() []keySpec {
 			"OverSubscribe", "DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode",
 			"Hidden", "AllowGroups", "OverTimeLimit", "DisableRootJobs",
 			"DefMemPerNode", "MaxMemPerCPU"), // memlimits.go
+		keys(honoured, "DefCPUPerGPU", "MaxCPUsPerNode", "ExclusiveUser", "RootOnly"), // partkeys.go
 		keys(honoured, queueKeys...),
 		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
 		keys(ignored, "AllocNodes", "Alternate", "CpuBind",
-			"DefCPUPerGPU", "ExclusiveUser",
-			"ExclusiveTopo", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
-			"PowerDownOnIdle", "QOS", "RootOnly",
+			"ExclusiveTopo", "LLN", "MaxCPUsPerSocket",
+			"PowerDownOnIdle", "QOS",
 			"ReqResv", "ResumeTimeout", "SelectTypeParameters", "SuspendTime",
 			"SuspendTimeout", "Topology", "TRESBillingWeights"),
 	)
@@ -101,6 +101,7 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	x.memory("MaxMemPerNode", &p.MaxMemPerNode)
 	decodePartLimits(x, &p, c) // limits.go
 	decodePartMemLimits(x, &p) // memlimits.go
+	decodePartKeys(x, &p)      // partkeys.go
 	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"} {
 		if _, set := x.get(k); !set {
 			p.InheritedMemory = append(p.InheritedMemory, k)

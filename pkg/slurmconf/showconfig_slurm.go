@@ -190,7 +190,8 @@ func (s *shower) slurmKeys() {
 	s.str("JobCompType", "jobcomp/none")
 	s.str("JobCompUser", "root")
 	s.str("JobContainerType", "job_container/none")
-	s.strs("JobCredentialPrivateKey", "JobCredentialPublicCertificate", "JobDefaults")
+	s.strs("JobCredentialPrivateKey", "JobCredentialPublicCertificate")
+	s.add("JobDefaults", jobDefaultsText(c)) // partkeys.go
 	s.unit("JobFileAppend", 0, "")
 	s.add("JobRequeue", boolDigit(c.JobRequeue))
 	s.strs("JobSubmitPlugins")
@@ -237,7 +238,7 @@ func (s *shower) slurmKeys() {
 	s.strs("PrologSlurmctld")
 	s.add("PrologFlags", c.NodeProlog.Flags.String()) // as Slurm prints them: "Alloc,Contain"
 	s.unit("PropagatePrioProcess", 0, "")
-	s.upper("PropagateResourceLimits", "ALL")
+	s.propagateLimits() // rlimits.go
 	s.strs("PropagateResourceLimitsExcept", "RebootProgram")
 	s.add("ReconfigFlags", reconfigFlags(c.ReconfigFlags))
 	s.strs("RequeueExit", "RequeueExitHold", "ResumeFailProgram", "ResumeProgram")

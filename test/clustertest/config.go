@@ -24,6 +24,8 @@ type Spec struct {
 	// a PartitionName line, one partition "normal" (Default) holds all
 	// nodes.
 	Extra string
+	// NodeExtra is appended to the node line (CoreSpecCount=2 ...).
+	NodeExtra string
 	// SlurmdTimeout in seconds (default 300).
 	SlurmdTimeout int
 	// MinJobAge in seconds (default 300).
@@ -116,6 +118,9 @@ func (c *Cluster) slurmConf() string {
 	var ports []string
 	for i := 0; i < s.Nodes; i++ {
 		ports = append(ports, fmt.Sprint(c.NodePorts[NodeName(i)]))
+	}
+	if s.NodeExtra != "" {
+		nodeLine += " " + s.NodeExtra
 	}
 	fmt.Fprintf(&b, "%s Port=[%s] State=UNKNOWN\n", nodeLine, strings.Join(ports, ","))
 	if !strings.Contains(s.Extra, "PartitionName=") {

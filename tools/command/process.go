@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/rlimit"
 	"golang.org/x/sys/unix"
 )
 
@@ -69,6 +70,9 @@ type Env struct {
 	UID   uint32
 	GID   uint32
 	Umask int
+	// RLimits are the caller's soft limits, which sbatch and srun pass to
+	// the job (SLURM_RLIMIT_*); nil passes none.
+	RLimits []rlimit.Limit
 	// Now is the clock; its location is the one times print in.
 	Now func() time.Time
 	// Sleep waits d or until ctx ends (squeue -i, sbatch --wait).
@@ -107,7 +111,8 @@ func OSEnv(dial func(ctx context.Context) (Controller, error)) *Env {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Environ: os.Environ(), Cwd: cwd, Host: host, Sid: sid,
 		UID: uint32(os.Getuid()), GID: uint32(os.Getgid()), Umask: currentUmask(),
-		Now: time.Now, Sleep: sleepCtx, Users: osUsers{},
+		RLimits: rlimit.Capture(),
+		Now:     time.Now, Sleep: sleepCtx, Users: osUsers{},
 		ReadFile: os.ReadFile,
 		Exists: func(name string) bool {
 			_, err := os.Stat(name)

@@ -208,6 +208,9 @@ func mgrUserRows(t *api.AssocResponse, c *mgrCond) []mgrRow {
 func mgrAccountRows(t *api.AssocResponse, c *mgrCond) []mgrRow {
 	descr := map[string]string{"root": "default root account"}
 	names := []string{"root"}
+	if t.PrivateAccounts { // PrivateData=accounts: not even the root account
+		names = nil
+	}
 	for _, a := range t.Accounts {
 		names = append(names, a.Name)
 		descr[a.Name] = a.Description

@@ -25,7 +25,7 @@ func Sbatch(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sbatch")
 	warnExitVars(env, w, "SLURM_EXIT_ERROR")
 	p := &jobopt.Parser{Prog: "sbatch", Argv0: env.Argv0, UserKnown: userKnown(env), GroupKnown: groupKnown(env), Env: sbatchEnv(env), Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0,
-		Host: env.Host}
+		Host: env.Host, RLimits: env.RLimits}
 	cl, err := p.CommandLine(args)
 	if err != nil {
 		return w.exit(optionError(w, err))

@@ -52,7 +52,7 @@ func (s *scontrol) showStatic(argv []string, tag, val string, hasVal bool) bool 
 			s.w.printf("No nodes in the system\n")
 		}
 	case abbrev(tag, "licenses", 2):
-		s.w.printf("No licenses configured in Slurm.\n")
+		s.showLicenses(val, hasVal) // scontrol_licenses.go
 	case abbrev(tag, "slurmd", 2):
 		s.fail("scontrol: error: show slurmd is not supported: loam-noded reports through the controller (scontrol show node)\n")
 	case abbrev(tag, "topology", 1):

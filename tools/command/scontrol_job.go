@@ -183,7 +183,7 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 	if j.Reservation != "" {
 		b = append(b, "Reservation="+j.Reservation+sep...)
 	}
-	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous=0 Licenses=(null) Network=(null)"+sep...)
+	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous=0 Licenses="+orNull(j.Licenses)+" Network=(null)"+sep...)
 }
 
 // allocLines prints -d's JOB_GRES and per-node lines, grouping
@@ -324,7 +324,7 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 	} else if j.SpreadJob {
 		b = append(b, sep+"SpreadJob=Yes"...)
 	}
-	for _, kv := range [][2]string{{"CpusPerTres", perGPU(int64(j.CPUsPerGPU))}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
+	for _, kv := range [][2]string{{"CpusPerTres", cpusPerTRES(j)}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
 		{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
 		if kv[1] != "" {
 			b = append(b, sep+kv[0]+"="+kv[1]...)

@@ -21,7 +21,8 @@ func nodeState(n *api.Node) string {
 // nodeTRES prints a node's configured TRES as Slurm's CfgTRES; its GPUs
 // only when the cluster tracks them (AccountingStorageTRES).
 func nodeTRES(n *api.Node) string {
-	s := "cpu=" + strconv.Itoa(n.CPUs) + ",mem=" + resource.FormatTRESMemory(n.RealMemory) + ",billing=" + strconv.Itoa(n.CPUs)
+	cpus := effectiveCPUs(n) // the peer's CfgTRES counts CPUEfctv
+	s := "cpu=" + strconv.Itoa(cpus) + ",mem=" + resource.FormatTRESMemory(n.RealMemory) + ",billing=" + strconv.Itoa(cpus)
 	if n.CfgGRESTRES != "" {
 		s += "," + n.CfgGRESTRES
 	}
@@ -47,7 +48,7 @@ func allocTRES(n *api.Node) string {
 func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
 	sep := f.sep()
 	b = append(b, "NodeName="+n.Name+" Arch=x86_64 CoresPerSocket="+strconv.Itoa(n.CoresPerSocket)+" "+sep...)
-	b = append(b, "CPUAlloc="+strconv.Itoa(n.AllocCPUs)+" CPUEfctv="+strconv.Itoa(n.CPUs)+" CPUTot="+
+	b = append(b, "CPUAlloc="+strconv.Itoa(n.AllocCPUs)+" CPUEfctv="+strconv.Itoa(effectiveCPUs(n))+" CPUTot="+
 		strconv.Itoa(n.CPUs)+" CPULoad="+strconv.FormatFloat(n.CPULoad, 'f', 2, 64)+sep...)
 	b = append(b, "AvailableFeatures="+orNull(strings.Join(n.Features, ","))+sep...)
 	active := n.ActiveFeatures
@@ -85,6 +86,9 @@ func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
 	}
 	b = append(b, "RealMemory="+strconv.FormatInt(n.RealMemory, 10)+" AllocMem="+strconv.FormatInt(n.AllocMemory, 10)+
 		" FreeMem="+free+" Sockets="+strconv.Itoa(n.Sockets)+" Boards="+strconv.Itoa(max(n.Boards, 1))+sep...)
+	if spec := nodeSpec(n); spec != "" { // scontrol_corespec.go
+		b = append(b, spec+sep...)
+	}
 	b = append(b, "State="+nodeState(n)+" ThreadsPerCore="+strconv.Itoa(n.ThreadsPerCore)+" TmpDisk="+
 		strconv.FormatInt(n.TmpDisk, 10)+" Weight="+strconv.FormatInt(n.Weight, 10)+" Owner=N/A MCS_label=N/A"+sep...)
 	if len(n.Partitions) > 0 {
@@ -178,23 +182,24 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	if p.DefaultTime != 0 {
 		def = string(appendHMS(nil, p.DefaultTime))
 	}
-	b = append(b, "DefaultTime="+def+" DisableRootJobs="+yesNo(p.DisableRootJobs)+" ExclusiveUser=NO GraceTime="+
+	b = append(b, "DefaultTime="+def+" DisableRootJobs="+yesNo(p.DisableRootJobs)+" ExclusiveUser="+yesNo(p.ExclusiveUser)+" GraceTime="+
 		strconv.FormatInt(p.GraceTime, 10)+" Hidden="+yesNo(p.Hidden)+sep...)
 	b = append(b, "MaxNodes="+unlimited(p.MaxNodes)+" MaxTime="+string(appendHMS(nil, p.MaxTime))+
-		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode=UNLIMITED"+sep...)
+		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode="+unlimited(p.MaxCPUsPerNode)+sep...)
 	b = append(b, "Nodes="+orNull(p.Nodes)+sep...) // (null): a partition made empty or created without nodes
 	b = append(b, "PriorityJobFactor="+strconv.Itoa(p.PriorityJobFactor)+" PriorityTier="+strconv.Itoa(p.PriorityTier)+
-		" RootOnly=NO ReqResv=NO OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
+		" RootOnly="+yesNo(p.RootOnly)+" ReqResv=NO OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
 	b = append(b, "OverTimeLimit="+overTimeText(p.OverTimeLimit)+" PreemptMode="+orDefault(p.PreemptMode, "OFF")+sep...)
 	b = append(b, "State="+orDefault(p.State, "UP")+" TotalCPUs="+strconv.Itoa(p.TotalCPUs)+" TotalNodes="+
 		strconv.Itoa(p.TotalNodes)+" SelectTypeParameters=NONE"+sep...)
-	b = append(b, "JobDefaults=(null)"+sep...)
+	b = append(b, "JobDefaults="+jobDefaults(p)+sep...)
 	b = append(b, defMem(p)+" "+maxMem(p)+sep...)
 	if p.TotalNodes == 0 {
 		b = append(b, "TRES=(null)"...)
 	} else {
-		b = append(b, "TRES=cpu="+strconv.Itoa(p.TotalCPUs)+",mem="+resource.FormatTRESMemory(totalMem)+
-			",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(p.TotalCPUs)...)
+		cpus := partEffectiveCPUs(p) // scontrol_corespec.go
+		b = append(b, "TRES=cpu="+strconv.Itoa(cpus)+",mem="+resource.FormatTRESMemory(totalMem)+
+			",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(cpus)...)
 		if p.GRESTRES != "" { // tracked GPUs (AccountingStorageTRES)
 			b = append(b, ","+p.GRESTRES...)
 		}

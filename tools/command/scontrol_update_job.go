@@ -119,6 +119,8 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 		u.GRES = &v
 	case abbrev(t, "ReservationName", 3):
 		u.Reservation = &v
+	case abbrev(t, "Licenses", 3):
+		u.Licenses = &v
 	case abbrev(t, "StdOut", 6):
 		u.StdOut = &v
 	case abbrev(t, "MailUser", 5):

@@ -43,7 +43,7 @@ func (f *fakeLive) Priorities(_ context.Context, q *api.PrioQuery) (*api.PrioRes
 
 func (f *fakeLive) Shares(_ context.Context, q *api.SharesQuery) (*api.SharesResponse, error) {
 	f.shareQs = append(f.shareQs, *q)
-	out := api.SharesResponse{Now: f.shares.Now}
+	out := api.SharesResponse{Now: f.shares.Now, Private: f.shares.Private}
 	for _, r := range f.shares.Rows {
 		if len(q.Accounts) > 0 && !contains(q.Accounts, r.Account) || len(q.Users) > 0 && r.User != "" && !contains(q.Users, r.User) {
 			continue

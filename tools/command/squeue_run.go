@@ -246,7 +246,7 @@ func (p *squeueParams) partitionMatch(parts string) bool {
 // match applies every filter but the partition's; it narrows a pending
 // array record to the tasks -j names.
 func (p *squeueParams) match(j *api.Job) bool {
-	if j.JobID == 0 || (p.jobs != nil && !p.matchJobs(j)) || p.licenses != nil {
+	if j.JobID == 0 || (p.jobs != nil && !p.matchJobs(j)) || (p.licenses != nil && !matchLicenses(p.licenses, j.Licenses)) {
 		return false
 	}
 	if p.accounts != nil && !containsFold(p.accounts, j.Account) {

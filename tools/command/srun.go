@@ -14,6 +14,7 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/jobopt"
 	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/rlimit"
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
@@ -292,6 +293,7 @@ func (r *srunRun) stepEnv() []string {
 		own = append(own, fmt.Sprintf("SLURM_UMASK=%04o", r.env.Umask))
 	}
 	own = append(own, "SRUN_DEBUG=3")
+	own = append(own, rlimit.Env(st.Propagate, r.env.RLimits)...) // as srun sets them for slurmstepd
 	if st.Name != "" {
 		own = append(own, "SLURM_JOB_NAME="+st.Name) // -J names the tasks' job too, as the peer's srun
 	}

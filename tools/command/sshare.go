@@ -150,6 +150,7 @@ func Sshare(ctx context.Context, env *Env, args []string) int {
 		w.errf("Invalid field requested: \"%s\"", bad)
 		return w.exit(1)
 	}
+	p.usersOnly = p.usersOnly || resp.Private // PrivateData=usage: the peer prints the user rows flat
 	printShares(w, p, fields, shareLines(p, resp.Rows))
 	return w.exit(0)
 }

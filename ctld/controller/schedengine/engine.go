@@ -27,6 +27,7 @@ func New(conf *slurmconf.Config) (controller.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	cl.SetLicenses(licenseTotals(conf)) // licenses.go
 	return &Engine{conf: conf, cl: cl, sched: sched.New(cl.Config())}, nil
 }
 
@@ -54,6 +55,7 @@ func (e *Engine) spec(j *controller.EngineJob) (cluster.JobSpec, error) {
 		GPUsPerTask: cluster.GPUsPerTask(j.Req), CPUsPerGPU: cluster.CPUsPerGPU(j.Req),
 		Limit: j.Limit, Submit: j.Submit, Begin: j.Begin, Nice: j.Nice, Hold: sched.HoldReason(j.Hold),
 		Requeue: j.Requeue, ArrayTasks: j.ArrayTasks, ArrayThrottle: j.Throttle, Reservation: j.Req.Reservation,
+		Licenses: jobLicenses(j.Req), // licenses.go
 	}, nil
 }
 
@@ -141,6 +143,7 @@ func (e *Engine) Reconfigure(conf *slurmconf.Config) error {
 	if err := e.cl.Reconfigure(cluster.SchedConfig(conf, sched.PolicyLoam), cluster.Nodes(conf)); err != nil {
 		return err
 	}
+	e.cl.SetLicenses(licenseTotals(conf)) // licenses.go
 	e.conf, e.sched = conf, sched.New(e.cl.Config())
 	return nil
 }
