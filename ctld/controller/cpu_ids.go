@@ -3,8 +3,8 @@ package controller
 import (
 	"slices"
 
-	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // pinCPUs chooses the CPU ids of r's share on each node, so that
@@ -33,7 +33,7 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 				if oa.Node != a.Node {
 					continue
 				}
-				ids, _ := isolation.ParseCPUList(oa.CPUIDs)
+				ids, _ := resource.ParseCPUList(oa.CPUIDs)
 				for _, x := range ids {
 					if x >= 0 && x < len(used) {
 						used[x] = true

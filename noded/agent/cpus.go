@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // cpuSet hands out the node's logical CPUs (0..n-1, as slurm.conf counts
@@ -30,7 +30,7 @@ func newCPUSet(n int, host []int) *cpuSet {
 // set, decides what fits.
 func (c *cpuSet) take(count int, ids string) ([]int, error) {
 	if ids != "" {
-		got, err := isolation.ParseCPUList(ids)
+		got, err := resource.ParseCPUList(ids)
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // jobEntry is a job whose supervisor the daemon watches.
@@ -239,7 +240,7 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 		// Its live supervisor read it; only the CPUs to keep are lost.
 		a.log.WithError(err).WithField("job_id", id).Error("re-adopt job without its launch record")
 	}
-	cpus, _ := isolation.ParseCPUList(l.Request.Alloc.CPUIDs)
+	cpus, _ := resource.ParseCPUList(l.Request.Alloc.CPUIDs)
 	for _, c := range cpus {
 		if c < len(a.cpus.used) {
 			a.cpus.used[c] = true

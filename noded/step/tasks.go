@@ -20,8 +20,8 @@ import (
 	"github.com/loamhpc/loam/noded/fname"
 	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
@@ -97,7 +97,7 @@ func (p *proc) taskSetup(t *task) (env []string, cpus, gpus []int, err error) {
 	// slurmstepd applies the SLURM_RLIMIT_* variables (spawn) and leaves
 	// them out of what the task and its scripts see.
 	env = rlimit.Strip(Env(EnvInput{Req: &p.req, JobCPUs: p.job.Request.Alloc.CPUs, Local: t.local, GPUs: gpus, Job: &p.job.Request}))
-	jobCPUs, err := isolation.ParseCPUList(p.job.CPUs)
+	jobCPUs, err := resource.ParseCPUList(p.job.CPUs)
 	if err != nil {
 		return nil, nil, nil, err
 	}

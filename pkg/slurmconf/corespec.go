@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // Resource specialization, as Slurm 22.05 reads a NodeName line:
@@ -31,7 +31,7 @@ func (x *dec) decodeCoreSpec(n *Node) {
 		if count > 0 {
 			x.d.warnf(f.Pos, x.rec, f.Key, "CoreSpecCount and CPUSpecList are both set: CPUSpecList is used")
 		}
-		ids, err := isolation.ParseCPUList(f.Value)
+		ids, err := resource.ParseCPUList(f.Value)
 		switch {
 		case err != nil:
 			x.bad(f, "%q is not a CPU list (e.g. 0,1 or 0-3)", f.Value)

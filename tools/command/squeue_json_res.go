@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/isolation"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/slurmdata"
 )
 
@@ -57,7 +57,7 @@ func (d *jobData) sockets(a api.NodeAllocation) *slurmdata.Dict {
 	if n.CoresPerSocket == 0 && n.CPUs > 0 {
 		perSocket = n.CPUs
 	}
-	cpus, err := isolation.ParseCPUList(a.CPUIDs)
+	cpus, err := resource.ParseCPUList(a.CPUIDs)
 	if err != nil || cpus == nil {
 		for c := range a.CPUs {
 			cpus = append(cpus, c)
