@@ -50,10 +50,16 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		if r.Req.Script != "" { // an interactive allocation has no batch step
 			a.Steps = []api.AcctStep{{StepID: "batch", Name: "batch", State: batchStepState(r.St.State), ExitCode: a.ExitCode,
 				StartTime: a.StartTime, EndTime: a.EndTime, Elapsed: a.Elapsed, Nodes: r.St.BatchHost, NodeCount: 1,
-				CPUs: batchCPUs(r), AllocTRES: c.batchTRES(r), Tasks: 1, Usage: batchUsage(r)}} // usage.go
+				CPUs: batchCPUs(r), AllocTRES: c.batchTRES(r), Tasks: 1, Usage: batchUsage(r), // usage.go
+				NoExitCode: r.St.PrologFailed}} // the script never ran (nodeprolog.go)
 		}
 		a.Steps = append(a.Steps, c.acctSteps(r, now)...) // srun steps (step.go)
 		c.fillStepTRES(r, a.Steps)                        // acct_step_tres.go
+	}
+	if r.pending() {
+		// A requeued job's new record starts without an exit code though
+		// scontrol keeps showing the last run's (RequeueExit: 3:0).
+		a.ExitCode = job.ExitCode{}
 	}
 	if killedByController(r.St.State) {
 		// slurmctld records the job's end when it cancels or times it

@@ -158,3 +158,29 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// TestAdmitShapeOvercommit: -N1 -n100 needs 100 CPUs on one node, which
+// no node has; with -O the tasks share one task's CPUs and the peer runs
+// the job, so it is not refused.
+func TestAdmitShapeOvercommit(t *testing.T) {
+	cs := admissionState(t)
+	for name, tc := range map[string]struct {
+		overcommit bool
+		want       api.Code
+	}{
+		"-N1 -n100":    {false, api.CodeNodeConfigUnavailable},
+		"-N1 -n100 -O": {true, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := job.Request{MinNodes: 1, NodesSet: true, NTasks: 100, Overcommit: tc.overcommit}
+			a := &admitted{req: &r, partitions: []string{"normal"}}
+			var got api.Code
+			if aerr := admitShape(cs, a); aerr != nil {
+				got = aerr.Code
+			}
+			if got != tc.want {
+				t.Errorf("admitShape: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

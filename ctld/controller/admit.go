@@ -50,6 +50,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		func() *api.Error { return admitPartitions(cs, a) },
 		func() *api.Error { return c.admitGroups(cs, a) }, // partition_access.go
 		func() *api.Error { return checkRootOnly(cs, a) }, // partkeys.go
+		func() *api.Error { return checkPartReq(cs, a) },  // partreq.go
 		func() *api.Error { return admitAccount(cs, a) },
 		func() *api.Error { return c.admitReservation(a) }, // advresv_api.go
 		func() *api.Error { return admitShape(cs, a) },
@@ -405,6 +406,9 @@ func perNodeNeed(r *job.Request) nodeNeed {
 		// the total).
 		nodes := r.MinNodes
 		n.cpus = cpt * ((r.NTasks + nodes - 1) / nodes)
+	}
+	if r.Overcommit {
+		n.cpus = cpt // -O: the node's tasks share one task's CPUs, as the scheduler's shape says
 	}
 	if r.MemPerNode != nil && *r.MemPerNode > 0 {
 		n.memMB = *r.MemPerNode

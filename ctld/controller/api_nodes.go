@@ -267,6 +267,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 	ap.OverTimeLimit, ap.DisableRootJobs = overTimeMinutes(p.OverTimeLimit), p.DisableRootJobs // limits.go
 	ap.DefCPUPerGPU, ap.MaxCPUsPerNode = p.DefCPUPerGPU, p.CPUsPerNodeLimit()                  // partkeys.go
 	ap.ExclusiveUser, ap.RootOnly = p.ExclusiveUser, p.RootOnly
+	ap.ReqResv, ap.AllocNodes = p.ReqResv, p.AllocNodesSpec // partreq.go
 	for _, name := range p.Nodes {
 		if nc, ok := conf.Node(name); ok {
 			ap.TotalCPUs += nc.CPUs
@@ -275,6 +276,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 		}
 	}
 	ap.GRESTRES = newGPUTRESRule(conf).partTRES(conf, p.Nodes) // tres_gres.go
+	partBilling(conf, p, &ap)                                  // billing.go
 	return ap
 }
 

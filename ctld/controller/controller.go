@@ -109,6 +109,8 @@ type Controller struct {
 	evSeq      map[string]uint64 // last applied event per node daemon
 	cycleNo    uint64
 
+	resvScripts resvScriptsRan // ResvProlog/ResvEpilog started (advresv_scripts.go); under mu
+
 	// steps holds the srun steps of the live jobs (step.go).
 	steps map[uint32]*jobSteps
 

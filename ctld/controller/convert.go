@@ -317,15 +317,19 @@ func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
 	req.Set(resource.TRESCPU, int64(j.CPUs))
 	req.Set(resource.TRESMem, mem)
 	req.Set(resource.TRESNode, int64(j.NodeCount))
-	req.Set(resource.TRESBilling, int64(j.CPUs))
-	c.confNow().gpuTRES.add(&req, requestGPUType(q), j.GPUs) // tres_gres.go
+	cs := c.confNow()
+	cs.gpuTRES.add(&req, requestGPUType(q), j.GPUs) // tres_gres.go
+	addLicenseTRES(cs.conf, &req, q.Licenses)       // tres_license.go
+	setBilling(cs.conf, &req, jobPartition(r))      // billing.go
 	if len(r.St.Alloc) > 0 {
 		j.TRESAllocStr = req.String()
 		var want resource.TRES
 		want.Set(resource.TRESCPU, int64(max(j.Tasks*j.CPUsPerTask, 1)))
 		want.Set(resource.TRESMem, mem)
 		want.Set(resource.TRESNode, int64(max(q.MinNodes, 1)))
-		want.Set(resource.TRESBilling, int64(max(j.Tasks*j.CPUsPerTask, 1)))
+		cs.gpuTRES.add(&want, requestGPUType(q), j.GPUs)
+		addLicenseTRES(cs.conf, &want, q.Licenses)
+		setBilling(cs.conf, &want, jobPartition(r))
 		j.TRESReqStr = want.String()
 		return
 	}

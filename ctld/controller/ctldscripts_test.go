@@ -314,6 +314,12 @@ func TestRequeueExit(t *testing.T) {
 	if runs := h.acctRuns(id, true); len(runs) == 0 || runs[0] != wantAcct {
 		t.Errorf("sacct -D: %q, want first %q", runs, wantAcct)
 	}
+	// The pending record starts anew: the peer's "88 PENDING 0:0" while
+	// scontrol shows ExitCode=3:0.
+	wantPend := fmt.Sprintf("%d PENDING 0:0 restarts=1 elapsed=0", id)
+	if runs := h.acctRuns(id, true); len(runs) != 2 || runs[1] != wantPend {
+		t.Errorf("sacct -D: %q, want second %q", runs, wantPend)
+	}
 }
 
 func TestRepeatedCounts(t *testing.T) {

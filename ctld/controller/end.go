@@ -104,6 +104,7 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	}
 	st.LostRun += int64(lostRun / time.Second)
 	st.Start, st.End, st.Alloc, st.BatchHost, st.Launched = 0, 0, nil, "", false
+	st.PrologFailed = false // the next run's prolog runs again (nodeprolog.go)
 	preempted := st.Preempt != 0
 	if wasRunning {
 		st.ExitCode = job.ExitCode{} // a finished job keeps its last one, as in Slurm

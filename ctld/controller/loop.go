@@ -122,6 +122,7 @@ func (c *Controller) housekeeping() {
 	c.checkNodeTimeouts(&b, now)
 	c.checkRunningLimits(&b, now)
 	c.checkDeadlines(&b, now)
+	c.checkAdvScripts(now)  // advresv_scripts.go: ResvProlog, ResvEpilog
 	c.checkAdvEnds(&b, now) // advresv_end.go: ResvOverRun, reservations' ends
 	c.recheckTimed()
 	c.purgeFinished(&b, now)

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -62,11 +63,16 @@ func (c *Controller) drainForScript(b *batch, node, reason string, at int64) {
 func (c *Controller) prologFailed(b *batch, r *jobRecord, node string) {
 	c.stopOtherNodes(b, r, node)
 	conf := c.confNow().conf
+	r.St.PrologFailed = true    // acct.go: the batch step's exit is blank
+	uid := c.confNow().slurmUID // sacct: "CANCELLED by 0", SlurmUser's kill
 	switch {
 	case r.Req.Script == "":
+		r.nodePrologFailed = node // cancelled, never run again
+		r.St.CancelledBy = &uid
 		b.persist(c.finish(r, job.Cancelled, job.ReasonNone, prologFailedExit))
 		return
 	case !r.St.Requeue && !conf.NodeProlog.Flags.Has(slurmconf.PrologForceRequeueOnFail):
+		r.St.CancelledBy = &uid
 		b.persist(c.finish(r, job.Cancelled, job.ReasonNone, job.ExitCode{}))
 		return
 	}
@@ -120,4 +126,24 @@ func (c *Controller) completingOn(n *nodeRec) bool {
 		}
 	}
 	return false
+}
+
+// prologLaunchError is the answer to a step of job r launched after its
+// node prolog failed, as srun reports slurmd's ESLURMD_PROLOG_FAILED:
+// Detail is srun's "Task launch ... failed on node N: Job prolog failed"
+// line, nil when r's prolog did not fail. The caller holds c.mu.
+func prologLaunchError(r *jobRecord, stepID uint32) *api.Error {
+	if r == nil || r.nodePrologFailed == "" {
+		return nil
+	}
+	e := api.NewError(api.CodePrologFailed)
+	e.Detail = fmt.Sprintf("Task launch for StepId=%s failed on node %s: %s", stepName(r.ID, stepID), r.nodePrologFailed, e.Message)
+	return e
+}
+
+// stepPrologError is prologLaunchError for job id under the lock.
+func (c *Controller) stepPrologError(id, stepID uint32) *api.Error {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return prologLaunchError(c.jobs[id], stepID)
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 )
@@ -119,5 +121,86 @@ func TestEpilogKeepsJobCompleting(t *testing.T) {
 	}
 	if drain, why, user := h.nodeReason("n01"); !drain || why != "Epilog error" || user != "root" {
 		t.Errorf("node: drain=%v reason %q by %q, want Epilog error by root", drain, why, user)
+	}
+}
+
+// TestPrologFailureRefusesSteps: srun's step in an interactive job whose
+// node prolog failed gets slurmd's answer, as the peer's srun prints it
+// ("Task launch for StepId=J.0 failed on node cpu002: Job prolog
+// failed"), not "Job is not running".
+func TestPrologFailureRefusesSteps(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	var sub api.SubmitResponse
+	in := api.AllocateRequest{Job: job.Request{Name: "srun", WorkDir: "/tmp"}, Command: "/bin/true"}
+	if err := h.call(alice, api.PathAllocate, in, &sub); err != nil {
+		t.Fatal(err)
+	}
+	h.cycle()
+	n.Launch(t, sub.JobID, 5*time.Second)
+	h.sendEvents("n01", prologFailEvent(sub.JobID, 1<<40))
+	aerr := h.call(alice, api.PathStepCreate, stepReq(sub.JobID), nil)
+	if aerr == nil {
+		t.Fatal("step created in a job whose prolog failed")
+	}
+	want := fmt.Sprintf("Task launch for StepId=%d.0 failed on node n01: Job prolog failed", sub.JobID)
+	if aerr.Code != api.CodePrologFailed || aerr.Message != "Job prolog failed" || aerr.Detail != want {
+		t.Errorf("refusal %s %q %q, want %s %q %q", aerr.Code, aerr.Message, aerr.Detail, api.CodePrologFailed, "Job prolog failed", want)
+	}
+}
+
+// TestPrologFailureAccounting: sacct after a failed node prolog, as the
+// accounting peer lists it: the cancelled job "CANCELLED by 0" with 0:0,
+// its batch step CANCELLED with a blank exit code (it never ran), the same
+// blank for the requeued run's batch step; the pending record 0:0.
+func TestPrologFailureAccounting(t *testing.T) {
+	no := false
+	tests := map[string]struct {
+		mod  func(*job.Request)
+		want []string
+	}{
+		"--no-requeue: cancelled by SlurmUser": {
+			mod:  func(r *job.Request) { r.Requeue = &no },
+			want: []string{"CANCELLED 0:0 by=0 batch:CANCELLED:"}},
+		"requeued held: the ended run": {
+			want: []string{"REQUEUED 0:0 by=- batch:CANCELLED:", "PENDING 0:0 by=-"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			n := h.node("n01")
+			mods := []func(*job.Request){}
+			if tc.mod != nil {
+				mods = append(mods, tc.mod)
+			}
+			id := h.mustSubmit(alice, simpleJob(mods...))
+			h.cycle()
+			n.Launch(t, id, 5*time.Second)
+			h.sendEvents("n01", prologFailEvent(id, 1<<40))
+			var out api.AcctResponse
+			q := api.AcctQuery{JobIDs: []string{fmt.Sprint(id)}, Duplicates: true}
+			if err := h.call(0, api.PathAccounting, q, &out); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, j := range out.Jobs {
+				by := "-"
+				if j.CancelledBy != nil {
+					by = fmt.Sprint(*j.CancelledBy)
+				}
+				line := fmt.Sprintf("%s %s by=%s", j.State, j.ExitCode, by)
+				for _, s := range j.Steps {
+					exit := s.ExitCode.String()
+					if s.NoExitCode {
+						exit = ""
+					}
+					line += fmt.Sprintf(" %s:%s:%s", s.StepID, s.State, exit)
+				}
+				got = append(got, line)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("sacct -D (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

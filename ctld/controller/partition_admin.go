@@ -155,6 +155,9 @@ func editPartition(conf *slurmconf.Config, i int, u *api.PartitionUpdate) *api.E
 	}
 	setTimes(&p, u)
 	setInts(&p, u)
+	if err := setPartLimits(&p, &u.PartitionLimits); err != nil { // partition_limits.go
+		return err
+	}
 	if u.AllowAccounts != nil {
 		p.AllowAccounts = lowerAll(*u.AllowAccounts)
 	}

@@ -36,6 +36,10 @@ type jobRecord struct {
 	// prologFailed: a failed PrologSlurmctld cancelled the job; its
 	// srun or salloc says so (api.Allocation.Cause).
 	prologFailed bool
+	// nodePrologFailed: the node whose Prolog failed and cancelled this
+	// interactive job; a step launched in it is refused as slurmd refuses
+	// it (nodeprolog.go).
+	nodePrologFailed string
 }
 
 // jobStatus is the persisted mutable part of a job. Times are Unix seconds.
@@ -50,6 +54,9 @@ type jobStatus struct {
 	// CancelledBy is the uid whose scancel ended the job (sacct's
 	// "CANCELLED by N").
 	CancelledBy *uint32 `json:"cancelled_by,omitempty"`
+	// PrologFailed: a node's Prolog failed and ended this run; its batch
+	// script never ran (sacct leaves the batch step's exit code blank).
+	PrologFailed bool `json:"prolog_failed,omitempty"`
 	// StopBy is when a job being stopped must be dead (signal, grace,
 	// KillWait); past it and some slack the controller stops waiting for
 	// its node daemon.

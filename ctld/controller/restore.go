@@ -70,6 +70,7 @@ func (c *Controller) restore() error {
 	if err := c.restoreAdvResvs(); err != nil { // advresv_api.go
 		return err
 	}
+	c.markStartedResvs(c.now())                 // advresv_scripts.go
 	if err := c.restoreTriggers(); err != nil { // trigger.go
 		return err
 	}

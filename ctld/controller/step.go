@@ -100,6 +100,9 @@ func (c *Controller) handleStepCreate(ctx context.Context, id auth.Identity, bod
 	}
 	if aerr := c.launchStep(s, &in, targets, kill); aerr != nil {
 		c.failStep(s)
+		if perr := c.stepPrologError(s.JobID, s.StepID); perr != nil {
+			return nil, perr // the job's prolog failed meanwhile (nodeprolog.go)
+		}
 		return nil, aerr
 	}
 	c.log.WithField("job_id", s.JobID).WithField("step_id", s.StepID).WithField("nodes", s.Layout.NodeList).
@@ -139,6 +142,8 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 		return nil, nil, 0, nil, api.NewError(api.CodeAccessDenied)
 	case r.pending():
 		return nil, nil, 0, nil, api.NewError(api.CodeJobPending)
+	case r.nodePrologFailed != "":
+		return nil, nil, 0, nil, prologLaunchError(r, c.stepsOf(r.ID).next) // nodeprolog.go
 	case !r.running() || r.St.EndState != "" || r.St.State == job.Completing:
 		return nil, nil, 0, nil, api.NewError(api.CodeAlreadyDone)
 	case r.St.State == job.Suspended:

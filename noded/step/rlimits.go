@@ -29,7 +29,7 @@ func (p *proc) setLimits(pid int, held *os.File) {
 	for _, n := range notes {
 		p.log.Info(n)
 	}
-	if err := rlimit.CapRSS(pid, stepMemory(&p.req, p.job.MemoryBytes>>20)); err != nil {
+	if err := rlimit.CapRSS(pid, stepMemory(&p.req, p.job.MemoryBytes>>20, p.job.Request.Alloc.CPUs)); err != nil {
 		p.log.WithError(err).Warn("memory limit")
 	}
 }
@@ -37,14 +37,21 @@ func (p *proc) setLimits(pid int, held *os.File) {
 // stepMemory is the step's memory on this node in MB, as slurmstepd caps
 // RLIMIT_RSS with it: --mem, else --mem-per-cpu times the step's CPUs
 // here, else the job's (jobMB; 0 no limit), never more than the job's.
-func stepMemory(r *api.StepLaunchRequest, jobMB int64) int64 {
+// The step's CPUs are stepCPUs': all the job's CPUs on the node (jobCPUs)
+// unless the step is exact, so srun -n1 inheriting SLURM_MEM_PER_CPU in a
+// job of 4 CPUs gets 4 times it, as on the peer.
+func stepMemory(r *api.StepLaunchRequest, jobMB int64, jobCPUs int) int64 {
 	st := &r.Step
 	var mb int64
 	switch {
 	case st.MemPerNode > 0:
 		mb = st.MemPerNode
 	case st.MemPerCPU > 0 && r.NodeIndex < len(r.Layout.Nodes):
-		mb = st.MemPerCPU * int64(len(r.Layout.Nodes[r.NodeIndex].TaskIDs)*max(st.CPUsPerTask, 1))
+		cpus := stepCPUs(r, jobCPUs)
+		if cpus == 0 {
+			cpus = len(r.Layout.Nodes[r.NodeIndex].TaskIDs) * max(st.CPUsPerTask, 1)
+		}
+		mb = st.MemPerCPU * int64(cpus)
 	default:
 		return jobMB
 	}

@@ -92,6 +92,9 @@ type AcctStep struct {
 	// node daemons measured it at the step's end (usage.go).
 	Tasks int        `json:"tasks,omitempty"`
 	Usage *StepUsage `json:"usage,omitempty"`
+	// NoExitCode: the step never ran (its node's Prolog failed); sacct
+	// leaves its ExitCode blank, as Slurm's accounting has none.
+	NoExitCode bool `json:"no_exit_code,omitempty"`
 }
 
 // AcctResponse answers PathAccounting, jobs in sacct's order (submit

@@ -77,6 +77,7 @@ const (
 	CodeAuthCredInvalid       Code = "ESLURM_AUTH_CRED_INVALID"
 	CodeAuthExpired           Code = "ESLURMD_CREDENTIAL_EXPIRED"
 	CodeAuthReplayed          Code = "ESLURMD_CREDENTIAL_REPLAYED"
+	CodePrologFailed          Code = "ESLURMD_PROLOG_FAILED"
 )
 
 // Loam's own codes, for conditions Slurm has no name for.
@@ -161,6 +162,7 @@ var texts = map[Code]string{
 	CodeJobStarted:            "Job has already started",
 	CodeJobFinished:           "Job has already finished",
 	CodeJobNotRunning:         "Job is not running",
+	CodePrologFailed:          "Job prolog failed",
 	CodeJobNotPendingNorRun:   "Job is not pending nor running",
 	CodeInternal:              "Slurm internal error, contact system administrator",
 	CodePrioResetFail:         "Changes to job priority are not persistent, change nice instead",

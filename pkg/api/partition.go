@@ -49,6 +49,9 @@ type Partition struct {
 	MaxCPUsPerNode int64 `json:"max_cpus_per_node,omitempty"`
 	ExclusiveUser  bool  `json:"exclusive_user,omitempty"`
 	RootOnly       bool  `json:"root_only,omitempty"`
+	// ReqResv and AllocNodes ("" is ALL) choose the submissions taken.
+	ReqResv    bool   `json:"req_resv,omitempty"`
+	AllocNodes string `json:"alloc_nodes,omitempty"`
 
 	// Loam's queue keys (R2, R3, R9, R11).
 	QueueClass          string   `json:"queue_class"`
@@ -68,6 +71,11 @@ type Partition struct {
 	// EffectiveCPUs is TotalCPUs less the nodes' specialized CPUs
 	// (CoreSpecCount, CPUSpecList), what TRES=cpu= counts; 0 means TotalCPUs.
 	EffectiveCPUs int `json:"effective_cpus,omitempty"`
+	// TRESBillingWeights is the partition's value as written; Billing,
+	// set only with it, is the billing its TRES= shows (without weights,
+	// its CPUs).
+	TRESBillingWeights string `json:"tres_billing_weights,omitempty"`
+	Billing            int64  `json:"billing,omitempty"`
 }
 
 // PartitionsResponse answers PathPartitions in configuration order.

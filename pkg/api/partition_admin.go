@@ -35,6 +35,30 @@ type PartitionUpdate struct {
 	Nodes             *string   `json:"nodes,omitempty"` // a host list, or ALL
 	OverSubscribe     *string   `json:"oversubscribe,omitempty"`
 	GraceTime         *int64    `json:"grace_time,omitempty"`
+	PartitionLimits
+}
+
+// PartitionLimits are the partition keys scontrol sets beyond the
+// classic ones: OverTimeLimit in minutes (UnlimitedSeconds: UNLIMITED),
+// DefMemPerNode and MaxMemPerCPU in MB (0: none), MaxCPUsPerNode (-1:
+// UNLIMITED), AllocNodes a host list ("ALL" or empty: every host).
+type PartitionLimits struct {
+	OverTimeLimit   *int64  `json:"over_time_limit,omitempty"`
+	DisableRootJobs *bool   `json:"disable_root_jobs,omitempty"`
+	DefMemPerNode   *int64  `json:"def_mem_per_node,omitempty"`
+	MaxMemPerCPU    *int64  `json:"max_mem_per_cpu,omitempty"`
+	MaxCPUsPerNode  *int64  `json:"max_cpus_per_node,omitempty"`
+	ExclusiveUser   *bool   `json:"exclusive_user,omitempty"`
+	RootOnly        *bool   `json:"root_only,omitempty"`
+	ReqResv         *bool   `json:"req_resv,omitempty"`
+	AllocNodes      *string `json:"alloc_nodes,omitempty"`
+}
+
+// Empty tells whether l changes nothing.
+func (l *PartitionLimits) Empty() bool {
+	return l.OverTimeLimit == nil && l.DisableRootJobs == nil && l.DefMemPerNode == nil &&
+		l.MaxMemPerCPU == nil && l.MaxCPUsPerNode == nil && l.ExclusiveUser == nil &&
+		l.RootOnly == nil && l.ReqResv == nil && l.AllocNodes == nil
 }
 
 // Empty tells whether u changes nothing.
@@ -42,7 +66,7 @@ func (u *PartitionUpdate) Empty() bool {
 	return u.State == nil && u.MaxTime == nil && u.DefaultTime == nil && u.MaxNodes == nil &&
 		u.MinNodes == nil && u.Default == nil && u.PriorityTier == nil && u.PriorityJobFactor == nil &&
 		u.AllowAccounts == nil && u.DenyAccounts == nil && u.Nodes == nil && u.OverSubscribe == nil &&
-		u.GraceTime == nil && u.AllowGroups == nil && u.Hidden == nil
+		u.GraceTime == nil && u.AllowGroups == nil && u.Hidden == nil && u.PartitionLimits.Empty()
 }
 
 // PartitionDelete removes a partition (scontrol delete partition=NAME).

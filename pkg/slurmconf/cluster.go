@@ -29,9 +29,10 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"EnforcePartLimits", "OverTimeLimit", "DisableRootJobs", // limits.go
 			"DefMemPerNode", "MaxMemPerCPU", // memlimits.go
 			"KillOnBadExit", "MaxTasksPerNode", "MaxStepCount", // steplimits.go
-			"Licenses",     // licenses.go
-			"PrivateData",  // privatedata.go
-			"DefCPUPerGPU", // partkeys.go
+			"Licenses",      // licenses.go
+			"PrivateData",   // privatedata.go
+			"PriorityFlags", // billing.go: MAX_TRES
+			"DefCPUPerGPU",  // partkeys.go
 			// The submitter's limits jobs get: rlimits.go.
 			"PropagateResourceLimits", "PropagateResourceLimitsExcept",
 			"SlurmctldDebug", "SlurmctldLogFile", "SlurmdDebug", "SlurmdLogFile",
@@ -47,6 +48,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"Prolog", "Epilog", "PrologFlags", "PrologEpilogTimeout",
 			// The controller's scripts and exit-code requeue (ctldscripts.go).
 			"PrologSlurmctld", "EpilogSlurmctld", "RequeueExit", "RequeueExitHold",
+			"ResvProlog", "ResvEpilog",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -88,12 +90,11 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"NodeFeaturesPlugins", "PluginDir", "PlugStackConfig",
 			"PowerParameters", "PowerPlugin", "PrEpParameters", "PrEpPlugins",
 			"PriorityCalcPeriod", "PriorityParameters", "PriorityUsageResetPeriod",
-			"PriorityFlags", "PrioritySiteFactorParameters",
+			"PrioritySiteFactorParameters",
 			"PrioritySiteFactorPlugin", "PriorityWeightAssoc",
 			"PrologTimeout", "PropagatePrioProcess", "RebootProgram",
 			"ResumeFailProgram", "ResumeProgram",
-			"ResumeRate", "ResumeTimeout", "ResvEpilog",
-			"ResvProlog", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
+			"ResumeRate", "ResumeTimeout", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
 			"SchedulerTimeSlice", "ScronParameters", "SlurmdUser", "SlurmctldAddr",
 			"SlurmctldPidFile",
 			"SlurmctldPlugstack", "SlurmctldPrimaryOffProg",
@@ -151,7 +152,8 @@ func decodeCluster(x *dec, c *Config) {
 	x.memory("DefMemPerCPU", &c.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &c.DefMemPerGPU)
 	x.memory("MaxMemPerNode", &c.MaxMemPerNode)
-	decodeMemLimits(x, c) // memlimits.go
+	decodeMemLimits(x, c)    // memlimits.go
+	decodeBillingFlags(x, c) // billing.go
 	var requeue int64 = 1
 	x.count("JobRequeue", &requeue, 1)
 	c.JobRequeue = requeue == 1

@@ -69,6 +69,10 @@ type Config struct {
 	SelectTypeParameters string
 	TopologyPlugin       string
 
+	// BillingMaxTRES is PriorityFlags=MAX_TRES: a job's billing is its
+	// largest weighted node TRES plus its global ones (billing.go).
+	BillingMaxTRES bool
+
 	PriorityType            string
 	PriorityWeightAge       int64
 	PriorityWeightFairshare int64
@@ -297,6 +301,8 @@ type Partition struct {
 	PartKeys        // partkeys.go
 	Queue           // Loam's queue keys
 	Pos             Pos
+	// Billing is TRESBillingWeights (billing.go).
+	Billing BillingWeights
 }
 
 // QueueClass is one of Loam's three queue classes (R2).

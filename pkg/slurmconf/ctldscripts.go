@@ -20,6 +20,9 @@ type CtldScripts struct {
 	// the job back in the queue, the second one held in SPECIAL_EXIT
 	// state; each sorted, without duplicates.
 	RequeueExit, RequeueExitHold []int
+	// ResvProlog runs when an advance reservation starts, ResvEpilog when
+	// it ends, each with the reservation's name as its one argument.
+	ResvProlog, ResvEpilog string
 }
 
 // maxExitCode is the largest exit status a process can have, the highest
@@ -66,6 +69,8 @@ func decodeCtldScripts(x *dec, c *Config) {
 	s := &c.CtldScripts
 	x.scriptPath("PrologSlurmctld", &s.PrologSlurmctld)
 	x.scriptPath("EpilogSlurmctld", &s.EpilogSlurmctld)
+	x.scriptPath("ResvProlog", &s.ResvProlog)
+	x.scriptPath("ResvEpilog", &s.ResvEpilog)
 	x.exitCodes("RequeueExit", &s.RequeueExit)
 	x.exitCodes("RequeueExitHold", &s.RequeueExitHold)
 }

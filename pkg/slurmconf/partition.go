@@ -17,13 +17,15 @@ var partitionSchema = newSchema("PartitionName", func() []keySpec {
 			"Hidden", "AllowGroups", "OverTimeLimit", "DisableRootJobs",
 			"DefMemPerNode", "MaxMemPerCPU"), // memlimits.go
 		keys(honoured, "DefCPUPerGPU", "MaxCPUsPerNode", "ExclusiveUser", "RootOnly"), // partkeys.go
+		keys(honoured, "ReqResv", "AllocNodes"),                                       // partreq.go
 		keys(honoured, queueKeys...),
 		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
-		keys(ignored, "AllocNodes", "Alternate", "CpuBind",
+		keys(ignored, "Alternate", "CpuBind",
 			"ExclusiveTopo", "LLN", "MaxCPUsPerSocket",
 			"PowerDownOnIdle", "QOS",
-			"ReqResv", "ResumeTimeout", "SelectTypeParameters", "SuspendTime",
-			"SuspendTimeout", "Topology", "TRESBillingWeights"),
+			"ResumeTimeout", "SelectTypeParameters", "SuspendTime",
+			"SuspendTimeout", "Topology"),
+		keys(honoured, "TRESBillingWeights"), // billing.go
 	)
 })
 
@@ -99,9 +101,10 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	x.memory("DefMemPerCPU", &p.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &p.DefMemPerGPU)
 	x.memory("MaxMemPerNode", &p.MaxMemPerNode)
-	decodePartLimits(x, &p, c) // limits.go
-	decodePartMemLimits(x, &p) // memlimits.go
-	decodePartKeys(x, &p)      // partkeys.go
+	decodePartLimits(x, &p, c)   // limits.go
+	decodePartMemLimits(x, &p)   // memlimits.go
+	decodePartKeys(x, &p)        // partkeys.go
+	x.billingWeights(&p.Billing) // billing.go
 	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"} {
 		if _, set := x.get(k); !set {
 			p.InheritedMemory = append(p.InheritedMemory, k)

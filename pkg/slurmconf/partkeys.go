@@ -18,6 +18,12 @@ type PartKeys struct {
 	MaxCPUsPerNode int64
 	ExclusiveUser  bool
 	RootOnly       bool
+	// ReqResv=YES takes only jobs that name a reservation (partreq.go).
+	ReqResv bool
+	// AllocNodes are the hosts whose jobs the partition takes, expanded;
+	// nil is ALL. AllocNodesSpec is the value as written.
+	AllocNodes     []string
+	AllocNodesSpec string
 }
 
 // decodeCPUPerGPU reads the cluster's DefCPUPerGPU.
@@ -33,6 +39,7 @@ func decodePartKeys(x *dec, p *Partition) {
 	x.limit("MaxCPUsPerNode", &p.MaxCPUsPerNode, maxCount)
 	x.boolean("ExclusiveUser", &p.ExclusiveUser)
 	x.boolean("RootOnly", &p.RootOnly)
+	decodePartReq(x, &p.PartKeys) // partreq.go
 }
 
 // maxCount bounds CPU counts: no node has more.

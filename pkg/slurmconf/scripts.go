@@ -108,3 +108,40 @@ func decodeScripts(x *dec, c *Config) {
 		s.HealthCheckStates = st
 	}
 }
+
+// HealthCheckNodeStateString is HealthCheckNodeState as scontrol show
+// config prints it, Slurm's canonical form: CYCLE first, then ANY when
+// the value named ANY (or CYCLE alone), else IDLE, ALLOC, MIXED in that
+// order whatever the value's order and case ("idle,cycle" shows
+// "CYCLE,IDLE"; "MIXED,ALLOC,IDLE" shows "IDLE,ALLOC,MIXED", not ANY).
+// NONDRAINED_IDLE, which Loam accepts and 22.05 does not, comes last.
+// A value that does not parse is shown as given, upper-cased.
+func HealthCheckNodeStateString(v string) string {
+	st, ok := ParseHealthCheckState(v)
+	if !ok {
+		return strings.ToUpper(v)
+	}
+	// ANY when named, or when no state was (CYCLE alone means every one).
+	anyState, named := false, false
+	for _, w := range strings.Split(v, ",") {
+		w = strings.TrimSpace(w)
+		anyState = anyState || strings.EqualFold(w, "ANY")
+		named = named || !strings.EqualFold(w, "CYCLE")
+	}
+	var out []string
+	if st&HealthCycle != 0 {
+		out = append(out, "CYCLE")
+	}
+	if anyState || !named {
+		return strings.Join(append(out, "ANY"), ",")
+	}
+	for _, w := range []struct {
+		word  string
+		state HealthCheckState
+	}{{"IDLE", HealthIdle}, {"ALLOC", HealthAlloc}, {"MIXED", HealthMixed}, {"NONDRAINED_IDLE", HealthNonDrainedIdle}} {
+		if st&w.state != 0 {
+			out = append(out, w.word)
+		}
+	}
+	return strings.Join(out, ",")
+}

@@ -177,7 +177,11 @@ func (s *shower) slurmKeys() {
 	s.unit("GroupUpdateTime", 600, "sec")
 	s.add("HASH_VAL", "Match")
 	s.unit("HealthCheckInterval", 0, "sec")
-	s.upper("HealthCheckNodeState", "ANY")
+	if v, ok := s.raw("HealthCheckNodeState"); ok {
+		s.add("HealthCheckNodeState", HealthCheckNodeStateString(v)) // scripts.go
+	} else {
+		s.add("HealthCheckNodeState", "ANY")
+	}
 	s.strs("HealthCheckProgram")
 	s.add("InactiveLimit", secs(c.InactiveLimit))
 	s.str("InteractiveStepOptions", "--interactive --preserve-env --pty $SHELL")

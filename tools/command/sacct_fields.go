@@ -241,7 +241,10 @@ var acctCols = []acctCol{
 	})},
 	{"End", 19, acctDate(func(r acctRow) int64 { _, e, _ := r.times(); return e })},
 	{"ExitCode", 8, func(r acctRow, _ *acctPrinter) string {
-		if r.step != nil {
+		switch {
+		case r.step != nil && r.step.NoExitCode:
+			return "" // never ran: Slurm's accounting has no exit code
+		case r.step != nil:
 			return r.step.ExitCode.String()
 		}
 		return r.j.ExitCode.String()

@@ -94,7 +94,8 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 	cmdEnv := append(append([]string(nil), env.Environ...), allocationEnv(env, al)...)
 	ec := h.runLocal(argv, append(cmdEnv, res.OptionEnv...), dir, sigs)
 	if watch != nil && watch.end.hasEnded() {
-		return sallocStatus(ec) // revoked: nothing left to relinquish
+		w.raw(watch.end.afterCommand()) // a failed Prolog's revocation
+		return sallocStatus(ec)         // revoked: nothing left to relinquish
 	}
 	w.raw("salloc: Relinquishing job allocation " + u32s(al.JobID) + "\n")
 	a.release(ctx, ec)

@@ -16,6 +16,7 @@ type endHook struct {
 	mu    sync.Mutex
 	ended bool
 	f     func()
+	after string // printed once the command ended (setAfter)
 }
 
 // fire marks the job ended and runs the function set, if any.
@@ -41,6 +42,20 @@ func (h *endHook) onEnd(f func()) {
 	}
 }
 
+// setAfter keeps lines to print once salloc's command has ended.
+func (h *endHook) setAfter(lines string) {
+	h.mu.Lock()
+	h.after = lines
+	h.mu.Unlock()
+}
+
+// afterCommand returns the lines setAfter kept.
+func (h *endHook) afterCommand() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.after
+}
+
 // hasEnded reports whether the watch saw the job end.
 func (h *endHook) hasEnded() bool {
 	h.mu.Lock()
@@ -56,20 +71,35 @@ func revokedUnder(ctx context.Context, a *allocator, id uint32) *noticeWatch {
 		a.notices = watchNotices(ctx, a.c, a.w, "salloc", id)
 	}
 	if a.notices != nil {
-		a.notices.end.onEnd(func() { a.w.raw(revokedLine(ctx, a.c, id)) })
+		end := &a.notices.end
+		end.onEnd(func() {
+			now, after := revokedLines(ctx, a.c, id)
+			end.setAfter(after)
+			a.w.raw(now)
+		})
 	}
 	return a.notices
 }
 
-// revokedLine is what the peer's salloc says when its job ends under its
+// revokedLines is what the peer's salloc says when its job ends under its
 // command: the time limit has its own words, any other end (scancel,
-// preemption) the plain revocation.
-func revokedLine(ctx context.Context, c Controller, id uint32) string {
+// preemption) the plain revocation. A job a node's Prolog cancelled
+// (0:54) is reported as the failure at once, and relinquished and revoked
+// once the command ends (after).
+func revokedLines(ctx context.Context, c Controller, id uint32) (now, after string) {
 	resp, err := c.Jobs(ctx, &api.JobQuery{JobIDs: []string{u32s(id)}})
-	if err == nil && len(resp.Jobs) == 1 && resp.Jobs[0].JobState == job.Timeout {
-		return "salloc: Job " + u32s(id) + " has exceeded its time limit and its allocation has been revoked.\n"
+	revoked := "salloc: Job allocation " + u32s(id) + " has been revoked.\n"
+	if err != nil || len(resp.Jobs) != 1 {
+		return revoked, ""
 	}
-	return "salloc: Job allocation " + u32s(id) + " has been revoked.\n"
+	switch j := resp.Jobs[0]; {
+	case j.JobState == job.Timeout:
+		return "salloc: Job " + u32s(id) + " has exceeded its time limit and its allocation has been revoked.\n", ""
+	case j.JobState == job.Cancelled && j.ExitCode == (job.ExitCode{Signal: 54}) && j.BatchHost != "":
+		return "salloc: Prolog failure on node " + j.BatchHost + "\n",
+			"salloc: Relinquishing job allocation " + u32s(id) + "\n" + revoked
+	}
+	return revoked, ""
 }
 
 // endedAtOnce says that the controller ended the job before it was first

@@ -177,7 +177,7 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		groups = strings.Join(p.AllowGroups, ",")
 	}
 	b = append(b, "AllowGroups="+groups+" "+accounts+" AllowQos="+qos+sep...)
-	b = append(b, "AllocNodes=ALL Default="+yesNo(p.Default)+" QoS=N/A"+sep...)
+	b = append(b, "AllocNodes="+orDefault(p.AllocNodes, "ALL")+" Default="+yesNo(p.Default)+" QoS=N/A"+sep...)
 	def := "NONE"
 	if p.DefaultTime != 0 {
 		def = string(appendHMS(nil, p.DefaultTime))
@@ -188,7 +188,7 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode="+unlimited(p.MaxCPUsPerNode)+sep...)
 	b = append(b, "Nodes="+orNull(p.Nodes)+sep...) // (null): a partition made empty or created without nodes
 	b = append(b, "PriorityJobFactor="+strconv.Itoa(p.PriorityJobFactor)+" PriorityTier="+strconv.Itoa(p.PriorityTier)+
-		" RootOnly="+yesNo(p.RootOnly)+" ReqResv=NO OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
+		" RootOnly="+yesNo(p.RootOnly)+" ReqResv="+yesNo(p.ReqResv)+" OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)
 	b = append(b, "OverTimeLimit="+overTimeText(p.OverTimeLimit)+" PreemptMode="+orDefault(p.PreemptMode, "OFF")+sep...)
 	b = append(b, "State="+orDefault(p.State, "UP")+" TotalCPUs="+strconv.Itoa(p.TotalCPUs)+" TotalNodes="+
 		strconv.Itoa(p.TotalNodes)+" SelectTypeParameters=NONE"+sep...)
@@ -199,10 +199,13 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	} else {
 		cpus := partEffectiveCPUs(p) // scontrol_corespec.go
 		b = append(b, "TRES=cpu="+strconv.Itoa(cpus)+",mem="+resource.FormatTRESMemory(totalMem)+
-			",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(cpus)...)
+			",node="+strconv.Itoa(p.TotalNodes)+",billing="+strconv.Itoa(partBilling(p, cpus))...)
 		if p.GRESTRES != "" { // tracked GPUs (AccountingStorageTRES)
 			b = append(b, ","+p.GRESTRES...)
 		}
+	}
+	if p.TRESBillingWeights != "" {
+		b = append(b, sep+"TRESBillingWeights="+p.TRESBillingWeights...)
 	}
 	if p.QueueClass != "" {
 		b = append(b, sep+"QueueClass="+p.QueueClass+" AgingRate="+strconv.FormatFloat(p.AgingRate, 'g', -1, 64)+
@@ -250,4 +253,13 @@ func maxMem(p *api.Partition) string {
 		return "MaxMemPerCPU=" + strconv.FormatInt(p.MaxMemPerCPU, 10)
 	}
 	return "MaxMemPerNode=" + unlimited(p.MaxMemPerNode)
+}
+
+// partBilling is the billing a partition's TRES= shows: what its
+// TRESBillingWeights price, else its CPUs.
+func partBilling(p *api.Partition, cpus int) int {
+	if p.TRESBillingWeights != "" {
+		return int(p.Billing)
+	}
+	return cpus
 }

@@ -131,6 +131,9 @@ func setPartitionKey(u *api.PartitionUpdate, tag, val, raw string, w func(string
 		}
 		u.OverSubscribe = &up
 	default:
+		if msg, known := setPartitionLimit(&u.PartitionLimits, tag, val, raw); known { // scontrol_partlimits.go
+			return msg
+		}
 		return "scontrol: error: Update of this parameter is not supported: " + raw + "\n" + partAborted
 	}
 	return ""

@@ -214,6 +214,8 @@ func (r *srunRun) stepRefused(err error) int {
 	switch {
 	case errors.As(err, &ae) && ae.Code == api.CodeLaunchFailed && ae.Detail != "":
 		r.w.errf("%s", ae.Detail)
+	case errors.As(err, &ae) && ae.Code == api.CodePrologFailed && ae.Detail != "":
+		return r.prologFailed(ae) // srun_prolog_fail.go
 	case errors.As(err, &ae) && ae.Code == api.CodeInvalidGRES && ae.Detail != "":
 		// Slurm's srun prints why, then its usual refusal.
 		r.w.errf("%s", ae.Detail)
