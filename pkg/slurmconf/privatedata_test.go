@@ -15,7 +15,7 @@ func TestPrivateDataParse(t *testing.T) {
 		"singular words set kinds":   {"job,user", PrivateData{"jobs": true, "users": true}},
 		"all sets every kind":        {"all", PrivateData{"accounts": true, "cloud": true, "events": true, "jobs": true, "nodes": true, "partitions": true, "reservations": true, "usage": true, "users": true}},
 		"case and unknown words":     {"JOBS,bogus", PrivateData{"jobs": true}},
-		"the brief's multi-team set": {"jobs,usage,nodes", PrivateData{"jobs": true, "usage": true, "nodes": true}},
+		"a multi-team site's set": {"jobs,usage,nodes", PrivateData{"jobs": true, "usage": true, "nodes": true}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
