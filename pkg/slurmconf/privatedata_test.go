@@ -11,11 +11,11 @@ func TestPrivateDataParse(t *testing.T) {
 		in   string
 		want PrivateData
 	}{
-		"unset is public":            {"", nil},
-		"singular words set kinds":   {"job,user", PrivateData{"jobs": true, "users": true}},
-		"all sets every kind":        {"all", PrivateData{"accounts": true, "cloud": true, "events": true, "jobs": true, "nodes": true, "partitions": true, "reservations": true, "usage": true, "users": true}},
-		"case and unknown words":     {"JOBS,bogus", PrivateData{"jobs": true}},
-		"a multi-team site's set": {"jobs,usage,nodes", PrivateData{"jobs": true, "usage": true, "nodes": true}},
+		"unset is public":          {"", nil},
+		"singular words set kinds": {"job,user", PrivateData{"jobs": true, "users": true}},
+		"all sets every kind":      {"all", PrivateData{"accounts": true, "cloud": true, "events": true, "jobs": true, "nodes": true, "partitions": true, "reservations": true, "usage": true, "users": true}},
+		"case and unknown words":   {"JOBS,bogus", PrivateData{"jobs": true}},
+		"a multi-team site's set":  {"jobs,usage,nodes", PrivateData{"jobs": true, "usage": true, "nodes": true}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
