@@ -1,28 +1,22 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"hash/fnv"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/loamhpc/loam/noded/nodeprolog"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 // healthCheckTimeout bounds one run of HealthCheckProgram, as slurmd's
 // (60 s): the program's process group is killed then.
 const healthCheckTimeout = 60 * time.Second
-
-// healthOutputMax bounds what is kept of the program's output for the log.
-const healthOutputMax = 4096
 
 // healthChecker runs slurm.conf's HealthCheckProgram as root: once when
 // the daemon starts (before it registers, as slurmd does) and every
@@ -114,44 +108,21 @@ func (h *healthChecker) run(ctx context.Context) bool {
 		return false
 	}
 	defer h.busy.Store(false)
-	ctx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, h.prog)
-	cmd.Env = []string{"SLURMD_NODENAME=" + h.node}
-	cmd.Dir = "/"
-	var out limitedOutput
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	if err == nil {
+	f := nodeprolog.RunOne(ctx, h.prog, "/", h.timeout, []string{"SLURMD_NODENAME=" + h.node})
+	if f == nil {
 		h.log.Debug("health check passed")
 		return true
 	}
-	l := h.log.WithField("output", strings.TrimSpace(out.String()))
-	var ee *exec.ExitError
+	l := h.log.WithField("output", strings.TrimSpace(f.Output))
 	switch {
-	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled):
+	case f.TimedOut:
 		l.Errorf("health_check: killed after %s", h.timeout)
-	case errors.As(err, &ee):
-		// slurmd 22.05's words: "health_check failed: rc:3 output:sick".
-		l.WithField("status", ee.ExitCode()).Errorf("health_check failed: rc:%d output:%s", ee.ExitCode(), strings.TrimSpace(out.String()))
+	case f.Err != nil:
+		l.WithError(f.Err).Error("health_check could not run")
 	default:
-		l.WithError(err).Error("health_check could not run")
+		// slurmd 22.05's words: "health_check failed: rc:3 output:sick".
+		rc := f.Status.ExitStatus()
+		l.WithField("status", rc).Errorf("health_check failed: rc:%d output:%s", rc, strings.TrimSpace(f.Output))
 	}
 	return false
-}
-
-// limitedOutput keeps the first healthOutputMax bytes written.
-type limitedOutput struct{ bytes.Buffer }
-
-func (b *limitedOutput) Write(p []byte) (int, error) {
-	if room := healthOutputMax - b.Len(); room > 0 {
-		b.Buffer.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
 }

@@ -94,7 +94,7 @@ func Run(ctx context.Context, spec Spec, env []string) *Failure {
 		defer unlock()
 	}
 	for _, p := range paths {
-		if f := runOne(ctx, p, spec.Timeout, env); f != nil {
+		if f := RunOne(ctx, p, "", spec.Timeout, env); f != nil {
 			return f
 		}
 	}
@@ -105,11 +105,13 @@ func Run(ctx context.Context, spec Spec, env []string) *Failure {
 // rest is read and dropped so the script never blocks on a full pipe.
 const outputKept = 4096
 
-// runOne runs one script in its own process group; the whole group is
-// killed at the timeout or when ctx ends.
-func runOne(ctx context.Context, path string, timeout time.Duration, env []string) *Failure {
+// RunOne runs one root script (a prolog or epilog, the node health
+// check) in its own process group, in dir ("": the caller's), and
+// returns how it failed, nil when it exited 0; the whole group is killed
+// at the timeout (0: none) or when ctx ends.
+func RunOne(ctx context.Context, path, dir string, timeout time.Duration, env []string) *Failure {
 	cmd := exec.Command(path)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = nil // /dev/null
 	out := &capped{max: outputKept}
 	cmd.Stdout, cmd.Stderr = out, out
