@@ -92,11 +92,17 @@ func checkQOS(cs *confState, a *admitted) *api.Error {
 		return api.Errorf(api.CodeInvalidQOS, "no QOS %q is defined (known: %s and those partitions name in AllowQos/DenyQos)", a.req.QOS, knownQOS)
 	}
 	return narrow(a, func(p *slurmconf.Partition) *api.Error {
-		if p.AllowQOS != nil && !containsFold(p.AllowQOS, q) && !containsFold(p.AllowQOS, "all") || containsFold(p.DenyQOS, q) {
+		if qosBarred(p, q) {
 			return api.Errorf(api.CodeInvalidQOS, "QOS %s may not use partition %s", q, p.Name)
 		}
 		return nil
 	}, cs)
+}
+
+// qosBarred reports whether partition p's AllowQos or DenyQos keep out
+// jobs of QOS q.
+func qosBarred(p *slurmconf.Partition, q string) bool {
+	return p.AllowQOS != nil && !containsFold(p.AllowQOS, q) && !containsFold(p.AllowQOS, "all") || containsFold(p.DenyQOS, q)
 }
 
 func containsFold(list []string, s string) bool {

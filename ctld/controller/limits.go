@@ -86,7 +86,7 @@ func partLimitsCode(cs *confState, a *admitted, p *slurmconf.Partition) api.Code
 			return api.CodeInvalidNodeCount
 		}
 	}
-	if q := a.req.QOS; q != "" && (p.AllowQOS != nil && !containsFold(p.AllowQOS, q) && !containsFold(p.AllowQOS, "all") || containsFold(p.DenyQOS, q)) {
+	if q := a.req.QOS; q != "" && qosBarred(p, q) {
 		return api.CodeInvalidQOS
 	}
 	return memLimitCode(cs, a, p) // memlimits.go: MaxMemPerNode
@@ -95,13 +95,7 @@ func partLimitsCode(cs *confState, a *admitted, p *slurmconf.Partition) api.Code
 // overTime is how long a job in partition part runs past its time limit
 // before its node ends it (OverTimeLimit; slurmtime.Unlimited: never).
 func overTime(conf *slurmconf.Config, part string) time.Duration {
-	var p *slurmconf.Partition
-	for i := range conf.Partitions {
-		if conf.Partitions[i].Name == part {
-			p = &conf.Partitions[i]
-			break
-		}
-	}
+	p, _ := conf.Partition(part) // nil when gone: the cluster's value
 	return conf.OverTime(p)
 }
 
