@@ -30,7 +30,7 @@ var forbidden = map[string][]string{
 // pureForbidden are standard packages the deterministic core may not import.
 var pureForbidden = []string{"os", "net", "os/exec", "math/rand", "math/rand/v2", "syscall"}
 
-var leafPkgs = []string{"hostlist", "slurmtime", "resource", "job", "jobopt", "batchscript", "slurmconf"}
+var leafPkgs = []string{"hostlist", "slurmtime", "resource", "job", "jobopt", "batchscript", "slurmconf", "syserr"}
 var purePkgs = []string{"sched", "cluster", "sim", "estimate", "suggest"}
 
 type goPackage struct {

@@ -7,7 +7,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/loamhpc/loam/ctld/trigger"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/slurmconf"
+	"github.com/loamhpc/loam/pkg/syserr"
 )
 
 // scriptRunner starts PrologSlurmctld and EpilogSlurmctld the way
@@ -57,21 +57,11 @@ func checkedScripts(s slurmconf.CtldScripts) (slurmconf.CtldScripts, []string) {
 			continue
 		}
 		if err := xunix.Access(*sc.path, xunix.X_OK); err != nil {
-			bad = append(bad, fmt.Sprintf("Invalid %s(`%s`): %s", sc.name, *sc.path, errnoText(err)))
+			bad = append(bad, fmt.Sprintf("Invalid %s(`%s`): %s", sc.name, *sc.path, syserr.Strerror(err)))
 			*sc.path = ""
 		}
 	}
 	return s, bad
-}
-
-// errnoText is an errno as strerror writes it ("Permission denied").
-func errnoText(err error) string {
-	var en syscall.Errno
-	if errors.As(err, &en) {
-		s := en.Error()
-		return strings.ToUpper(s[:1]) + s[1:]
-	}
-	return err.Error()
 }
 
 // logInvalidScripts logs the scripts of a configuration just loaded that

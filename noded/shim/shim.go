@@ -5,16 +5,16 @@
 package shim
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/loamhpc/loam/pkg/syserr"
 )
 
 // Script holds the job's process until its starter has put it in the
@@ -41,20 +41,6 @@ func Umask(env []string) string {
 	return "0022"
 }
 
-// Strerror is the C library's text for an errno ("No such file or
-// directory"), as slurmd and slurmstepd print it.
-func Strerror(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return err.Error()
-	}
-	s := errno.Error()
-	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
-		s = string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
-}
-
 // OpenError is a job file that could not be opened, worded as slurmstepd
 // logs it ("Could not open stdout file /x/y.out: No such file or
 // directory").
@@ -64,7 +50,7 @@ type OpenError struct {
 }
 
 func (e OpenError) Error() string {
-	return "Could not open " + e.Stream + " file " + e.Path + ": " + Strerror(e.Err)
+	return "Could not open " + e.Stream + " file " + e.Path + ": " + syserr.Strerror(e.Err)
 }
 
 func (e OpenError) Unwrap() error { return e.Err }

@@ -23,6 +23,7 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/rlimit"
+	"github.com/loamhpc/loam/pkg/syserr"
 )
 
 // task is one task of the step on this node.
@@ -75,7 +76,7 @@ func (p *proc) start(i int) *task {
 	}
 	path, errno := lookPath(cmd[0], p.execDir(), env)
 	if errno != 0 {
-		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, cmd[0], shim.Strerror(errno)), int(errno))
+		p.failed(t, &files, fmt.Sprintf("slurmstepd-%s: error: execve(): %s: %s\n", p.node.Node, cmd[0], syserr.Strerror(errno)), int(errno))
 		return t
 	}
 	argv := append([]string{path}, cmd[1:]...)
@@ -213,7 +214,7 @@ func (p *proc) workDir(t *task, files taskFiles) string {
 		why := "Not a directory"
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			why = shim.Strerror(pe.Err)
+			why = syserr.Strerror(pe.Err)
 		}
 		t.writeErrTo(p.out, files, fmt.Sprintf("slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n", p.node.Node, dir, why))
 		return "/tmp"

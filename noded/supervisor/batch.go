@@ -22,6 +22,7 @@ import (
 	"github.com/loamhpc/loam/pkg/isolation"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/rlimit"
+	"github.com/loamhpc/loam/pkg/syserr"
 )
 
 // Credential is a job user's identity.
@@ -221,7 +222,7 @@ func (s *Supervisor) spawn(script string, env []string, files stdio, cred Creden
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Op == "chdir" && dir != "/tmp" {
 		fmt.Fprintf(files.err, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
-			s.launch.Node, dir, shim.Strerror(pe.Err))
+			s.launch.Node, dir, syserr.Strerror(pe.Err))
 		h, err = s.startShim(script, env, files, cred, "/tmp")
 	}
 	return h, err

@@ -12,6 +12,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/slurmconf"
+	"github.com/loamhpc/loam/pkg/syserr"
 )
 
 // adminClient is what scontrol's write batch_script, setdebug,
@@ -101,7 +102,7 @@ func (s *scontrol) writeScript(ref, file string) {
 		path = filepath.Join(s.env.Cwd, path)
 	}
 	if err := os.WriteFile(path, []byte(resp.Script), 0o666); err != nil {
-		s.w.raw("failed to open file `" + file + "`: " + errnoText(err) + "\n")
+		s.w.raw("failed to open file `" + file + "`: " + syserr.Strerror(err) + "\n")
 		return
 	}
 	s.w.printf("batch script for job %d written to %s\n", id, file)

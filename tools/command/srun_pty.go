@@ -1,14 +1,13 @@
 package command
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/syserr"
 )
 
 // ptyTerminal is srun's own terminal under --pty; tests replace it.
@@ -51,22 +50,11 @@ func newSrunPty(w *output, h stepHooks) *srunPty {
 		win, err = term.size()
 	}
 	if err != nil {
-		w.errf("ioctl(TIOCGWINSZ): %s", errnoText(err))
+		w.errf("ioctl(TIOCGWINSZ): %s", syserr.Strerror(err))
 		w.errf("Not using a pseudo-terminal, disregarding --pty option")
 		return nil
 	}
 	return &srunPty{term: term, win: win, w: w}
-}
-
-// errnoText is the C library's text for an errno ("Inappropriate ioctl
-// for device").
-func errnoText(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return err.Error()
-	}
-	s := errno.Error()
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // start puts the terminal in raw mode for the step; the caller restores
