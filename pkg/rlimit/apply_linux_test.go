@@ -1,6 +1,8 @@
 package rlimit
 
 import (
+	"bufio"
+	"io"
 	"os/exec"
 	"testing"
 
@@ -10,13 +12,31 @@ import (
 
 // child starts a process to set limits on, with NOFILE 256 soft, 512
 // hard and STACK 8 MiB soft, 64 MiB hard (lowering needs no privilege).
+// The process is cat, and a line it echoes back proves it is past its
+// exec: Linux puts back the stack limit it read when an exec began, so a
+// limit set during the exec could be lost (as it was on a machine whose
+// hard stack limit is unlimited).
 func child(t *testing.T) int {
 	t.Helper()
-	cmd := exec.Command("sleep", "60")
+	cmd := exec.Command("cat")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if _, err := io.WriteString(stdin, "ready\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("cat echoed %q, %v", line, err)
+	}
 	pid := cmd.Process.Pid
 	for res, r := range map[int]unix.Rlimit{unix.RLIMIT_NOFILE: {Cur: 256, Max: 512}, unix.RLIMIT_STACK: {Cur: 8 << 20, Max: 64 << 20}} {
 		if err := unix.Prlimit(pid, res, &r, nil); err != nil {
