@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -70,25 +69,6 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 		d.memMB, d.perMemMB = s.MemPerGPU*d.gpus, s.MemPerGPU*int64(d.perGPUs)
 	}
 	return d, nil
-}
-
-// perNode describes the least one node must offer.
-func (d demand) perNode() string {
-	parts := []string{fmt.Sprintf("%d CPUs", d.perCPUs)}
-	if d.perGPUs > 0 {
-		g := fmt.Sprintf("%d GPUs", d.perGPUs)
-		if d.gpuType != "" {
-			g = fmt.Sprintf("%d %s GPUs", d.perGPUs, d.gpuType)
-		}
-		parts = append(parts, g)
-	}
-	if d.perMemMB > 0 {
-		parts = append(parts, fmt.Sprintf("%d MB", d.perMemMB))
-	}
-	if len(d.features) > 0 {
-		parts = append(parts, "features "+strings.Join(d.features, "&"))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // nodeCap is what one configured node offers.
@@ -175,7 +155,9 @@ func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
 	}
 	nodes := eligible(cs, p, d)
 	if len(nodes) == 0 {
-		return api.Errorf(api.CodeNodeConfigUnavailable, "no node of partition %s has %s", p.Name, d.perNode())
+		// A GPU type or per-node GPU share (from --gpus over -N) no node
+		// has: Slurm refuses it at submit with its one line, no detail.
+		return api.NewError(api.CodeNodeConfigUnavailable)
 	}
 	if d.nodes > len(nodes) {
 		return api.Errorf(api.CodeInvalidNodeCount, "%d nodes requested: partition %s has %d nodes that can hold the job's share", d.nodes, p.Name, len(nodes))

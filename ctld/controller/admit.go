@@ -2,7 +2,6 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 	"os/user"
 	"path/filepath"
 	"slices"
@@ -332,21 +331,14 @@ func applyDefaults(cs *confState, a *admitted) {
 // unknown features, unknown node names, more memory or CPUs per node than
 // any node has. Node counts beyond the partition are accepted and pend,
 // as in Slurm.
+//
+// The refusal carries Slurm's own line, if any (shapeMessage), and no
+// words of Loam's: Slurm refuses these too, and scripts grep its lines.
 func admitShape(cs *confState, a *admitted) *api.Error {
 	r := a.req
-	for _, list := range []string{r.NodeList, r.Exclude} { // -w and -x: Slurm refuses unknown names in both
-		if list == "" {
-			continue
-		}
-		names, err := hostlist.Expand(list)
-		if err != nil {
-			return api.NewError(api.CodeInvalidNodeName) // Slurm gives no detail
-		}
-		for _, n := range names {
-			if _, ok := cs.conf.Node(n); !ok {
-				return api.NewError(api.CodeInvalidNodeName)
-			}
-		}
+	excluded, aerr := namedNodes(cs, r)
+	if aerr != nil {
+		return aerr
 	}
 	need := perNodeNeed(r)
 	if err := checkGRESNames(cs, need); err != nil {
@@ -354,7 +346,7 @@ func admitShape(cs *confState, a *admitted) *api.Error {
 	}
 	for _, pn := range a.partitions {
 		for _, n := range cs.parts[pn].Nodes {
-			if nc, ok := cs.conf.Node(n); ok && need.fits(nc) {
+			if nc, ok := cs.conf.Node(n); ok && !excluded[n] && need.fits(nc) {
 				return nil
 			}
 		}
@@ -362,7 +354,79 @@ func admitShape(cs *confState, a *admitted) *api.Error {
 	if len(need.features) > 0 && !anyNodeHas(cs, a.partitions, need.features) {
 		return api.NewError(api.CodeInvalidFeature) // Slurm gives no detail
 	}
-	return api.Errorf(api.CodeNodeConfigUnavailable, "no node of partition %s can hold %s", strings.Join(a.partitions, ","), need)
+	return api.Errorf(api.CodeNodeConfigUnavailable, "%s", shapeMessage(cs, a, excluded))
+}
+
+// namedNodes checks -w and -x as Slurm's job_create does: every name must
+// be a node, and the two lists must not overlap ("Invalid node name
+// specified", with no detail, for both). It returns the excluded names.
+func namedNodes(cs *confState, r *job.Request) (map[string]bool, *api.Error) {
+	sets := [2]map[string]bool{{}, {}}
+	for i, list := range []string{r.NodeList, r.Exclude} {
+		if list == "" {
+			continue
+		}
+		names, err := hostlist.Expand(list)
+		if err != nil {
+			return nil, api.NewError(api.CodeInvalidNodeName)
+		}
+		for _, n := range names {
+			if _, ok := cs.conf.Node(n); !ok {
+				return nil, api.NewError(api.CodeInvalidNodeName)
+			}
+			sets[i][n] = true
+		}
+	}
+	for n := range sets[0] {
+		if sets[1][n] {
+			return nil, api.NewError(api.CodeInvalidNodeName)
+		}
+	}
+	return sets[1], nil
+}
+
+// Slurm's lines for a job no node configuration can hold
+// (node_scheduler.c, _set_err_msg).
+const (
+	msgShapeCPUs = "CPU count per node can not be satisfied"
+	msgShapeMem  = "Memory specification can not be satisfied"
+)
+
+// shapeMessage is the line Slurm prints before "Requested node
+// configuration is not available": its scheduler filters each usable node
+// on CPUs per node, then memory per node (per CPU for --mem-per-cpu, as
+// Slurm compares it), and names what the last node failed. When some node
+// passes both, the GRES, node count or layout failed later, which Slurm
+// does not explain: no line. Nodes -x names are not looked at.
+func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
+	r := a.req
+	cpus := max(r.CPUsPerTask, 1) * max(r.NTasksPerNode, 1)
+	if r.Overcommit {
+		cpus = max(r.CPUsPerTask, 1)
+	}
+	var mem int64
+	switch {
+	case r.MemPerNode != nil:
+		mem = *r.MemPerNode
+	case r.MemPerCPU != nil:
+		mem = *r.MemPerCPU
+	}
+	msg := ""
+	for _, pn := range a.partitions {
+		for _, n := range cs.parts[pn].Nodes {
+			nc, ok := cs.conf.Node(n)
+			switch {
+			case !ok || excluded[n]:
+			case nc.EffectiveCPUs() < cpus:
+				msg = msgShapeCPUs
+			case nc.UsableMemory() < mem:
+				msg = msgShapeMem
+			default:
+				return ""
+			}
+		}
+	}
+	return msg
 }
 
 // nodeNeed is the least one node must offer to hold a share of the job.
@@ -371,28 +435,6 @@ type nodeNeed struct {
 	memMB    int64
 	gres     map[string]int64 // "gpu" or "gpu:h100" -> per node
 	features []string
-}
-
-func (n nodeNeed) String() string {
-	var parts []string
-	if n.cpus > 0 {
-		parts = append(parts, fmt.Sprintf("%d CPUs", n.cpus))
-	}
-	if n.memMB > 0 {
-		parts = append(parts, fmt.Sprintf("%d MB", n.memMB))
-	}
-	keys := make([]string, 0, len(n.gres))
-	for k := range n.gres {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s:%d", k, n.gres[k]))
-	}
-	if len(parts) == 0 {
-		return "the request"
-	}
-	return strings.Join(parts, ", ")
 }
 
 // perNodeNeed computes the per-node minimum of a request.

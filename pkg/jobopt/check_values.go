@@ -21,6 +21,7 @@ var valueChecks = map[string]func(b *builder, v value) error{
 	"cpu-freq":         checkCPUFreq,
 	"uid":              checkUID,
 	"gid":              checkGID,
+	"get-user-env":     checkGetUserEnv,
 }
 
 // checkValue runs o's check, if it has one, on an occurrence with a value.
@@ -30,6 +31,30 @@ func (b *builder) checkValue(o *Option, v value) error {
 		return nil
 	}
 	return check(b, v)
+}
+
+// checkGetUserEnv reads --get-user-env=[timeout][S|L] as Slurm does: a
+// number as strtol reads it, then nothing or a mode letter (only the first
+// character after the number is looked at, so "10Lx" passes).
+func checkGetUserEnv(b *builder, v value) error {
+	rest := strtolRest(v.str)
+	if rest == "" || strings.ContainsRune("sSlL", rune(rest[0])) {
+		return nil
+	}
+	return b.clientError("Invalid --get-user-env specification")
+}
+
+// strtolRest is the text C's strtol leaves after a base-10 number: what
+// follows its digits, or all of s when there are none.
+func strtolRest(s string) string {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	if d := strings.TrimLeft(t, "0123456789"); len(d) < len(t) {
+		return d
+	}
+	return s
 }
 
 func positiveCheck(name string) func(b *builder, v value) error {

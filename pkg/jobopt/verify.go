@@ -1,8 +1,10 @@
 package jobopt
 
 import (
+	"errors"
 	"fmt"
 	"path"
+	"slices"
 
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
@@ -103,18 +105,30 @@ func (b *builder) verifyMemory() error {
 }
 
 // nodeListHosts expands -w into its distinct hosts in host list order and
-// raises the minimum node count to their number, as sbatch does.
+// raises the minimum node count to their number, as sbatch does. The list
+// is read as Slurm's hostlist_create reads it: what that repairs ("n[1-3"
+// is the name "n]") goes to the controller, which refuses a name that is
+// no node ("Invalid node name specified"); what it refuses stops here with
+// its lines (hostlistFailure).
 func (b *builder) nodeListHosts() ([]string, error) {
 	if b.req.NodeList == "" {
 		return nil, nil
 	}
-	names, err := hostlist.Expand(b.req.NodeList)
-	if err != nil {
-		return nil, b.exitError(fmt.Sprintf("Invalid node list %q: %v", b.req.NodeList, err))
+	l, warnings, err := hostlist.ParseSlurmWarn(b.req.NodeList)
+	var lines []string // the ranges Slurm reports and goes past
+	for _, w := range warnings {
+		line := b.errLine(rangeLine(w.Err))
+		for i := uint64(0); i < min(w.Times*b.hostlistPasses(), maxRangeRepeats); i++ {
+			lines = append(lines, line)
+		}
 	}
-	hosts, err := hostlist.Expand(hostlist.Compress(names))
 	if err != nil {
-		return nil, b.exitError(fmt.Sprintf("Invalid node list %q: %v", b.req.NodeList, err))
+		return nil, prepend(lines, b.hostlistFailure(err))
+	}
+	b.warnings = append(b.warnings, lines...)
+	hosts, err := hostlist.Expand(hostlist.Compress(l.Hosts()))
+	if err != nil { // a repaired name the strict reader refuses: one host
+		hosts = slices.Compact(slices.Sorted(slices.Values(l.Hosts())))
 	}
 	r := &b.req
 	r.NodeList = hostlist.Compress(hosts)
@@ -189,4 +203,42 @@ func gresTotal(list []resource.GRES) int {
 		n += int(g.Count)
 	}
 	return n
+}
+
+// hostlistPasses is how many times the command parses -w, so how many
+// times it reports a range it goes past: twice in sbatch and salloc,
+// three times in srun (counted on the peer).
+func (b *builder) hostlistPasses() uint64 {
+	if b.p.prog() == "srun" {
+		return 3
+	}
+	return 2
+}
+
+// maxRangeRepeats bounds how often one bad range is reported (Slurm prints
+// it once per name of the groups after it, which can be millions).
+const maxRangeRepeats = 1 << 16
+
+// hostlistFailure is sbatch's exit for a -w list hostlist_create refuses:
+// the range it names, if any, then "memory allocation failure" (sbatch
+// takes the missing list for a failed allocation), exit status 1.
+func (b *builder) hostlistFailure(err error) error {
+	var re *hostlist.RangeError
+	if errors.As(err, &re) {
+		return b.exitError(rangeLine(err), "memory allocation failure")
+	}
+	return b.exitError("memory allocation failure")
+}
+
+// rangeLine is Slurm's line for a range in brackets it refuses
+// (_parse_single_range), or the error's own words for anything else.
+func rangeLine(err error) string {
+	var re *hostlist.RangeError
+	switch {
+	case errors.As(err, &re) && re.TooMany:
+		return "_parse_single_range: Too many hosts in range `" + re.Range + "'"
+	case errors.As(err, &re):
+		return "_parse_single_range: Invalid range: `" + re.Range + "'"
+	}
+	return err.Error()
 }

@@ -1,0 +1,65 @@
+package controller
+
+import (
+	"testing"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+)
+
+// TestShapeRefusalLines: a job no node can hold is refused with the line
+// the peer's sbatch printed before "Batch job submission failed:
+// Requested node configuration is not available" (the refusal's detail),
+// or with none where the peer printed none; -w and -x naming the same
+// node is the peer's "Invalid node name specified" alone.
+func TestShapeRefusalLines(t *testing.T) {
+	cs := admissionState(t)
+	mb := func(n int64) *int64 { return &n }
+	tests := map[string]struct {
+		mod        func(r *job.Request)
+		wantCode   api.Code
+		wantDetail string
+	}{
+		"-c 65": {mod: func(r *job.Request) { r.CPUsPerTask = 65 },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
+		"--ntasks-per-node=65": {mod: func(r *job.Request) { r.NTasksPerNode = 65 },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
+		"-c 65 --mem=600G: CPUs are named first": {mod: func(r *job.Request) { r.CPUsPerTask, r.MemPerNode = 65, mb(614400) },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
+		"--mem=600G": {mod: func(r *job.Request) { r.MemPerNode = mb(614400) },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "Memory specification can not be satisfied"},
+		"--mem-per-cpu=600G": {mod: func(r *job.Request) { r.MemPerCPU = mb(614400) },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "Memory specification can not be satisfied"},
+		"--mem-per-cpu=10G -c 64: per CPU it fits a node, so no line": {mod: func(r *job.Request) { r.MemPerCPU, r.CPUsPerTask = mb(10240), 64 },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"-N1 -n100: one task fits, so no line": {mod: func(r *job.Request) { r.MinNodes, r.NodesSet, r.NTasks = 1, true, 100 },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"--gres=gpu:9": {mod: func(r *job.Request) { r.GRES = gpus(9) },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"--gres=gpu:abc": {mod: func(r *job.Request) { r.GRES = []resource.GRES{{Name: "gpu", Type: "abc", Count: 1}} },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"-x every node": {mod: func(r *job.Request) { r.Exclude = "gpu[1-4],cpu[1-2]" },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"-x every node with -c 65 still names no line": {mod: func(r *job.Request) { r.Exclude, r.CPUsPerTask = "gpu[1-4],cpu[1-2]", 65 },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"-w and -x on the same node": {mod: func(r *job.Request) { r.NodeList, r.Exclude = "gpu1", "gpu1" },
+			wantCode: api.CodeInvalidNodeName},
+		"-x of some nodes fits": {mod: func(r *job.Request) { r.Exclude = "gpu[1-3]" }},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			r := job.Request{}
+			tc.mod(&r)
+			a := &admitted{req: &r, partitions: []string{"normal"}}
+			var gotCode api.Code
+			var gotDetail string
+			if aerr := admitShape(cs, a); aerr != nil {
+				gotCode, gotDetail = aerr.Code, aerr.Detail
+			}
+			if gotCode != tc.wantCode || gotDetail != tc.wantDetail {
+				t.Errorf("admitShape: %q %q, want %q %q", gotCode, gotDetail, tc.wantCode, tc.wantDetail)
+			}
+		})
+	}
+}
