@@ -29,6 +29,8 @@ type liveCluster struct {
 	d    *clustertest.Ctld
 	cl   *client.Client
 	work string
+	// nodes are the node daemons, in node order.
+	nodes []*daemon
 }
 
 // startLive writes the configuration (and tenants.conf when given),
@@ -49,7 +51,7 @@ func startLive(t *testing.T, spec clustertest.Spec, tenants string) *liveCluster
 		t.Fatal(err)
 	}
 	for i := 0; i < spec.Nodes; i++ {
-		realNoded(t, c, i)
+		lc.nodes = append(lc.nodes, realNoded(t, c, i))
 	}
 	lc.eventually("every node up", func() error {
 		resp, err := lc.cl.Nodes(context.Background(), &api.NodeQuery{})

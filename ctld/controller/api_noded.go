@@ -48,7 +48,7 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	}
 	c.updateEngine(n)
 	out := &api.RegisterResponse{ClusterName: c.confNow().conf.ClusterName, HeartbeatInterval: c.heartbeatInterval(),
-		Kill: kill, Now: unix(now)}
+		Kill: kill, Now: unix(now), ConfigGeneration: c.configGeneration()}
 	cpus, _, _ := c.usage(n)
 	var flags []string
 	out.State, flags = c.baseState(n, cpus)
@@ -143,7 +143,7 @@ func (c *Controller) handleHeartbeat(ctx context.Context, id auth.Identity, body
 	if n == nil {
 		return nil, api.Errorf(api.CodeInvalidNodeName, "node %q is not in slurm.conf", in.Node)
 	}
-	out := &api.HeartbeatResponse{Now: unix(now)}
+	out := &api.HeartbeatResponse{Now: unix(now), ConfigGeneration: c.configGeneration()}
 	if !n.registered || n.notResponding {
 		out.Reregister = true
 		return out, nil

@@ -123,9 +123,12 @@ type Controller struct {
 	// calls instead of opening a connection for each at the same time.
 	agentSlots chan struct{}
 	fatal      chan error
-	lastCyc    atomic.Int64 // duration of the last cycle, ns
-	ready      chan struct{}
-	tcpAddr    string
+	// reconfigs counts reconfigures since start, for the node daemons'
+	// configuration generation (reconfigure_nodes.go).
+	reconfigs atomic.Uint64
+	lastCyc   atomic.Int64 // duration of the last cycle, ns
+	ready     chan struct{}
+	tcpAddr   string
 
 	obs *observer // metrics, history, estimates, dashboard (observe.go)
 

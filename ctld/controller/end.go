@@ -41,6 +41,9 @@ func (c *Controller) jobEnded(b *batch, r *jobRecord, ev *api.JobEvent) {
 	if !r.running() {
 		return // already ended (a replayed event)
 	}
+	if ev.KillFailed && c.killFailedEnd(b, r, r.St.BatchHost, ev) { // killfailed.go
+		return
+	}
 	c.cleanupOtherNodes(b, r)
 	if r.St.Preempt != 0 {
 		c.preemptEnded(b, r, ev) // statistics, checkpoint, notice (preempt.go)

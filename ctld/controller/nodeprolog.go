@@ -38,7 +38,8 @@ func (c *Controller) nodeScriptEvent(b *batch, node string, r *jobRecord, ev *ap
 }
 
 // drainForScript drains node as slurmd does when its prolog or epilog
-// failed: Reason=Prolog error [root@time].
+// failed (Reason=Prolog error [root@time]), or slurmstepd when a job's
+// processes outlived SIGKILL (Kill task failed).
 func (c *Controller) drainForScript(b *batch, node, reason string, at int64) {
 	n := c.nodes[node]
 	if n == nil || (n.admin.Drain && n.admin.Reason == reason) {
@@ -52,7 +53,7 @@ func (c *Controller) drainForScript(b *batch, node, reason string, at int64) {
 	n.admin.Drain, n.admin.Reason, n.admin.ReasonUser, n.admin.ReasonTime = true, reason, scriptDrainReasonUser, at
 	b.persist(c.persistNode(n))
 	c.updateEngine(n)
-	c.log.WithField("node", node).WithField("reason", reason).Warn("node drained: its prolog or epilog failed")
+	c.log.WithField("node", node).WithField("reason", reason).Warn("node drained on its daemon's report")
 }
 
 // prologFailed ends the run of job r whose prolog failed on node: a batch

@@ -62,12 +62,31 @@ func (c *Controller) handleReconfigure(ctx context.Context, id auth.Identity, bo
 	return out, nil
 }
 
-// Reconfigure rereads the configuration (scontrol reconfigure, SIGHUP).
+// Reconfigure rereads the configuration (scontrol reconfigure, SIGHUP),
+// then has every responding node daemon reread its own.
 func (c *Controller) Reconfigure() (*api.ReconfigureResponse, error) {
 	conf, err := LoadConfig(c.opts.ConfPath)
 	if err != nil {
 		return nil, err
 	}
+	targets, err := c.putInForce(conf)
+	if err != nil {
+		return nil, err
+	}
+	out := &api.ReconfigureResponse{Files: conf.Files}
+	for _, w := range conf.Warnings {
+		out.Warnings = append(out.Warnings, w.String())
+	}
+	c.log.WithField("files", strings.Join(conf.Files, ",")).Info("reconfigured")
+	// After the lock is let go: each daemon registers again once it has
+	// reread its files.
+	c.reconfigureNodes(targets) // reconfigure_nodes.go
+	return out, nil
+}
+
+// putInForce puts a reread conf in force, or changes nothing and says
+// why; it returns the node daemons to tell.
+func (c *Controller) putInForce(conf *slurmconf.Config) ([]nodeTarget, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	keepPartitions(c.confNow().conf, conf) // ReconfigFlags (partition_admin.go)
@@ -87,12 +106,8 @@ func (c *Controller) Reconfigure() (*api.ReconfigureResponse, error) {
 	}
 	c.schedule()
 	c.noteReconfig() // the --reconfig triggers (trigger_fire.go)
-	out := &api.ReconfigureResponse{Files: conf.Files}
-	for _, w := range conf.Warnings {
-		out.Warnings = append(out.Warnings, w.String())
-	}
-	c.log.WithField("files", strings.Join(conf.Files, ",")).Info("reconfigured")
-	return out, nil
+	c.reconfigs.Add(1)
+	return c.allTargets(), nil
 }
 
 // joinErrors prints every error of an errors.Join on its own line.

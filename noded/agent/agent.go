@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -22,7 +23,10 @@ import (
 
 // Agent is one node daemon.
 type Agent struct {
-	opts       Options
+	opts Options
+	// nc is the configuration the daemon started with: its identity,
+	// addresses and spool, which only a restart changes. What a
+	// reconfigure may change is read through conf() (reload.go).
 	nc         *nodeConfig
 	confPath   string
 	log        *logrus.Entry
@@ -47,8 +51,16 @@ type Agent struct {
 	jobs map[uint32]*jobEntry
 	out  *outbox
 	cpus *cpuSet
-	// health runs HealthCheckProgram (healthcheck.go); nil when unset.
-	health *healthChecker
+
+	// live is the configuration in force, replaced whole by a reconfigure
+	// (reload.go); health runs its HealthCheckProgram (healthcheck.go),
+	// nil when unset.
+	live   atomic.Pointer[settings]
+	health atomic.Pointer[healthChecker]
+	// reload serializes rereads and holds the controller's configuration
+	// generation last applied; reregister wakes talk for a registration.
+	reload     reloadState
+	reregister chan struct{}
 }
 
 // New prepares a node daemon: it reads the configuration and the cluster
@@ -76,11 +88,12 @@ func New(o Options, log *logrus.Entry) (*Agent, error) {
 	a := &Agent{opts: o, nc: nc, confPath: nc.confPathAbs(o.ConfPath), log: log.WithField("node", nc.node.Name), logFile: logFile,
 		spool: sp, verifier: auth.NewVerifier(key), minter: auth.NewMinter(key, nc.node.Name),
 		cgroupRoot: o.CgroupRoot, started0: time.Now(), jobs: map[uint32]*jobEntry{}, out: newOutbox(),
-		stopReq: make(chan struct{})}
+		stopReq: make(chan struct{}), reregister: make(chan struct{}, 1)}
 	if a.cgroupRoot == "" {
 		a.cgroupRoot = "loam/" + nc.node.Name
 	}
-	a.health = newHealthChecker(nc.cfg.Scripts, nc.node.Name, a.log) // healthcheck.go
+	a.live.Store(&settings{cfg: nc.cfg, node: nc.node})
+	a.health.Store(newHealthChecker(nc.cfg.Scripts, nc.node.Name, a.log)) // healthcheck.go
 	if a.self, err = os.Executable(); err != nil {
 		return nil, err
 	}
@@ -107,6 +120,7 @@ func (a *Agent) SetIsolator(iso isolation.Isolator) { a.iso = iso }
 func (a *Agent) Run(ctx context.Context) error {
 	a.ctx = ctx
 	go logging.ReopenOnUSR2(ctx, a.logFile, a.log)
+	a.reloadOnHUP(ctx) // reload.go
 	a.logHardware()
 	if err := a.recover(ctx); err != nil {
 		return fmt.Errorf("recover spool %s: %w", a.spool.Root, err)
@@ -131,10 +145,10 @@ func (a *Agent) Run(ctx context.Context) error {
 	if a.opts.Ready != nil {
 		a.opts.Ready()
 	}
-	if a.health != nil {
+	if h := a.health.Load(); h != nil {
 		// As slurmd: once before registering, then every interval.
-		a.health.run(ctx)
-		go a.health.loop(ctx)
+		h.run(ctx)
+		go h.loop(ctx)
 	}
 	// Ends that happened while no daemon ran are sent before registering.
 	a.flushNow(ctx, 5*time.Second)

@@ -59,6 +59,9 @@ type nodeConfig struct {
 	ctldAddr string
 	keyFile  string
 	hostname string
+	// logFile is SlurmdLogFile expanded, or the command line's; "" for
+	// standard error.
+	logFile string
 }
 
 // resolve loads the configuration and finds this node in it.
@@ -85,6 +88,7 @@ func resolve(o Options) (*nodeConfig, error) {
 		nc.spool = filepath.Join(nc.spool, n.Name)
 	}
 	nc.socket = expandNode(firstSet(o.Socket, cfg.LoamNodedSocket), n.Name, host)
+	nc.logFile = expandNode(firstSet(o.LogFile, cfg.SlurmdLogFile), n.Name, host)
 	nc.listen = o.Listen
 	if nc.listen == "" {
 		nc.listen = ":" + strconv.Itoa(n.Port)
@@ -105,7 +109,7 @@ func (nc *nodeConfig) setUpLog(o Options, log *logrus.Entry) (*logging.File, err
 			log.Logger.SetLevel(lvl)
 		}
 	}
-	return logging.To(log, expandNode(firstSet(o.LogFile, nc.cfg.SlurmdLogFile), nc.node.Name, nc.hostname))
+	return logging.To(log, nc.logFile)
 }
 
 // addr is where the controller reaches this daemon: the node's NodeAddr

@@ -15,6 +15,8 @@ import (
 type cpuSet struct {
 	used []bool
 	host []int
+	// spec are the ids reserve set aside, for reshape to give back.
+	spec []int
 }
 
 func newCPUSet(n int, host []int) *cpuSet {
@@ -64,11 +66,26 @@ func (c *cpuSet) take(count int, ids string) ([]int, error) {
 // reserve sets ids aside for the system (slurm.conf's CoreSpecCount or
 // CPUSpecList): the lowest-free choice never hands them to a job.
 func (c *cpuSet) reserve(ids []int) {
+	c.spec = append(c.spec, ids...)
 	for _, id := range ids {
 		if id >= 0 && id < len(c.used) {
 			c.used[id] = true
 		}
 	}
+}
+
+// reshape follows a reconfigured node line: n CPUs, spec set aside. The
+// CPUs jobs hold stay held (a job on a CPU the node no longer has keeps
+// it until it ends); the old reservation is given back first.
+func (c *cpuSet) reshape(n int, spec []int) {
+	c.release(c.spec)
+	c.spec = nil
+	if n = max(n, 1); n > len(c.used) {
+		c.used = append(c.used, make([]bool, n-len(c.used))...)
+	} else {
+		c.used = c.used[:n]
+	}
+	c.reserve(spec)
 }
 
 // release frees ids.

@@ -26,6 +26,10 @@ func (a *Agent) talk(ctx context.Context) {
 			select {
 			case <-ctx.Done():
 				return
+			case <-a.reregister:
+				// Reconfigured (reload.go): register at once, as slurmd
+				// does after rereading its files.
+				registered, backoff = false, 0
 			case <-time.After(wait):
 			}
 		}
@@ -51,7 +55,9 @@ func (a *Agent) talk(ctx context.Context) {
 
 // register sends the node's registration and applies the answer.
 func (a *Agent) register(ctx context.Context) (time.Duration, error) {
+	a.mu.Lock() // a reconfigure may change emulated hardware (reload.go)
 	req := a.hw.register(a.nc.node.Name, a.nc.hostname)
+	a.mu.Unlock()
 	req.Addr, req.Version, req.StartTime = a.addr, Version, a.started0.Unix()
 	req.Running = a.running(true)
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -64,7 +70,8 @@ func (a *Agent) register(ctx context.Context) (time.Duration, error) {
 		a.log.WithField("skew", skew.String()).Warn("clock differs from the controller's")
 	}
 	a.log.WithField("state", resp.State).WithField("running", len(req.Running)).Info("registered")
-	a.health.setState(resp.State, resp.Drain)
+	a.health.Load().setState(resp.State, resp.Drain)
+	a.followGeneration(ctx, resp.ConfigGeneration) // reload.go
 	go a.killJobs(ctx, resp.Kill)
 	interval := time.Duration(resp.HeartbeatInterval) * time.Second
 	if interval <= 0 {
@@ -91,7 +98,8 @@ func (a *Agent) heartbeat(ctx context.Context) (bool, error) {
 	if len(resp.Kill) > 0 {
 		go a.killJobs(ctx, resp.Kill)
 	}
-	a.health.setState(resp.State, resp.Drain)
+	a.health.Load().setState(resp.State, resp.Drain)
+	a.followGeneration(ctx, resp.ConfigGeneration) // reload.go
 	return !resp.Reregister, nil
 }
 

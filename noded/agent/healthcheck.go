@@ -33,6 +33,9 @@ type healthChecker struct {
 	timeout  time.Duration
 	log      *logrus.Entry
 	busy     atomic.Bool
+	// quit ends loop: a reconfigure replaced this checker (reload.go).
+	quit     chan struct{}
+	quitOnce sync.Once
 	// state is the node's state as the controller last told it.
 	mu    sync.Mutex
 	base  string
@@ -46,7 +49,35 @@ func newHealthChecker(s slurmconf.Scripts, node string, log *logrus.Entry) *heal
 		return nil
 	}
 	return &healthChecker{prog: s.HealthCheckProgram, interval: s.HealthCheckInterval, states: s.HealthCheckStates,
-		node: node, timeout: healthCheckTimeout, log: log.WithField("program", s.HealthCheckProgram)}
+		node: node, timeout: healthCheckTimeout, log: log.WithField("program", s.HealthCheckProgram),
+		quit: make(chan struct{})}
+}
+
+// same says whether h runs what s asks for, so a reconfigure that did not
+// touch the health check keeps h and its schedule.
+func (h *healthChecker) same(s slurmconf.Scripts) bool {
+	if h == nil {
+		return s.HealthCheckProgram == "" || s.HealthCheckInterval <= 0
+	}
+	return h.prog == s.HealthCheckProgram && h.interval == s.HealthCheckInterval && h.states == s.HealthCheckStates
+}
+
+// stop ends h's loop; a run under way finishes.
+func (h *healthChecker) stop() {
+	if h != nil {
+		h.quitOnce.Do(func() { close(h.quit) })
+	}
+}
+
+// inherit takes the node state old last heard from the controller.
+func (h *healthChecker) inherit(old *healthChecker) {
+	if h == nil || old == nil {
+		return
+	}
+	old.mu.Lock()
+	base, drain := old.base, old.drain
+	old.mu.Unlock()
+	h.setState(base, drain)
 }
 
 // setState records the node's state from a registration or heartbeat
@@ -67,7 +98,8 @@ func (h *healthChecker) due() bool {
 	return h.base != "" && h.states.Matches(h.base, h.drain)
 }
 
-// loop runs the program every interval until ctx ends. Without CYCLE the
+// loop runs the program every interval until ctx ends or h is stopped.
+// Without CYCLE the
 // runs fall on multiples of the interval, the same instant on every
 // node, to disturb parallel programs once; with CYCLE each node is
 // offset by its own share of the interval.
@@ -76,6 +108,8 @@ func (h *healthChecker) loop(ctx context.Context) {
 		wait := time.Until(h.next(time.Now()))
 		select {
 		case <-ctx.Done():
+			return
+		case <-h.quit:
 			return
 		case <-time.After(wait):
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/noded/supervisor"
+	"github.com/loamhpc/loam/noded/unkillable"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/gpu"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -115,6 +116,10 @@ func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
 	r := *req
 	r.Alloc.CPUIDs = job.FormatRanges(cpus)
 	gpus, _ := gpu.ByIndex(a.hw.gpus, req.Alloc.GPUs)
+	// The settings in force now go into the launch record: the job keeps
+	// them across a reconfigure, as slurmstepd keeps the ones it started
+	// with.
+	conf := a.conf()
 	l := &spool.Launch{
 		Request: r, Node: a.nc.node.Name, Hostname: a.nc.hostname, ConfPath: a.confPath,
 		Group:       filepath.Join(a.cgroupRoot, fmt.Sprintf("job_%d", req.JobID)),
@@ -124,9 +129,10 @@ func (a *Agent) plan(req *api.LaunchRequest) (*spool.Launch, []int, error) {
 		GPUs:        gpus,
 		DenyDevices: denied(a.hw.gpus, req.Alloc.GPUs),
 		Received:    time.Now(),
-		TaskProlog:  a.nc.cfg.Scripts.TaskProlog,
-		TaskEpilog:  a.nc.cfg.Scripts.TaskEpilog,
-		RLimits:     a.nc.cfg.PropagateRLimits,
+		TaskProlog:  conf.Scripts.TaskProlog,
+		TaskEpilog:  conf.Scripts.TaskEpilog,
+		RLimits:     conf.PropagateRLimits,
+		Unkillable:  &unkillable.Spec{Timeout: conf.Unkillable.Timeout, Program: conf.Unkillable.Program},
 	}
 	a.setNodeScripts(l) // nodeprolog.go
 	dir := a.spool.JobDir(req.JobID)

@@ -21,7 +21,7 @@ const serialLockFile = "prolog.lock"
 // job runs them when the job starts there: the batch node before the
 // script, the others at allocation, as with PrologFlags=Alloc.
 func (a *Agent) setNodeScripts(l *spool.Launch) {
-	l.Prolog, l.Epilog = nodeScripts(a.nc.cfg.NodeProlog, a.spool.Root)
+	l.Prolog, l.Epilog = nodeScripts(a.conf().NodeProlog, a.spool.Root)
 }
 
 // nodeScripts turns slurm.conf's node prolog settings into the scripts a

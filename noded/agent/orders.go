@@ -77,7 +77,7 @@ func (a *Agent) timeLimit(ctx context.Context, req *api.TimeLimitRequest) (*api.
 // killJobs ends jobs the controller does not run here (from a
 // registration or heartbeat answer).
 func (a *Agent) killJobs(ctx context.Context, ids []uint32) {
-	grace := int64(a.nc.cfg.KillWait / time.Second)
+	grace := int64(a.conf().KillWait / time.Second)
 	for _, id := range ids {
 		a.log.WithField("job_id", id).Info("controller does not run this job here; ending it")
 		if _, err := a.terminate(ctx, &api.TerminateRequest{JobID: id, Reason: api.TerminateCancel, Grace: grace}); err != nil {

@@ -95,6 +95,13 @@ func (a *Agent) tcpHandler() http.Handler {
 		a.stopNow() // admin.go: scontrol shutdown
 		return &api.NodedResponse{}, nil
 	})
+	signed(api.PathNodedReconfigure, func(_ context.Context, body []byte) (any, *api.Error) {
+		var req api.NodedReconfigureRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return a.reconfigure(&req) // reload.go
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, api.Errorf(api.CodeNotFound, "%s %s", r.Method, r.URL.Path))
 	})

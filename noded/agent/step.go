@@ -21,7 +21,9 @@ func (a *Agent) launchStep(ctx context.Context, req *api.StepLaunchRequest) (*ap
 	if aerr != nil {
 		return nil, aerr
 	}
-	resp, aerr := step.Launch(step.Host{Node: a.nc.node.Name, Self: a.self, JobDir: e.dir}, req)
+	conf := a.conf()
+	set := &step.Settings{TaskProlog: conf.Scripts.TaskProlog, TaskEpilog: conf.Scripts.TaskEpilog, RLimits: conf.PropagateRLimits}
+	resp, aerr := step.Launch(step.Host{Node: a.nc.node.Name, Self: a.self, JobDir: e.dir, Settings: set}, req)
 	if aerr != nil {
 		a.log.WithField("job_id", req.JobID).WithField("step_id", req.StepID).WithField("reason", aerr.Error()).Warn("step launch failed")
 	} else {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/loamhpc/loam/noded/nodeprolog"
+	"github.com/loamhpc/loam/noded/unkillable"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/gpu"
 	"github.com/loamhpc/loam/pkg/rlimit"
@@ -69,6 +70,9 @@ type Launch struct {
 	// runs them, as root, before the job starts here and after it ended.
 	Prolog nodeprolog.Spec `json:"prolog,omitzero"`
 	Epilog nodeprolog.Spec `json:"epilog,omitzero"`
+	// Unkillable is UnkillableStepTimeout and UnkillableStepProgram; nil
+	// in a launch written before the daemon passed them on.
+	Unkillable *unkillable.Spec `json:"unkillable,omitempty"`
 }
 
 // Start records that the batch script runs.

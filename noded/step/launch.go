@@ -11,6 +11,7 @@ import (
 	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
 // Arg is the hidden first argument that makes loam-noded a step process.
@@ -18,8 +19,9 @@ const Arg = "__step"
 
 // Files in a step's directory (<job dir>/step_<id>/).
 const (
-	SpecFile = "step.json" // the launch request
-	LogFile  = "step.log"  // the step process's log
+	SpecFile     = "step.json" // the launch request
+	LogFile      = "step.log"  // the step process's log
+	SettingsFile = "node.json" // the node's settings in force (Settings)
 )
 
 // readyTimeout bounds a step process's startup: its cgroup and the
@@ -33,6 +35,19 @@ type Host struct {
 	Node   string
 	Self   string
 	JobDir string
+	// Settings are slurm.conf's task settings in force when the step is
+	// launched; nil keeps the job's (its launch record's).
+	Settings *Settings
+}
+
+// Settings are what a step takes from slurm.conf as the node daemon has
+// it now: a step launched after a reconfigure runs the new TaskProlog,
+// as slurmstepd reads slurm.conf when it starts, while the job's batch
+// script keeps what it started with.
+type Settings struct {
+	TaskProlog string     `json:"task_prolog,omitempty"`
+	TaskEpilog string     `json:"task_epilog,omitempty"`
+	RLimits    rlimit.Set `json:"rlimits,omitempty"`
 }
 
 // Dir is the directory of step id of the job in jobDir.
@@ -58,6 +73,11 @@ func Launch(h Host, req *api.StepLaunchRequest) (*api.StepLaunchResponse, *api.E
 	}
 	if err := spool.WriteJSON(filepath.Join(dir, SpecFile), req); err != nil {
 		return nil, api.Errorf(api.CodeLaunchFailed, "%v", err)
+	}
+	if h.Settings != nil {
+		if err := spool.WriteJSON(filepath.Join(dir, SettingsFile), h.Settings); err != nil {
+			return nil, api.Errorf(api.CodeLaunchFailed, "%v", err)
+		}
 	}
 	pid, err := start(h.Self, dir)
 	if err != nil {

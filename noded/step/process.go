@@ -2,7 +2,9 @@ package step
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"path/filepath"
 	"strconv"
@@ -79,6 +81,13 @@ func (p *proc) load() error {
 	}
 	if p.job.Request.JobID != p.req.JobID {
 		return fmt.Errorf("step of job %d in the directory of job %d", p.req.JobID, p.job.Request.JobID)
+	}
+	var set Settings
+	switch err := spool.ReadJSON(filepath.Join(p.dir, SettingsFile), &set); {
+	case err == nil:
+		p.job.TaskProlog, p.job.TaskEpilog, p.job.RLimits = set.TaskProlog, set.TaskEpilog, set.RLimits
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
 	}
 	if p.req.NodeIndex < 0 || p.req.NodeIndex >= len(p.req.Layout.Nodes) {
 		return fmt.Errorf("node index %d of %d", p.req.NodeIndex, len(p.req.Layout.Nodes))

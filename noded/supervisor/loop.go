@@ -105,6 +105,9 @@ func (s *Supervisor) loop() *api.JobEvent {
 			s.apply(s.order(m, req))
 			close(req.done)
 		}
+		if s.killFailed { // processes outlived SIGKILL: end without them
+			return s.ended(m.Exited(time.Now()))
+		}
 		s.releaseIdle(m)
 	}
 }
@@ -185,7 +188,7 @@ func (s *Supervisor) apply(acts []lifecycle.Action) {
 		case lifecycle.Signal:
 			err = s.job.Signal(a.Signal, a.Scope)
 		case lifecycle.Kill:
-			err = s.job.KillAll()
+			err = s.killAll() // unkillable.go
 		case lifecycle.Freeze, lifecycle.Thaw:
 			err = s.setFrozen(a.Kind == lifecycle.Freeze) // suspend.go
 		}
@@ -198,13 +201,13 @@ func (s *Supervisor) apply(acts []lifecycle.Action) {
 // ended kills what the script left behind, reads the OOM count, removes
 // the cgroup and builds the result.
 func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
-	killErr := s.job.KillAll()
-	if killErr != nil {
+	killErr := s.killAll()
+	if killErr != nil && !s.killFailed {
 		s.log.WithError(killErr).Error("kill leftover processes")
 	}
 	res := &api.JobEvent{
 		Kind:          api.EventEnded,
-		ExitCode:      job.FromWaitStatus(int(s.job.Status())),
+		ExitCode:      job.FromWaitStatus(int(s.exitStatus())),
 		TimedOut:      o.TimedOut,
 		Terminated:    o.Terminated,
 		ExitedInGrace: o.ExitedInGrace,
@@ -217,9 +220,12 @@ func (s *Supervisor) ended(o lifecycle.Outcome) *api.JobEvent {
 		res.Message = "Detected " + itoa(int(n)) + " oom_kill event in " + s.group.Name()
 		s.job.Announce(oomLine(s.launch.Node, s.launch.Request.JobID, uint64(n))) // oom.go
 	}
-	if killErr == nil {
+	switch {
+	case s.killFailed:
+		s.unkillable(res) // unkillable.go: the group keeps its processes
+	case killErr == nil:
 		s.remove() // KillAll emptied the group: no second kill round
-	} else {
+	default:
 		s.cleanup()
 	}
 	return res

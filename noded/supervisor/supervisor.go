@@ -38,6 +38,9 @@ type Supervisor struct {
 	// scriptArgv, when set, runs instead of the batch script (the task
 	// prolog failed).
 	scriptArgv []string
+	// killFailed: the job's processes outlived SIGKILL by
+	// UnkillableStepTimeout (unkillable.go).
+	killFailed bool
 }
 
 // Job is what the lifecycle acts on: a batch script and its cgroup, or an
@@ -73,6 +76,7 @@ func Main(dir string, groups isolation.Loader, log *Logger) int {
 		return 1
 	}
 	s.log = log.WithField("job_id", s.launch.Request.JobID)
+	s.boundKills() // unkillable.go
 	srv, err := s.listen()
 	if err != nil {
 		s.log.WithError(err).Error("control socket")

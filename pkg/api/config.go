@@ -43,3 +43,18 @@ type ReconfigureResponse struct {
 	Warnings []string `json:"warnings,omitempty"`
 	Files    []string `json:"files"`
 }
+
+// PathNodedReconfigure (signed by the controller) takes
+// NodedReconfigureRequest and answers NodedResponse: after its own
+// reconfigure, the controller asks every responding node daemon to reread
+// its files, as slurmctld sends REQUEST_RECONFIGURE to every slurmd. A
+// daemon whose files do not load answers CodeInvalidConfig and keeps the
+// configuration in force.
+const PathNodedReconfigure = "/v1/noded/reconfigure"
+
+// NodedReconfigureRequest carries the controller's configuration
+// generation (RegisterResponse.ConfigGeneration), so that the daemon does
+// not reread its files again when a heartbeat answer brings the same one.
+type NodedReconfigureRequest struct {
+	Generation string `json:"generation"`
+}

@@ -59,6 +59,10 @@ type RegisterResponse struct {
 	Drain bool `json:"drain,omitempty"`
 	// Now is the controller's clock, for the daemon to log skew.
 	Now int64 `json:"now"`
+	// ConfigGeneration changes at every reconfigure of the controller
+	// and when it restarts. A daemon that sees it move since its last
+	// answer rereads its files: it missed a PathNodedReconfigure order.
+	ConfigGeneration string `json:"config_generation,omitempty"`
 }
 
 // HeartbeatRequest says the node is alive and what it runs.
@@ -83,6 +87,8 @@ type HeartbeatResponse struct {
 	// HealthCheckNodeState.
 	State string `json:"state,omitempty"`
 	Drain bool   `json:"drain,omitempty"`
+	// ConfigGeneration is RegisterResponse's.
+	ConfigGeneration string `json:"config_generation,omitempty"`
 }
 
 // JobEventKind is what happened to a job on a node.
@@ -138,6 +144,10 @@ type JobEvent struct {
 	// Drain, when set, is the reason the node asks to be drained with
 	// ("Prolog error", "Epilog error": its node prolog or epilog failed).
 	Drain string `json:"drain,omitempty"`
+	// KillFailed: processes of the job outlived SIGKILL by
+	// UnkillableStepTimeout; the job ended without them (Drain is then
+	// "Kill task failed").
+	KillFailed bool `json:"kill_failed,omitempty"`
 	// Usage is what the job's steps used on the node (usage.go), on an
 	// end event.
 	Usage *JobUsage `json:"usage,omitempty"`

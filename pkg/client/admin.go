@@ -33,6 +33,13 @@ func (n *Noded) NodedShutdown(ctx context.Context, addr string) (*api.NodedRespo
 	return &out, n.call(ctx, addr, api.PathNodedShutdown, struct{}{}, &out)
 }
 
+// NodedReconfigure asks the node daemon at addr to reread its
+// configuration.
+func (n *Noded) NodedReconfigure(ctx context.Context, addr string, req *api.NodedReconfigureRequest) (*api.NodedResponse, error) {
+	var out api.NodedResponse
+	return &out, n.call(ctx, addr, api.PathNodedReconfigure, req, &out)
+}
+
 // NodePids asks the node daemon serving the Unix socket at socket for
 // its jobs' processes (scontrol listpids). The socket identifies the
 // caller by SO_PEERCRED; no credential is needed.

@@ -58,7 +58,8 @@ type Group interface {
 	// batch script).
 	SignalChildren(sig syscall.Signal) error
 	// Kill ends every process of the group with SIGKILL and returns once
-	// the group is empty (or an error naming what survives).
+	// the group is empty, or an error wrapping ErrUnkillable when
+	// processes survive past the loader's bound.
 	Kill() error
 	// OOMKills is how many processes the kernel killed for exceeding the
 	// group's memory limit.
@@ -66,6 +67,11 @@ type Group interface {
 	// Delete removes the group and its children; it must be empty.
 	Delete() error
 }
+
+// ErrUnkillable is wrapped by Kill's error when processes are still in the
+// group once its bound ran out (a process frozen elsewhere, or in
+// uninterruptible sleep on a hung mount).
+var ErrUnkillable = errors.New("processes survive SIGKILL")
 
 // ErrNotExist is returned by Load for a group that does not exist.
 var ErrNotExist = errors.New("group does not exist")

@@ -49,6 +49,8 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			// The controller's scripts and exit-code requeue (ctldscripts.go).
 			"PrologSlurmctld", "EpilogSlurmctld", "RequeueExit", "RequeueExitHold",
 			"ResvProlog", "ResvEpilog",
+			// Processes that outlive SIGKILL (unkillable.go).
+			"UnkillableStepTimeout", "UnkillableStepProgram",
 			// Loam's own cluster keys.
 			"PriorityWeightCompensation", "LoamKeyFile", "LoamCtldSocket",
 			"LoamNodedSocket", "LoamWebhookURL", "LoamAuditRetention"),
@@ -106,7 +108,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SuspendTimeout", "SwitchParameters", "SwitchType", "TaskPluginParam",
 			"TCPTimeout", "TLSParameters", "TLSType", "TmpFS", "TopologyParam",
 			"TrackWCKey", "TreeWidth",
-			"UnkillableStepProgram", "UnkillableStepTimeout", "UrlParserType",
+			"UrlParserType",
 			"UsePAM", "VSizeFactor", "WaitTime", "X11Parameters"),
 	)
 })
@@ -174,6 +176,7 @@ func decodeCluster(x *dec, c *Config) {
 	decodeScripts(x, c)     // scripts.go
 	decodeNodeProlog(x, c)  // nodeprolog.go
 	decodeCtldScripts(x, c) // ctldscripts.go
+	decodeUnkillable(x, c)  // unkillable.go
 }
 
 func decodePriority(x *dec, c *Config) {

@@ -32,6 +32,9 @@ type Config struct {
 	// CtldScripts: PrologSlurmctld, EpilogSlurmctld and the exit-code
 	// requeue (ctldscripts.go).
 	CtldScripts CtldScripts
+	// Unkillable: UnkillableStepTimeout and UnkillableStepProgram
+	// (unkillable.go).
+	Unkillable Unkillable
 	// SlurmctldDebug and SlurmdDebug are the daemons' log levels by
 	// Slurm's name ("debug2"), "" when not written (info); the log files
 	// are where they log instead of standard error, "" for none

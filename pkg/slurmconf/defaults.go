@@ -26,6 +26,7 @@ func Default() *Config {
 		SlurmUser:         "root",
 		MailProg:          "/bin/mail",
 		KillWait:          30 * time.Second,
+		Unkillable:        Unkillable{Timeout: DefaultUnkillableTimeout},
 		MinJobAge:         300 * time.Second,
 		SlurmdTimeout:     300 * time.Second,
 		MessageTimeout:    10 * time.Second,

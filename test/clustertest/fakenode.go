@@ -46,6 +46,7 @@ type FakeNode struct {
 	signals  []api.SignalRequest
 	terms    []api.TerminateRequest
 	limits   []api.TimeLimitRequest
+	reconfs  []api.NodedReconfigureRequest
 	stop     chan struct{}
 	stopped  bool
 }
@@ -180,6 +181,13 @@ func (n *FakeNode) handler() http.Handler {
 			json.Unmarshal(body, &req)
 			n.mu.Lock()
 			n.limits = append(n.limits, req)
+			n.mu.Unlock()
+			reply(w, 200, api.NodedResponse{})
+		case api.PathNodedReconfigure:
+			var req api.NodedReconfigureRequest
+			json.Unmarshal(body, &req)
+			n.mu.Lock()
+			n.reconfs = append(n.reconfs, req)
 			n.mu.Unlock()
 			reply(w, 200, api.NodedResponse{})
 		default:
@@ -329,4 +337,11 @@ func (n *FakeNode) TimeLimits() []api.TimeLimitRequest {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return append([]api.TimeLimitRequest(nil), n.limits...)
+}
+
+// Reconfigures returns the reconfigure orders received.
+func (n *FakeNode) Reconfigures() []api.NodedReconfigureRequest {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]api.NodedReconfigureRequest(nil), n.reconfs...)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -53,6 +54,7 @@ var V1Controllers = []string{"freezer", "pids", "cpuset", "memory", "devices"}
 type V1 struct {
 	root  string
 	ctrls []string
+	kill  time.Duration // Kill's bound; 0: DefaultKillTimeout
 }
 
 var _ isolation.Loader = (*V1)(nil)
@@ -97,6 +99,20 @@ func v1Root() (string, error) {
 	return "", errors.New("no cgroup v1 controller is mounted")
 }
 
+// SetKillTimeout bounds how long its groups' Kill waits for their
+// processes to go (UnkillableStepTimeout for a job's supervisor).
+func (v *V1) SetKillTimeout(d time.Duration) { v.kill = d }
+
+func (v *V1) killWithin() time.Duration { return orDefault(v.kill) }
+
+// orDefault is d, or DefaultKillTimeout when d is not set.
+func orDefault(d time.Duration) time.Duration {
+	if d <= 0 {
+		return DefaultKillTimeout
+	}
+	return d
+}
+
 // Root is the directory holding one mount per controller.
 func (v *V1) Root() string { return v.root }
 
@@ -125,6 +141,7 @@ func (v *V1) Load(name string) (isolation.Group, error) {
 // groups, as v2 requires once controllers are enabled below a group.
 type V2 struct {
 	mount string
+	kill  time.Duration // Kill's bound; 0: DefaultKillTimeout
 }
 
 var _ isolation.Loader = (*V2)(nil)
@@ -141,12 +158,15 @@ func NewV2(mount string) (*V2, error) {
 	return &V2{mount: mount}, nil
 }
 
+// SetKillTimeout bounds how long its groups' Kill waits (see V1's).
+func (v *V2) SetKillTimeout(d time.Duration) { v.kill = d }
+
 // Mount is the unified hierarchy's mount point.
 func (v *V2) Mount() string { return v.mount }
 
 // Group returns the group called name, whether it exists or not.
 func (v *V2) Group(name string) isolation.Group {
-	return &v2Group{dir: filepath.Join(v.mount, name), name: name}
+	return &v2Group{dir: filepath.Join(v.mount, name), name: name, within: orDefault(v.kill)}
 }
 
 // Load implements isolation.Loader.

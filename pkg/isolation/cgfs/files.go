@@ -17,16 +17,17 @@ import (
 	"github.com/loamhpc/loam/pkg/isolation"
 )
 
-// killTimeout bounds how long Kill waits for a group to empty: processes
-// in uninterruptible sleep (a hung NFS mount) may take a while to die.
-const killTimeout = 30 * time.Second
+// DefaultKillTimeout bounds how long Kill waits for a group to empty
+// unless SetKillTimeout says otherwise: processes in uninterruptible
+// sleep (a hung NFS mount) may take a while to die.
+const DefaultKillTimeout = 30 * time.Second
 
 // killLoop kills group g's processes, a round at a time, until the group
 // is empty or gone: each round lists them and, when there are some, calls
-// kill with the list.
-func killLoop(g isolation.Group, kill func(pids []int) (left int, err error)) error {
+// kill with the list. Processes left after within are ErrUnkillable.
+func killLoop(g isolation.Group, within time.Duration, kill func(pids []int) (left int, err error)) error {
 	name := g.Name()
-	deadline := time.Now().Add(killTimeout)
+	deadline := time.Now().Add(within)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		pids, err := g.Pids()
 		left := 0
@@ -43,7 +44,7 @@ func killLoop(g isolation.Group, kill func(pids []int) (left int, err error)) er
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("kill group %s: %d processes survive SIGKILL", name, left)
+			return fmt.Errorf("kill group %s: %d %w", name, left, isolation.ErrUnkillable)
 		}
 		time.Sleep(wait)
 	}

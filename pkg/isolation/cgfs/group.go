@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -45,7 +46,7 @@ func (g *v1Group) SignalChildren(sig syscall.Signal) error {
 }
 
 func (g *v1Group) Kill() error {
-	return killLoop(g, func([]int) (int, error) {
+	return killLoop(g, g.v.killWithin(), func([]int) (int, error) {
 		if err := g.freeze("FROZEN"); err != nil {
 			return 0, err
 		}
@@ -92,8 +93,9 @@ func (g *v1Group) Delete() error {
 }
 
 type v2Group struct {
-	dir  string
-	name string
+	dir    string
+	name   string
+	within time.Duration // Kill's bound
 }
 
 func (g *v2Group) Name() string { return g.name }
@@ -116,7 +118,7 @@ func (g *v2Group) SignalChildren(sig syscall.Signal) error {
 // Kill writes cgroup.kill where the kernel has it (5.14+), else freezes
 // and signals like v1.
 func (g *v2Group) Kill() error {
-	return killLoop(g, func(pids []int) (int, error) {
+	return killLoop(g, g.within, func(pids []int) (int, error) {
 		if err := writeFile(filepath.Join(g.dir, "cgroup.kill"), "1"); err == nil {
 			return len(pids), nil
 		}
