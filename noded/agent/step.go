@@ -6,6 +6,7 @@ import (
 
 	"github.com/loamhpc/loam/noded/step"
 	"github.com/loamhpc/loam/noded/supervisor"
+	"github.com/loamhpc/loam/noded/unkillable"
 	"github.com/loamhpc/loam/pkg/api"
 )
 
@@ -22,7 +23,8 @@ func (a *Agent) launchStep(ctx context.Context, req *api.StepLaunchRequest) (*ap
 		return nil, aerr
 	}
 	conf := a.conf()
-	set := &step.Settings{TaskProlog: conf.Scripts.TaskProlog, TaskEpilog: conf.Scripts.TaskEpilog, RLimits: conf.PropagateRLimits}
+	set := &step.Settings{TaskProlog: conf.Scripts.TaskProlog, TaskEpilog: conf.Scripts.TaskEpilog, RLimits: conf.PropagateRLimits,
+		Unkillable: &unkillable.Spec{Timeout: conf.Unkillable.Timeout, Program: conf.Unkillable.Program}}
 	resp, aerr := step.Launch(step.Host{Node: a.nc.node.Name, Self: a.self, JobDir: e.dir, Settings: set}, req)
 	if aerr != nil {
 		a.log.WithField("job_id", req.JobID).WithField("step_id", req.StepID).WithField("reason", aerr.Error()).Warn("step launch failed")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/noded/step"
+	"github.com/loamhpc/loam/noded/unkillable"
 	"github.com/loamhpc/loam/noded/usage"
 	"github.com/loamhpc/loam/pkg/api"
 )
@@ -73,6 +74,9 @@ func (a *Agent) stepUsageEvent(e *jobEntry, id uint32, dir string) error {
 	now := time.Now()
 	ev := api.JobEvent{Seq: a.out.next(now), JobID: e.id, Run: &e.run, Kind: api.EventStepUsage, Time: now.Unix(), TimeNanos: now.UnixNano(),
 		Usage: &api.JobUsage{Steps: []api.StepNodeUsage{{StepID: id, Usage: n}}}}
+	if spool.Exists(filepath.Join(dir, step.KillFailedFile)) {
+		ev.Drain = unkillable.DrainReason // the controller drains the node
+	}
 	if err := spool.WriteJSON(filepath.Join(dir, usage.EventFile), ev); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/spool"
+	"github.com/loamhpc/loam/noded/unkillable"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/rlimit"
 )
@@ -48,6 +49,8 @@ type Settings struct {
 	TaskProlog string     `json:"task_prolog,omitempty"`
 	TaskEpilog string     `json:"task_epilog,omitempty"`
 	RLimits    rlimit.Set `json:"rlimits,omitempty"`
+	// Unkillable is UnkillableStepTimeout and UnkillableStepProgram.
+	Unkillable *unkillable.Spec `json:"unkillable,omitempty"`
 }
 
 // Dir is the directory of step id of the job in jobDir.

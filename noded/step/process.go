@@ -41,6 +41,9 @@ type proc struct {
 	terminating atomic.Bool
 	killTimer   *time.Timer
 	mu          sync.Mutex
+	// killFailed: processes the tasks left outlived SIGKILL by
+	// UnkillableStepTimeout (unkillable.go).
+	killFailed bool
 }
 
 // Main is the step process ("loam-noded __step DIR"): it runs the step
@@ -86,6 +89,9 @@ func (p *proc) load() error {
 	switch err := spool.ReadJSON(filepath.Join(p.dir, SettingsFile), &set); {
 	case err == nil:
 		p.job.TaskProlog, p.job.TaskEpilog, p.job.RLimits = set.TaskProlog, set.TaskEpilog, set.RLimits
+		if set.Unkillable != nil {
+			p.job.Unkillable = set.Unkillable
+		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
@@ -101,6 +107,7 @@ func (p *proc) setup() error {
 	if p.iso == nil {
 		return fmt.Errorf("cgroups are unavailable on %s", p.job.Node)
 	}
+	p.boundKills() // unkillable.go
 	g, err := p.iso.Create(isolation.Spec{Name: p.job.Group + "/step_" + strconv.FormatUint(uint64(p.req.StepID), 10),
 		CPUs: p.job.CPUs, DenyDevices: p.deniedGPUs()})
 	if err != nil {
@@ -152,9 +159,7 @@ func (p *proc) run() {
 	p.collectExits()
 	p.recordUsage() // usage.go
 	// Whatever the tasks left behind goes with the step.
-	if err := p.group.Kill(); err != nil {
-		p.log.WithError(err).Warn("kill leftover processes")
-	}
+	p.killLeftovers() // unkillable.go
 	for _, t := range p.tasks {
 		t.waitOutput(time.Second)
 	}
@@ -346,8 +351,8 @@ func (p *proc) cleanup() {
 	if p.conn != nil {
 		p.conn.Close()
 	}
-	if p.group == nil {
-		return
+	if p.group == nil || p.killFailed {
+		return // a group whose processes outlived SIGKILL stays
 	}
 	err := p.group.Kill()
 	if err == nil {

@@ -28,12 +28,23 @@ type stepHooks struct {
 	terminal func() (ptyTerminal, error)
 	// afterFunc is time.After for srun --wait (nil: time.After).
 	afterFunc func(d time.Duration) <-chan time.Time
+	// abortAfterFunc is time.After for the wait after an abort (nil:
+	// time.After).
+	abortAfterFunc func(d time.Duration) <-chan time.Time
 }
 
 // after is a channel that fires after d.
 func (h stepHooks) after(d time.Duration) <-chan time.Time {
 	if h.afterFunc != nil {
 		return h.afterFunc(d)
+	}
+	return time.After(d)
+}
+
+// abortAfter is a channel that fires d after a step was aborted.
+func (h stepHooks) abortAfter(d time.Duration) <-chan time.Time {
+	if h.abortAfterFunc != nil {
+		return h.abortAfterFunc(d)
 	}
 	return time.After(d)
 }

@@ -176,6 +176,9 @@ func (s *ioSession) run(resp *api.StepCreateResponse, r *srunRun) (int, job.Exit
 			st.signal(sig)
 		case <-st.waitC:
 			st.waitOver()
+		case <-st.abortC:
+			st.abortTimedOut()
+			left = 0 // srun gives up on the nodes still silent
 		case <-timeout.C:
 			left -= st.missing(conns, ended)
 		}

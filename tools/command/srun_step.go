@@ -46,6 +46,9 @@ type stepRun struct {
 	// waitC fires --wait seconds after the first task ended (nil before,
 	// or without --wait).
 	waitC <-chan time.Time
+	// abortC fires KillWait+2 seconds after the step was aborted (nil
+	// before).
+	abortC <-chan time.Time
 }
 
 func newStepRun(r *srunRun, resp *api.StepCreateResponse) *stepRun {
@@ -100,11 +103,26 @@ func (s *stepRun) frame(i int, f api.StepIOFrame) {
 // job, a time limit), so its tasks die on Slurm's orders: srun says it
 // waits for them, as Slurm's srun does, and not "Force Terminated".
 func (s *stepRun) nodeAborted() {
-	if s.aborted {
-		return
+	if !s.aborted {
+		s.markAborted()
 	}
+}
+
+// markAborted notes that the step was aborted and says that srun waits
+// KillWait and two seconds for its tasks' ends, as Slurm's srun does;
+// abortC fires when that wait is over.
+func (s *stepRun) markAborted() {
 	s.aborted = true
 	s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
+	s.abortC = s.r.h.abortAfter(time.Duration(s.kill+2) * time.Second)
+}
+
+// abortTimedOut is the end of that wait with tasks whose end never came
+// (their processes outlive SIGKILL on a node): srun stops waiting for
+// them, reporting nothing of them, as Slurm's srun.
+func (s *stepRun) abortTimedOut() {
+	s.abortC = nil
+	s.w.errf("Timed out waiting for job step to complete")
 }
 
 // tasksEnded records tasks of node i that ended alike and says so as
@@ -224,8 +242,7 @@ func (s *stepRun) abort() {
 	s.send(api.IOTerminate, uint32(syscall.SIGKILL))
 	s.send(api.IOSignal, uint32(syscall.SIGKILL)) // a step already ending
 	if !s.aborted {
-		s.aborted = true // nodes that connect later are told (joined)
-		s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
+		s.markAborted() // nodes that connect later are told (joined)
 	}
 }
 
@@ -282,8 +299,7 @@ func (s *stepRun) signal(sig os.Signal) {
 func (s *stepRun) forceEnd(sig os.Signal) {
 	ending := s.jobEnding()
 	if ending && !s.aborted {
-		s.aborted = true
-		s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
+		s.markAborted()
 	}
 	if sig == sigQUIT {
 		s.w.raw("srun: Quit\n")
@@ -305,8 +321,7 @@ func (s *stepRun) jobEnded() {
 	}
 	s.endChecked = true
 	if s.jobEnding() {
-		s.aborted = true
-		s.w.raw(fmt.Sprintf("srun: Job step aborted: Waiting up to %d seconds for job step to finish.\n", s.kill+2))
+		s.markAborted()
 	}
 }
 

@@ -171,6 +171,8 @@ type srunCase struct {
 	// stdin is srun's standard input; terminal its terminal (--pty).
 	stdin    string
 	terminal func() (ptyTerminal, error)
+	// abortNow: srun's wait after an abort is over at once.
+	abortNow bool
 	// onEnv sees srun's environment before it runs; onWait each of its
 	// WaitAllocation calls.
 	onEnv  func(env *Env)
@@ -208,6 +210,9 @@ func runSrunCase(t *testing.T, tc srunCase) (*fakeSteps, *testEnv) {
 			c <- time.Time{}
 			return c
 		},
+	}
+	if tc.abortNow {
+		h.abortAfterFunc = h.afterFunc
 	}
 	if tc.stdin != "" {
 		te.Stdin = strings.NewReader(tc.stdin)

@@ -3,6 +3,7 @@ package cgroup
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"fmt"
 
@@ -107,3 +108,7 @@ func (v *V1) resources(s isolation.Spec) (*specs.LinuxResources, error) {
 
 // Load implements isolation.Isolator.
 func (v *V1) Load(name string) (isolation.Group, error) { return v.fs.Load(name) }
+
+// SetKillTimeout bounds how long its groups' Kill waits for their
+// processes to go (UnkillableStepTimeout for a step process).
+func (v *V1) SetKillTimeout(d time.Duration) { v.fs.SetKillTimeout(d) }

@@ -2,6 +2,7 @@ package cgroup
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/containerd/cgroups/v3/cgroup2"
 
@@ -60,3 +61,7 @@ func (v *V2) Create(s isolation.Spec) (isolation.Group, error) {
 
 // Load implements isolation.Isolator.
 func (v *V2) Load(name string) (isolation.Group, error) { return v.fs.Load(name) }
+
+// SetKillTimeout bounds how long its groups' Kill waits for their
+// processes to go (UnkillableStepTimeout for a step process).
+func (v *V2) SetKillTimeout(d time.Duration) { v.fs.SetKillTimeout(d) }

@@ -1,6 +1,6 @@
 #!/bin/bash
-# capture-sinfo-sweep.sh: records sinfo_sweep_cases.txt against the peer
-# into sinfo-sweep/, each case with the nodes and partitions read in the
+# capture-sinfo-sweep.sh [CASES DIR]: records CASES (sinfo_sweep_cases.txt)
+# against the peer into DIR (sinfo-sweep/), each case with the nodes and partitions read in the
 # same second (as capture.sh does for sinfo). Drains the idle cpu008 for
 # the run and resumes it.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 work=$(mktemp -d)
 scontrol update nodename=cpu008 state=drain reason="si sweep test"
 trap 'scontrol update nodename=cpu008 state=resume; rm -rf "$work"' EXIT
-dir=sinfo-sweep n=0
+cases=${1:-sinfo_sweep_cases.txt} dir=${2:-sinfo-sweep} n=0
 mkdir -p "$dir"
 rm -f "$dir"/*.txt "$dir"/*.nodes "$dir"/*.parts
 while IFS= read -r line; do
@@ -40,5 +40,5 @@ while IFS= read -r line; do
 		echo "-- stderr --"
 		cat "$work/err"
 	} >"$dir/$name.txt"
-done <sinfo_sweep_cases.txt
+done <"$cases"
 echo "captured $n sinfo cases"
