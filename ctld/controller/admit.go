@@ -51,7 +51,8 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		func() *api.Error { return checkRootOnly(cs, a) }, // partkeys.go
 		func() *api.Error { return checkPartReq(cs, a) },  // partreq.go
 		func() *api.Error { return admitAccount(cs, a) },
-		func() *api.Error { return c.admitReservation(a) }, // advresv_api.go
+		func() *api.Error { return c.admitReservation(a) },  // advresv_api.go
+		func() *api.Error { return admitConstraint(cs, a) }, // admit_constraint.go
 		func() *api.Error { return admitShape(cs, a) },
 		func() *api.Error { return admitArray(cs, a) },
 		func() *api.Error { return admitTimes(cs, a, now) },
@@ -328,8 +329,8 @@ func applyDefaults(cs *confState, a *admitted) {
 
 // admitShape refuses what no node of the candidate partitions could ever
 // run, as Slurm refuses it at submit: unknown or too many GPUs per node,
-// unknown features, unknown node names, more memory or CPUs per node than
-// any node has. Node counts beyond the partition are accepted and pend,
+// unknown features, unknown node names, more memory, CPUs or temporary
+// disk (--tmp) per node than any node has. Node counts beyond the partition are accepted and pend,
 // as in Slurm.
 //
 // The refusal carries Slurm's own line, if any (shapeMessage), and no
@@ -390,12 +391,13 @@ func namedNodes(cs *confState, r *job.Request) (map[string]bool, *api.Error) {
 const (
 	msgShapeCPUs = "CPU count per node can not be satisfied"
 	msgShapeMem  = "Memory specification can not be satisfied"
+	msgShapeTmp  = "Temporary disk specification can not be satisfied"
 )
 
 // shapeMessage is the line Slurm prints before "Requested node
 // configuration is not available": its scheduler filters each usable node
 // on CPUs per node, then memory per node (per CPU for --mem-per-cpu, as
-// Slurm compares it), and names what the last node failed. When some node
+// Slurm compares it), then TmpDisk, and names what the last node failed. When some node
 // passes both, the GRES, node count or layout failed later, which Slurm
 // does not explain: no line. Nodes -x names are not looked at.
 func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
@@ -421,6 +423,8 @@ func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
 				msg = msgShapeCPUs
 			case nc.UsableMemory() < mem:
 				msg = msgShapeMem
+			case nc.TmpDisk < r.TmpDisk:
+				msg = msgShapeTmp
 			default:
 				return ""
 			}
@@ -433,13 +437,14 @@ func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
 type nodeNeed struct {
 	cpus     int
 	memMB    int64
+	tmpMB    int64            // --tmp, compared with TmpDisk
 	gres     map[string]int64 // "gpu" or "gpu:h100" -> per node
 	features []string
 }
 
 // perNodeNeed computes the per-node minimum of a request.
 func perNodeNeed(r *job.Request) nodeNeed {
-	n := nodeNeed{gres: map[string]int64{}, features: r.Features}
+	n := nodeNeed{gres: map[string]int64{}, features: r.Features, tmpMB: r.TmpDisk}
 	cpt := max(r.CPUsPerTask, 1)
 	n.cpus = cpt * max(r.NTasksPerNode, 1)
 	if r.NTasksPerNode == 0 && r.NTasks > 0 && r.MinNodes > 0 {
@@ -471,7 +476,7 @@ func perNodeNeed(r *job.Request) nodeNeed {
 }
 
 func (n nodeNeed) fits(nc *slurmconf.Node) bool {
-	if nc.EffectiveCPUs() < n.cpus || nc.UsableMemory() < n.memMB { // less CoreSpec/MemSpecLimit
+	if nc.EffectiveCPUs() < n.cpus || nc.UsableMemory() < n.memMB || nc.TmpDisk < n.tmpMB { // less CoreSpec/MemSpecLimit
 		return false
 	}
 	for _, f := range n.features {

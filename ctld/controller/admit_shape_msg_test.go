@@ -6,6 +6,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 // TestShapeRefusalLines: a job no node can hold is refused with the line
@@ -46,6 +47,12 @@ func TestShapeRefusalLines(t *testing.T) {
 		"-w and -x on the same node": {mod: func(r *job.Request) { r.NodeList, r.Exclude = "gpu1", "gpu1" },
 			wantCode: api.CodeInvalidNodeName},
 		"-x of some nodes fits": {mod: func(r *job.Request) { r.Exclude = "gpu[1-3]" }},
+		// The peer's nodes have no TmpDisk: sbatch --tmp=10 --wrap=true.
+		"--tmp=10": {mod: func(r *job.Request) { r.TmpDisk = 10 },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "Temporary disk specification can not be satisfied"},
+		"--tmp=10 --mem=600G: memory is named first": {mod: func(r *job.Request) { r.TmpDisk, r.MemPerNode = 10, mb(614400) },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "Memory specification can not be satisfied"},
+		"--tmp=0 fits": {mod: func(r *job.Request) { r.TmpDisk = 0 }},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -61,5 +68,16 @@ func TestShapeRefusalLines(t *testing.T) {
 				t.Errorf("admitShape: %q %q, want %q %q", gotCode, gotDetail, tc.wantCode, tc.wantDetail)
 			}
 		})
+	}
+}
+
+// TestTmpDiskFits: --tmp asks for at least that much TmpDisk per node,
+// compared with the node line (node_scheduler.c's disk_ok).
+func TestTmpDiskFits(t *testing.T) {
+	node := &slurmconf.Node{Name: "n1", CPUs: 4, RealMemory: 1000, TmpDisk: 2000}
+	for tmp, want := range map[int64]bool{0: true, 1999: true, 2000: true, 2001: false} {
+		if got := perNodeNeed(&job.Request{TmpDisk: tmp}).fits(node); got != want {
+			t.Errorf("--tmp=%d on TmpDisk=2000: fits %v, want %v", tmp, got, want)
+		}
 	}
 }

@@ -77,7 +77,9 @@ func (c *Controller) heartbeatInterval() int64 {
 }
 
 // checkHardware drains a node that reports less than slurm.conf says, as
-// Slurm does ("Low RealMemory").
+// Slurm does ("Low RealMemory"). TmpDisk is what the node measured of
+// TmpFS (slurmd's reason is the bare "Low TmpDisk"); jobs are still
+// placed by the configured TmpDisk, as in Slurm.
 func (c *Controller) checkHardware(b *batch, n *nodeRec, in *api.RegisterRequest) {
 	nc := n.conf
 	var why string
@@ -88,6 +90,8 @@ func (c *Controller) checkHardware(b *batch, n *nodeRec, in *api.RegisterRequest
 		why = fmt.Sprintf("Low CPUs (reported:%d < configured:%d)", in.CPUs, nc.CPUs)
 	case len(in.GPUs) < nodeGPUCount(nc):
 		why = fmt.Sprintf("gres/gpu count reported lower than configured (%d < %d)", len(in.GPUs), nodeGPUCount(nc))
+	case in.TmpDisk < nc.TmpDisk:
+		why = "Low TmpDisk"
 	}
 	if why == "" || (n.admin.Drain && n.admin.Reason == why) {
 		return

@@ -166,6 +166,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if q.MemPerGPU != nil {
 		j.MemoryPerGPU = *q.MemPerGPU
 	}
+	j.MinTmpDisk = q.TmpDisk
 	j.CPUsPerGPU, j.CPUsPerGPUDefault = q.CPUsPerGPU, q.CPUsPerGPUDefault
 	if def := c.defaultMemPerCPU(r); def > 0 {
 		j.MemoryPerCPU, j.MinMemory = def, def

@@ -144,6 +144,7 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 	q.DefaultOutput = q.DefaultOutput && u.StdOut == nil // a name given now is the user's
 	setStr(&q.StdErr, u.StdErr)
 	if u.Features != nil {
+		q.Constraint = job.NormalizeConstraint(q.Constraint)
 		q.Features = job.SimpleFeatures(q.Constraint)
 	}
 	if u.GRES != nil {

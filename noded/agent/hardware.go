@@ -19,6 +19,7 @@ import (
 type hardware struct {
 	cpus, boards, sockets, cores, threads int
 	memoryMB                              int64
+	tmpDiskMB                             int64 // TmpFS's size (tmpdisk.go)
 	gpus                                  []gpu.Device
 	gpuSource                             string
 	features                              []string
@@ -44,6 +45,9 @@ func detect(nc *nodeConfig, o Options) hardware {
 		if mb, err := memTotalMB(); err == nil {
 			hw.memoryMB = mb
 		}
+	}
+	if err := hw.measureTmpDisk(nc); err != nil {
+		hw.notes = append(hw.notes, err.Error())
 	}
 	r := gpu.First(discoverers(nc, o)...)
 	hw.gpus, hw.gpuSource, hw.notes = r.Devices, r.Source, r.Skipped
@@ -95,7 +99,7 @@ func (hw *hardware) register(node, hostname string) api.RegisterRequest {
 	req := api.RegisterRequest{
 		Node: node, Hostname: hostname, CPUs: hw.cpus, Boards: hw.boards, Sockets: hw.sockets,
 		CoresPerSocket: hw.cores, ThreadsPerCore: hw.threads, RealMemory: hw.memoryMB,
-		Features: hw.features, Mounts: hw.mounts, Health: hw.health(), OS: hw.os, BootTime: hw.bootTime,
+		TmpDisk: hw.tmpDiskMB, Features: hw.features, Mounts: hw.mounts, Health: hw.health(), OS: hw.os, BootTime: hw.bootTime,
 	}
 	for _, d := range hw.gpus {
 		req.GPUs = append(req.GPUs, api.GPU{Index: d.Index, UUID: d.UUID, Model: d.Model, MemoryMB: d.MemoryMB, Device: d.Path})

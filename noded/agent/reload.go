@@ -109,6 +109,12 @@ func (a *Agent) Reload(why string) error {
 	a.followLevel(nc.cfg)
 	a.followHealthCheck(nc.cfg.Scripts)
 	a.followNodeLine(old.node, nc.node)
+	a.mu.Lock()
+	err = a.hw.measureTmpDisk(nc) // TmpFS may have changed: slurmd measures at each reconfigure too
+	a.mu.Unlock()
+	if err != nil {
+		log.WithError(err).Warn("temporary disk not measured")
+	}
 	log.WithField("changed", strings.Join(changedKeys(old, next), ",")).
 		WithField("files", "/"+strings.Join(nc.cfg.Files, ",/")).Info("reconfigured")
 	// As slurmd: register again, with the hardware the node line now

@@ -105,6 +105,7 @@ var jobFieldList = []jobField{
 	int64Field("memory_per_gpu", func(j *Job) *int64 { return &j.MemoryPerGPU }),
 	intField("cpus_per_gpu", func(j *Job) *int { return &j.CPUsPerGPU }),
 	int64Field("min_memory", func(j *Job) *int64 { return &j.MinMemory }),
+	int64Field("min_tmp_disk", func(j *Job) *int64 { return &j.MinTmpDisk }),
 	strField("required_nodes", func(j *Job) *string { return &j.RequiredNodes }),
 	strField("excluded_nodes", func(j *Job) *string { return &j.ExcludedNodes }),
 	strField("features", func(j *Job) *string { return &j.Features }),

@@ -60,20 +60,22 @@ type Job struct {
 	MemoryPerGPU  int64 `json:"memory_per_gpu,omitempty"`
 	CPUsPerGPU    int   `json:"cpus_per_gpu,omitempty"` // --cpus-per-gpu
 	// CPUsPerGPUDefault: CPUsPerGPU is the partition's DefCPUPerGPU.
-	CPUsPerGPUDefault bool   `json:"cpus_per_gpu_default,omitempty"`
-	MinMemory         int64  `json:"min_memory,omitempty"` // per node, as squeue %m prints
-	RequiredNodes     string `json:"required_nodes,omitempty"`
-	ExcludedNodes     string `json:"excluded_nodes,omitempty"`
-	Features          string `json:"features,omitempty"` // -C as given
-	Exclusive         string `json:"exclusive,omitempty"`
-	SpreadJob         bool   `json:"spread_job,omitempty"`    // --spread-job
-	TRESPerNode       string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
-	TRESPerJob        string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
-	TRESPerTask       string `json:"tres_per_task,omitempty"`
-	NTasksPerTRES     int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
-	TRESReqStr        string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
-	TRESAllocStr      string `json:"tres_alloc_str,omitempty"`  // set once running
-	RequiredSwitch    int    `json:"required_switch,omitempty"`
+	CPUsPerGPUDefault bool  `json:"cpus_per_gpu_default,omitempty"`
+	MinMemory         int64 `json:"min_memory,omitempty"` // per node, as squeue %m prints
+	// MinTmpDisk is --tmp in MB (scontrol's MinTmpDiskNode, squeue %d).
+	MinTmpDisk     int64  `json:"min_tmp_disk,omitempty"`
+	RequiredNodes  string `json:"required_nodes,omitempty"`
+	ExcludedNodes  string `json:"excluded_nodes,omitempty"`
+	Features       string `json:"features,omitempty"` // -C as given
+	Exclusive      string `json:"exclusive,omitempty"`
+	SpreadJob      bool   `json:"spread_job,omitempty"`    // --spread-job
+	TRESPerNode    string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
+	TRESPerJob     string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
+	TRESPerTask    string `json:"tres_per_task,omitempty"`
+	NTasksPerTRES  int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
+	TRESReqStr     string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
+	TRESAllocStr   string `json:"tres_alloc_str,omitempty"`  // set once running
+	RequiredSwitch int    `json:"required_switch,omitempty"`
 
 	TimeLimit    int64 `json:"time_limit"` // seconds; UnlimitedSeconds
 	TimeMinimum  int64 `json:"time_minimum,omitempty"`

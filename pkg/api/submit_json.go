@@ -61,6 +61,7 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.value("memory_per_node", q.MemPerNode, q.MemPerNode != nil)
 	o.value("memory_per_cpu", q.MemPerCPU, q.MemPerCPU != nil)
 	o.value("memory_per_gpu", q.MemPerGPU, q.MemPerGPU != nil)
+	o.integer("temporary_disk_per_node", q.TmpDisk, true)
 	o.value("gpus", q.GPUs, len(q.GPUs) > 0)
 	o.value("gpus_per_node", q.GPUsPerNode, len(q.GPUsPerNode) > 0)
 	o.value("gpus_per_task", q.GPUsPerTask, len(q.GPUsPerTask) > 0)

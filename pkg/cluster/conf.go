@@ -206,7 +206,7 @@ func Nodes(cfg *slurmconf.Config) []sched.Node {
 	out := make([]sched.Node, 0, len(cfg.Nodes))
 	for _, n := range cfg.Nodes {
 		sn := sched.Node{Name: n.Name, CPUs: n.EffectiveCPUs(), MemMB: n.UsableMemory(), Features: n.Features,
-			Weight: int(min(max(n.Weight, 0), 1<<31-1))}
+			Weight: int(min(max(n.Weight, 0), 1<<31-1)), TmpDiskMB: n.TmpDisk}
 		for _, g := range n.GRES {
 			if g.Name == "gpu" {
 				sn.GPUs += int(g.Count)

@@ -34,8 +34,8 @@ import (
 //     DefMemPerGPU for GPU jobs, else DefMemPerCPU, else none (Slurm would
 //     give the whole node; sites set DefMemPerCPU, as the peer does);
 //   - --exclusive or OverSubscribe=EXCLUSIVE: whole nodes; -w, -x host
-//     lists; -C as a plain AND list of features (OR, brackets and counts
-//     are refused).
+//     lists; -C as a plain AND list of features, or parsed (OR, matching
+//     OR, counts, parentheses), its counts raising the node count.
 func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition) (sched.Shape, error) {
 	var s sched.Shape
 	gpt := gpuCount(req.GPUsPerTask)
@@ -48,6 +48,9 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		gpn = gpuCount(gresGPUs(req.GRES))
 	}
 	s.Nodes = nodeCount(req, gpn)
+	if err := shapeConstraint(&s, req); err != nil { // constraint.go: counts raise the node count
+		return sched.Shape{}, err
+	}
 	if req.MaxNodes > s.Nodes && req.NTasksPerNode == 0 && !req.Overcommit {
 		s.MaxNodes = req.MaxNodes // -N1-2 -n2: two nodes when free
 	}
@@ -72,10 +75,7 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	if s.Exclude, err = expandHosts(req.Exclude, "-x"); err != nil {
 		return sched.Shape{}, err
 	}
-	if req.Constraint != "" && req.Features == nil {
-		return sched.Shape{}, fmt.Errorf("constraint %q: only AND lists of features (a&b) are supported", req.Constraint)
-	}
-	s.Features = req.Features
+	s.TmpDiskMB = req.TmpDisk
 	return s, nil
 }
 

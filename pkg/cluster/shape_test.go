@@ -174,8 +174,14 @@ func TestShapeOf(t *testing.T) {
 		"--spread-job with one task": {
 			opts: "-n1 --spread-job", part: normal,
 			want: sched.Shape{CPUs: 1, MemPerCPU: 1024}},
-		"a constraint with OR is refused": {
-			opts: "-C a|b", part: normal, wantErr: "only AND lists"},
+		"a constraint with OR is parsed": {
+			opts: "-C a|b", part: normal,
+			want: sched.Shape{CPUs: 1, MemPerCPU: 1024, Constraint: mustConstraint(t, "a|b")}},
+		"counts raise the node count": {
+			opts: "-C [a*2&b*1]", part: normal,
+			want: sched.Shape{Nodes: 3, CPUsPerNode: 1, MemPerCPU: 1024, Constraint: mustConstraint(t, "[a*2&b*1]")}},
+		"a bad constraint is an error": {
+			opts: "-C a||b", part: normal, wantErr: "Invalid feature specification"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -195,4 +201,13 @@ func TestShapeOf(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustConstraint(t *testing.T, s string) *job.Constraint {
+	t.Helper()
+	c, err := job.ParseConstraint(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -62,6 +62,10 @@ type Request struct {
 	MemPerNode *int64 `json:"memory_per_node,omitempty"` // --mem; 0 means all of each node's memory
 	MemPerCPU  *int64 `json:"memory_per_cpu,omitempty"`
 	MemPerGPU  *int64 `json:"memory_per_gpu,omitempty"`
+	// TmpDisk is --tmp in megabytes: the least TmpDisk a node of the job
+	// must have (0: any). It is not consumed: jobs that each ask a node's
+	// whole TmpDisk share the node, as in Slurm.
+	TmpDisk int64 `json:"temporary_disk_per_node,omitempty"`
 
 	// GPUs and other generic resources. Each GRES list has Name "gpu" for
 	// the --gpus* options; --gres may name anything.

@@ -75,13 +75,14 @@ func setDistribution(b *builder, v value) error {
 	return nil
 }
 
-// setTmp is --tmp: a size as --mem takes it, checked, then ignored (Loam
-// does not schedule on local disk).
+// setTmp is --tmp: a size as --mem takes it (megabytes by default), the
+// least TmpDisk each node of the job must have.
 func setTmp(b *builder, v value) error {
-	if mb, err := resource.ParseMemory(v.str); err != nil || mb < 0 {
+	mb, err := resource.ParseMemory(v.str)
+	if err != nil || mb < 0 {
 		return b.clientError("Invalid --tmp specification")
 	}
-	b.ignored(v)
+	b.req.TmpDisk = mb
 	return nil
 }
 

@@ -51,6 +51,9 @@ func scontrolView(res *Result, jobID string) map[string]string {
 	if r.MemPerCPU != nil {
 		v["MinMemoryCPU"] = resource.FormatMemory(*r.MemPerCPU)
 	}
+	if r.TmpDisk > 0 {
+		v["MinTmpDiskNode"] = resource.FormatMemory(r.TmpDisk)
+	}
 	if r.Nice != nil {
 		v["Nice"] = strconv.Itoa(*r.Nice)
 	}

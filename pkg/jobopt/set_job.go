@@ -23,7 +23,7 @@ func setHold(b *builder, v value) error        { b.req.Hold = !v.reset; return n
 func setLicenses(b *builder, v value) error    { b.req.Licenses = v.str; return nil }
 
 func setConstraint(b *builder, v value) error {
-	b.req.Constraint = v.str
+	b.req.Constraint = job.NormalizeConstraint(v.str) // Slurm stores gpu,ib as gpu&ib
 	b.req.Features = job.SimpleFeatures(v.str)
 	return nil
 }

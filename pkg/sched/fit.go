@@ -70,11 +70,11 @@ func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 }
 
 func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
-	if c.pol != PolicyLoam && d.uniform() {
+	if c.pol != PolicyLoam && d.uniform() && d.counts == nil {
 		return c.slurmPlace(p, d, end, own)
 	}
 	held := c.heldCands(p, d, end, own)
-	if d.n == 1 && len(d.nodeList) == 0 {
+	if d.n == 1 && len(d.nodeList) == 0 && d.counts == nil {
 		var best *cand
 		for i := range held {
 			if best == nil || cmpCand(c)(held[i], *best) < 0 {
@@ -101,7 +101,12 @@ func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
 		return nil
 	}
 	cands := c.freeCands(p, d, end, held)
-	nodes := c.chooseNodes(cands, d)
+	var nodes []int32
+	if d.counts != nil {
+		nodes = c.chooseCounted(cands, d) // constraint.go
+	} else {
+		nodes = c.chooseNodes(cands, d)
+	}
 	if nodes == nil {
 		return nil
 	}
@@ -228,7 +233,7 @@ func (c *cycle) freeCands(p int32, d *demand, end tick, held []cand) []cand {
 	out := append(c.scratch.cands[:0], held...)
 	defer func() { c.scratch.cands = out[:0] }()
 	stopAt := -1
-	if c.leaves == 0 && len(d.nodeList) == 0 && d.lg == d.g {
+	if c.leaves == 0 && len(d.nodeList) == 0 && d.lg == d.g && d.counts == nil {
 		stopAt = d.n
 	}
 	full := 0

@@ -3,7 +3,7 @@ package sched
 import "slices"
 
 // nodeClass is a run of a partition's nodes that every static check
-// (capacity, GPU type, features, up or not) treats alike: feasibility
+// (capacity, GPU type, features, TmpDisk, up or not) treats alike: feasibility
 // counts classes, not nodes. A node's index only matters to -x, so
 // requests with an exclude list still walk the nodes.
 type nodeClass struct {
@@ -51,6 +51,6 @@ func (c *cycle) classesOf(p *partInfo) []nodeClass {
 // sameClass reports whether nodes a and b pass the same static checks.
 func (c *cycle) sameClass(a, b int32) bool {
 	x, y := &c.nodes[a], &c.nodes[b]
-	return x.gpus == y.gpus && x.cpus == y.cpus && x.mem == y.mem && x.gpuType == y.gpuType &&
+	return x.gpus == y.gpus && x.cpus == y.cpus && x.mem == y.mem && x.gpuType == y.gpuType && x.tmp == y.tmp &&
 		x.schedulable() == y.schedulable() && slices.Equal(x.features, y.features)
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // maxCount bounds every count in a request so that products of counts
@@ -23,8 +25,11 @@ type demand struct {
 	excl       bool
 	gpuType    string
 	features   []string
-	exclude    []int32 // sorted node indices
-	nodeList   []int32 // node indices, all must be used
+	feat       *job.NodeTest      // -C beyond an AND list: every node passes it (constraint.go)
+	counts     []job.FeatureCount // -C counts: that many nodes pass each, each on its own nodes
+	tmp        int64              // --tmp: the least TmpDisk of each node, MB
+	exclude    []int32            // sorted node indices
+	nodeList   []int32            // node indices, all must be used
 	totalG     int
 	totalC     int
 	key        string // non-empty for requests with node constraints
@@ -41,10 +46,12 @@ func (d *demand) constrained() bool { return d.key != "" }
 
 // resolveDemand turns a job's Shape into a demand on partition p. It
 // returns a reason when the shape is malformed or cannot fit p.
-func (c *cycle) resolveDemand(sh *Shape, p *partInfo) (demand, Reason) {
+//
+// alt is the option of a matching OR -C ("[a|b]") the demand is for.
+func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) {
 	var d demand
 	if sh.Nodes < 0 || sh.GPUs < 0 || sh.GPUsPerNode < 0 || sh.CPUs < 0 || sh.CPUsPerNode < 0 ||
-		sh.MemPerNode < 0 || sh.MemPerCPU < 0 || sh.MemPerGPU < 0 {
+		sh.MemPerNode < 0 || sh.MemPerCPU < 0 || sh.MemPerGPU < 0 || sh.TmpDiskMB < 0 {
 		return d, ReasonBadConstraints
 	}
 	if sh.Nodes > len(p.nodes) || (p.cfg.MaxNodes > 0 && sh.Nodes > p.cfg.MaxNodes) || len(sh.NodeList) > len(p.nodes) {
@@ -64,24 +71,24 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo) (demand, Reason) {
 	if d.n > len(p.nodes) || (p.cfg.MaxNodes > 0 && d.n > p.cfg.MaxNodes) {
 		return d, ReasonPartitionNodeLimit
 	}
-	c.resolveConstraints(&d, sh)
-	c.resolveWide(&d, sh, p)
+	c.resolveConstraints(&d, sh, alt)
+	c.resolveWide(&d, sh, p, alt)
 	return d, ""
 }
 
 // resolveWide sets d.wide for a request without GPUs or -w whose -N range
 // allows more nodes than d takes, capped by the partition's size.
-func (c *cycle) resolveWide(d *demand, sh *Shape, p *partInfo) {
+func (c *cycle) resolveWide(d *demand, sh *Shape, p *partInfo, alt int) {
 	most := min(sh.MaxNodes, len(p.nodes))
 	if p.cfg.MaxNodes > 0 {
 		most = min(most, p.cfg.MaxNodes)
 	}
-	if most <= d.n || d.totalG > 0 || len(sh.NodeList) > 0 {
+	if most <= d.n || d.totalG > 0 || len(sh.NodeList) > 0 || d.counts != nil {
 		return
 	}
 	w := *sh
 	w.Nodes, w.MaxNodes = most, 0
-	if wd, r := c.resolveDemand(&w, p); r == "" && wd.n == most {
+	if wd, r := c.resolveDemand(&w, p, alt); r == "" && wd.n == most {
 		d.wide = &wd
 	}
 }
@@ -173,11 +180,14 @@ func (d *demand) splitMem(sh *Shape) {
 
 // resolveConstraints maps node names to indices and builds the key that
 // identifies equally constrained requests in the failure caches.
-func (c *cycle) resolveConstraints(d *demand, sh *Shape) {
-	d.gpuType = sh.GPUType
+func (c *cycle) resolveConstraints(d *demand, sh *Shape, alt int) {
+	d.gpuType, d.tmp = sh.GPUType, sh.TmpDiskMB
 	if len(sh.Features) > 0 {
 		d.features = slices.Clone(sh.Features)
 		slices.Sort(d.features)
+	}
+	if sh.Constraint != nil {
+		d.feat, d.counts = sh.Constraint.NodeTest(alt), sh.Constraint.Counts(alt)
 	}
 	for _, name := range expandNames(sh.Exclude) {
 		if i, ok := c.nodeIdx[name]; ok {
@@ -197,13 +207,17 @@ func (c *cycle) resolveConstraints(d *demand, sh *Shape) {
 		}
 	}
 	d.n = max(d.n, len(d.nodeList))
-	if d.gpuType == "" && len(d.features) == 0 && len(d.exclude) == 0 && len(d.nodeList) == 0 && !d.excl {
+	if d.gpuType == "" && len(d.features) == 0 && len(d.exclude) == 0 && len(d.nodeList) == 0 && !d.excl && d.tmp == 0 &&
+		sh.Constraint == nil {
 		return
 	}
 	var b strings.Builder
 	b.WriteString(d.gpuType)
 	b.WriteByte('|')
 	b.WriteString(strings.Join(d.features, ","))
+	if sh.Constraint != nil {
+		b.WriteString("|" + sh.Constraint.String() + "#" + strconv.Itoa(alt))
+	}
 	for _, set := range [][]int32{d.exclude, d.nodeList} {
 		b.WriteByte('|')
 		for _, i := range set {
@@ -214,19 +228,27 @@ func (c *cycle) resolveConstraints(d *demand, sh *Shape) {
 	if d.excl {
 		b.WriteString("|x")
 	}
+	if d.tmp > 0 {
+		b.WriteString("|t")
+		b.WriteString(strconv.FormatInt(d.tmp, 10))
+	}
 	d.key = b.String()
 }
 
 // nodeStatic reports whether node n can ever hold g GPUs, cpus and mem of
-// this request: capacity, GPU type, features and -x. State is not looked at.
+// this request: capacity, GPU type, features, TmpDisk and -x. State is not
+// looked at.
 func (d *demand) nodeStatic(n *nodeInfo, ni int32, g, cpus int, mem int64) bool {
-	if n.gpus < g || n.cpus < cpus || n.mem < mem {
+	if n.gpus < g || n.cpus < cpus || n.mem < mem || n.tmp < d.tmp {
 		return false
 	}
 	if d.gpuType != "" && n.gpuType != d.gpuType {
 		return false
 	}
 	if len(d.features) > 0 && !n.hasFeatures(d.features) {
+		return false
+	}
+	if d.feat != nil && !d.feat.Match(n.features) {
 		return false
 	}
 	if len(d.exclude) > 0 {

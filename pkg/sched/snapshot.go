@@ -1,6 +1,10 @@
 package sched
 
-import "time"
+import (
+	"time"
+
+	"github.com/loamhpc/loam/pkg/job"
+)
 
 // JobID is the controller's job id. A pending array is one job; each task that
 // starts gets its own id from the caller (as in Slurm).
@@ -49,6 +53,9 @@ type Node struct {
 	GPUType  string
 	Features []string
 	Weight   int // lower weights are preferred, as in Slurm
+	// TmpDiskMB is slurm.conf's TmpDisk: a job's --tmp is compared with
+	// it, never consumed.
+	TmpDiskMB int64
 }
 
 // NodeAlloc is what one job holds on one node.
@@ -125,7 +132,11 @@ type Shape struct {
 	Exclusive   bool
 	NodeList    []string // -w: all must be used
 	Exclude     []string // -x
-	Features    []string // -C, all required
+	Features    []string // -C as a plain AND list: all required
+	// Constraint is -C beyond a plain AND list (OR, matching OR, counts,
+	// parentheses); nil otherwise. constraint.go.
+	Constraint *job.Constraint
+	TmpDiskMB  int64 // --tmp: the least TmpDisk of each node
 
 	// ExclusiveUser: the job shares nodes with its user's jobs only
 	// (userexcl.go).

@@ -54,6 +54,7 @@ type nodeInfo struct {
 	mem      int64
 	gpuType  string
 	features []string
+	tmp      int64 // TmpDisk, MB
 	weight   int
 	leaf     int32 // leaf switch index, -1 outside the topology
 	rank     int32 // preference order: weight, then Slurm's host order
@@ -221,6 +222,7 @@ func (c *cycle) buildNodes() {
 			mem: max(sn.MemMB, 0), gpuType: sn.GPUType, weight: sn.Weight, leaf: -1, base: slots}
 		n.features = slices.Clone(sn.Features)
 		slices.Sort(n.features)
+		n.tmp = max(sn.TmpDiskMB, 0)
 		n.freeG = n.gpus
 		slots += n.gpus
 		c.maxG = max(c.maxG, n.gpus)

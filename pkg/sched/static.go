@@ -127,7 +127,7 @@ type plainKey struct {
 // plain. Results are shared between jobs and never changed.
 func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	pj, sh := j.p, &j.p.Shape
-	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 ||
+	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 || sh.Constraint != nil || sh.TmpDiskMB != 0 ||
 		c.userExcl != nil { // userexcl.go: the demand holds the user
 		return c.resolveParts(pj, f)
 	}
@@ -169,19 +169,25 @@ func (c *cycle) resolveParts(pj *PendingJob, feas *feasCache) *partsResult {
 	feas.cands = cands
 	var first Reason
 	passed := false
+	alts := 1
+	if pj.Shape.Constraint != nil {
+		alts = pj.Shape.Constraint.Alternatives() // a matching OR: each option in turn
+	}
 	for _, pi := range cands {
-		d, r := c.checkPartition(pj, &c.parts[pi], feas)
-		if first == "" && r != "" {
-			first = r
-		}
-		if r != "" {
-			continue
-		}
-		if !passed {
-			passed = true
-			pr.prim, pr.dem = pi, d
-		} else {
-			pr.alts = append(pr.alts, altPart{part: pi, dem: d})
+		for alt := range alts {
+			d, r := c.checkPartition(pj, &c.parts[pi], feas, alt)
+			if first == "" && r != "" {
+				first = r
+			}
+			if r != "" {
+				continue
+			}
+			if !passed {
+				passed = true
+				pr.prim, pr.dem = pi, d
+			} else {
+				pr.alts = append(pr.alts, altPart{part: pi, dem: d})
+			}
 		}
 	}
 	if pr.prim < 0 && len(cands) > 0 {
@@ -223,7 +229,7 @@ func (c *cycle) effectiveLimit(pj *PendingJob, pi int32) time.Duration {
 
 // checkPartition gives the reason job pj can never run in partition p as
 // the cluster stands, or the resolved demand.
-func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache) (demand, Reason) {
+func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache, alt int) (demand, Reason) {
 	if !p.cfg.Up {
 		if p.cfg.Inactive {
 			return demand{}, ReasonPartitionInactive
@@ -239,7 +245,7 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache) (de
 	if p.cfg.MaxMemPerNode > 0 && pj.Shape.LimitMem > p.cfg.MaxMemPerNode {
 		return demand{}, ReasonMaxMemPerLimit
 	}
-	d, r := c.resolveDemand(&pj.Shape, p)
+	d, r := c.resolveDemand(&pj.Shape, p, alt)
 	if r == "" {
 		r = maxCPUsReason(p, &d) // maxcpus.go
 		c.userExclDemand(&d, pj) // userexcl.go
@@ -316,7 +322,7 @@ func (c *cycle) feasibility(d *demand, p *partInfo) Reason {
 		}
 	}
 	switch {
-	case last == 0 && capOnly > 0:
+	case last == 0 && capOnly > 0, !c.countsFeasible(d, p):
 		return ReasonBadConstraints
 	case last == 0:
 		return ReasonPartitionConfig

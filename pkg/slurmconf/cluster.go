@@ -14,7 +14,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 	return join(
 		keys(honoured,
 			"ClusterName", "SlurmctldPort", "SlurmdPort", "StateSaveLocation",
-			"SlurmdSpoolDir", "SlurmUser", "KillWait", "MinJobAge", "MaxJobCount",
+			"SlurmdSpoolDir", "TmpFS", "SlurmUser", "KillWait", "MinJobAge", "MaxJobCount",
 			"MaxArraySize", "SlurmdTimeout", "InactiveLimit", "MessageTimeout",
 			"SchedulerType", "SchedulerParameters", "PriorityType",
 			"PriorityWeightAge", "PriorityWeightFairshare", "PriorityWeightJobSize",
@@ -106,7 +106,7 @@ var clusterSchema = newSchema("slurm.conf", func() []keySpec {
 			"SrunPortRange", "SuspendExcNodes", "SuspendExcParts",
 			"SuspendExcStates", "SuspendProgram", "SuspendRate", "SuspendTime",
 			"SuspendTimeout", "SwitchParameters", "SwitchType", "TaskPluginParam",
-			"TCPTimeout", "TLSParameters", "TLSType", "TmpFS", "TopologyParam",
+			"TCPTimeout", "TLSParameters", "TLSType", "TopologyParam",
 			"TrackWCKey", "TreeWidth",
 			"UrlParserType",
 			"UsePAM", "VSizeFactor", "WaitTime", "X11Parameters"),
@@ -120,6 +120,7 @@ func decodeCluster(x *dec, c *Config) {
 	x.port("SlurmdPort", &c.SlurmdPort)
 	x.str("StateSaveLocation", &c.StateSaveLocation)
 	x.str("SlurmdSpoolDir", &c.SlurmdSpoolDir)
+	x.str("TmpFS", &c.TmpFS)
 	x.str("SlurmUser", &c.SlurmUser)
 	x.str("MailProg", &c.MailProg)
 	x.logLevel("SlurmctldDebug", &c.SlurmctldDebug)

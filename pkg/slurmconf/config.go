@@ -23,8 +23,13 @@ type Config struct {
 	SlurmdPort        int
 	StateSaveLocation string
 	SlurmdSpoolDir    string
-	SlurmUser         string
-	MailProg          string
+	// TmpFS is where a node daemon measures the temporary disk it reports
+	// (%n and %h expand to the node's name and host name, as in
+	// SlurmdSpoolDir); the controller drains a node that reports less
+	// than its TmpDisk.
+	TmpFS     string
+	SlurmUser string
+	MailProg  string
 	// Scripts: see scripts.go.
 	Scripts Scripts
 	// NodeProlog: Prolog, Epilog and their flags (nodeprolog.go).

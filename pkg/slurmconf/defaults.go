@@ -23,6 +23,7 @@ func Default() *Config {
 		SlurmdPort:        6818,
 		StateSaveLocation: "/var/spool/loam/ctld",
 		SlurmdSpoolDir:    "/var/spool/loam/noded",
+		TmpFS:             "/tmp",
 		SlurmUser:         "root",
 		MailProg:          "/bin/mail",
 		KillWait:          30 * time.Second,

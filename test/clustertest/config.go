@@ -26,6 +26,9 @@ type Spec struct {
 	Extra string
 	// NodeExtra is appended to the node line (CoreSpecCount=2 ...).
 	NodeExtra string
+	// PerNode, when set, gives each node a line of its own with
+	// PerNode[i] appended to node i's (TmpDisk=100 ...).
+	PerNode []string
 	// SlurmdTimeout in seconds (default 300).
 	SlurmdTimeout int
 	// MinJobAge in seconds (default 300).
@@ -110,7 +113,7 @@ func (c *Cluster) slurmConf() string {
 	b.WriteString("MaxJobCount=200000\nMaxArraySize=10001\nSchedulerParameters=sched_interval=2,bf_interval=1\n")
 	b.WriteString("SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nDefMemPerCPU=100\n")
 	b.WriteString("PriorityType=priority/multifactor\nPriorityWeightJobSize=1000\n")
-	nodeLine := fmt.Sprintf("NodeName=n[01-%02d] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d", s.Nodes, s.CPUs, s.MemMB)
+	nodeLine := fmt.Sprintf("NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d", s.CPUs, s.MemMB)
 	if s.GPUs > 0 {
 		b.WriteString("GresTypes=gpu\n")
 		nodeLine += fmt.Sprintf(" Gres=gpu:%d", s.GPUs)
@@ -122,7 +125,16 @@ func (c *Cluster) slurmConf() string {
 	if s.NodeExtra != "" {
 		nodeLine += " " + s.NodeExtra
 	}
-	fmt.Fprintf(&b, "%s Port=[%s] State=UNKNOWN\n", nodeLine, strings.Join(ports, ","))
+	if len(s.PerNode) == 0 {
+		fmt.Fprintf(&b, "NodeName=n[01-%02d] %s Port=[%s] State=UNKNOWN\n", s.Nodes, nodeLine, strings.Join(ports, ","))
+	}
+	for i := 0; i < s.Nodes && len(s.PerNode) > 0; i++ {
+		var extra string
+		if i < len(s.PerNode) {
+			extra = " " + s.PerNode[i]
+		}
+		fmt.Fprintf(&b, "NodeName=%s %s%s Port=%s State=UNKNOWN\n", NodeName(i), nodeLine, extra, ports[i])
+	}
 	if !strings.Contains(s.Extra, "PartitionName=") {
 		fmt.Fprintf(&b, "PartitionName=normal Nodes=ALL Default=YES MaxTime=UNLIMITED DefaultTime=01:00:00 State=UP\n")
 	}

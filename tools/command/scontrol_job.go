@@ -178,7 +178,7 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 		mem = j.MinMemory
 	}
 	b = append(b, "MinCPUsNode="+strconv.Itoa(minCPUsNode(j))+" MinMemory"+memKind+"="+resource.FormatMemory(mem)+
-		" MinTmpDiskNode=0"+sep...)
+		" MinTmpDiskNode="+resource.FormatMemory(j.MinTmpDisk)+sep...)
 	b = append(b, "Features="+orNull(j.Features)+" DelayBoot=00:00:00"+sep...)
 	if j.Reservation != "" {
 		b = append(b, "Reservation="+j.Reservation+sep...)

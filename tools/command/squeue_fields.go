@@ -72,7 +72,8 @@ var jobCols = []jobCol{
 		val: num(func(j *api.Job) int64 { return int64(minCPUsNode(j)) })},
 	{letter: 'C', names: []string{"numcpus"}, header: "CPUS", need: []string{"cpus"},
 		val: num(func(j *api.Job) int64 { return int64(j.CPUs) })},
-	{letter: 'd', names: []string{"mintmpdisk"}, header: "MIN_TMP_DISK", val: fixed("0")},
+	{letter: 'd', names: []string{"mintmpdisk"}, header: "MIN_TMP_DISK", need: []string{"min_tmp_disk"},
+		val: func(b []byte, j *api.Job, p *jobPrinter) []byte { return appendMB(b, j.MinTmpDisk, p.noconvert) }},
 	{letter: 'D', names: []string{"numnodes"}, header: "NODES", need: []string{"node_count"},
 		val: num(func(j *api.Job) int64 { return int64(j.NodeCount) })},
 	{letter: 'e', names: []string{"endtime"}, header: "END_TIME", need: []string{"end_time", "time_limit"}, val: endTimeCol},
@@ -202,8 +203,13 @@ func minCPUsNode(j *api.Job) int {
 // minMemoryCol prints the memory size as Slurm's convert_num_unit: in
 // the largest exact unit, or with --noconvert in MB ("2048M"; 0 as "0").
 func minMemoryCol(b []byte, j *api.Job, p *jobPrinter) []byte {
-	mb := minMemory(j)
-	if !p.noconvert {
+	return appendMB(b, minMemory(j), p.noconvert)
+}
+
+// appendMB prints megabytes as squeue's %m and %d do: converted to the
+// largest unit, or with --noconvert in megabytes ("0" when none).
+func appendMB(b []byte, mb int64, noconvert bool) []byte {
+	if !noconvert {
 		return append(b, resource.FormatMemory(mb)...)
 	}
 	if mb == 0 {

@@ -200,7 +200,7 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("memory_per_node", intOrNull(j.MemoryPerNode, j.MemoryPerNode > 0))
 	r.Set("memory_per_cpu", intOrNull(j.MemoryPerCPU, j.MemoryPerNode <= 0 && j.MemoryPerCPU > 0))
 	r.Set("minimum_cpus_per_node", dNum(max(j.MinCPUsNode, 1)))
-	r.Set("minimum_tmp_disk_per_node", dInt(0))
+	r.Set("minimum_tmp_disk_per_node", dInt(j.MinTmpDisk))
 	r.Set("preempt_time", dInt(j.PreemptTime))
 	r.Set("pre_sus_time", dInt(j.SecsPreSuspend))
 	r.Set("priority", dInt(j.Priority))

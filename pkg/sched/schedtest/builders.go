@@ -173,6 +173,7 @@ func (b *NodesBuilder) State(s sched.NodeState) *NodesBuilder { b.n.State = s; r
 func (b *NodesBuilder) Features(f ...string) *NodesBuilder    { b.n.Features = f; return b }
 func (b *NodesBuilder) GPUType(t string) *NodesBuilder        { b.n.GPUType = t; return b }
 func (b *NodesBuilder) Weight(w int) *NodesBuilder            { b.n.Weight = w; return b }
+func (b *NodesBuilder) TmpDisk(mb int64) *NodesBuilder        { b.n.TmpDiskMB = mb; return b }
 func (b *NodesBuilder) Names() []string                       { return b.names }
 
 // Build returns one Node per name.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/sched"
 )
 
@@ -19,10 +20,10 @@ import (
 //	tenant name=T weight=W guarantee=G borrow=G lend=G cap=G maxuser=G maxjobs=N grpjobs=N
 //	user name=U tenant=T share=S maxgpus=G maxjobs=N
 //	switch name=S nodes=LIST
-//	nodes LIST gpus=N cpus=N mem=MB features=A,B type=T weight=N state=up|drain|down|reserved
+//	nodes LIST gpus=N cpus=N mem=MB tmp=MB features=A,B type=T weight=N state=up|drain|down|reserved
 //	node NAME state=...
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
-//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B type=T lost=D at=-D prev=N
+//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D at=-D prev=N
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D
@@ -208,7 +209,7 @@ func (s *Scenario) nodes(a *args) {
 	}
 	b := Nodes(a.d.Args[0]).GPUs(int(a.int64("gpus", 8))).CPUs(int(a.int64("cpus", 64))).
 		Mem(a.int64("mem", 512000)).Features(a.list("features")...).GPUType(a.str("type", "")).
-		Weight(int(a.int64("weight", 0))).State(stateOf(a.str("state", "up"), a))
+		Weight(int(a.int64("weight", 0))).TmpDisk(a.int64("tmp", 0)).State(stateOf(a.str("state", "up"), a))
 	s.H.Nodes = append(s.H.Nodes, b.Build()...)
 }
 
@@ -289,7 +290,15 @@ func (s *Scenario) submit(a *args) {
 	sh.MemPerNode, sh.MemPerCPU, sh.MemPerGPU = a.int64("mem", 0), a.int64("memcpu", 0), a.int64("memgpu", 0)
 	_, sh.Exclusive = a.d.Arg("excl")
 	sh.NodeList, sh.Exclude, sh.Features = a.list("nodelist"), a.list("exclude"), a.list("features")
-	sh.GPUType = a.str("type", "")
+	sh.GPUType, sh.TmpDiskMB = a.str("type", ""), a.int64("tmp", 0)
+	if v := a.str("constraint", ""); v != "" { // -C beyond an AND list, as cluster.ShapeOf reads it
+		c, err := job.ParseConstraint(v)
+		if err != nil {
+			a.fail("constraint=%q: %v", v, err)
+		}
+		sh.Constraint = c
+		sh.Nodes = max(sh.Nodes, c.MinNodes())
+	}
 	j.Limit = a.durOr("limit", time.Hour)
 	j.Nice, j.QOSPrio = int(a.int64("nice", 0)), int(a.int64("qos", 0))
 	if v, ok := a.d.Arg("hold"); ok {
