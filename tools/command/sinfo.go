@@ -344,7 +344,7 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users, noconvert: p.noconvert}
 	pr.items = sinfoItems(w, p.format, p.long)
 	recs := p.records(pr, parts.Partitions, nodes.Nodes)
-	p.sortRecs(recs)
+	p.sortRecs(recs, p.matchFlags(pr), env.Users)
 	if p.partFieldSize {
 		pr.partSize = minFieldSize
 		for _, r := range recs {

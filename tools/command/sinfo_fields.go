@@ -15,6 +15,9 @@ type sinfoRec struct {
 	nodes   []*api.Node
 	state   int
 	first   *api.Node // values shared by every node of the line
+	// upfront marks the line sinfo makes for each partition before it
+	// reads any node (sinfoBuildOrder).
+	upfront bool
 }
 
 // match flags: which node values must be equal for two nodes to share a

@@ -35,7 +35,7 @@ func (p *sinfoParams) records(pr *sinfoPrinter, parts []api.Partition, nodes []a
 			continue
 		}
 		if !p.nodeFlag && m.partition {
-			recs = append(recs, &sinfoRec{part: part, partIdx: k})
+			recs = append(recs, &sinfoRec{part: part, partIdx: k, upfront: true})
 		}
 		for _, name := range partitionNodes(part, byName) {
 			n := byName[name]

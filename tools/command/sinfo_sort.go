@@ -2,17 +2,28 @@ package command
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
 )
 
-// sortRecs orders lines as sinfo does: by default partition order, then
-// state descending ("#P,-t"); with -N by node name ("N"). Each key is a
-// stable sort, applied from the last key to the first.
-func (p *sinfoParams) sortRecs(recs []*sinfoRec) {
+// sinfoCmp compares two lines as one of sort.c's functions, before -S's
+// "-" turns the sign: like Slurm's, some are not consistent orders.
+type sinfoCmp func(a, b *sinfoRec) int
+
+// sortRecs orders lines as sinfo 22.05 does. It starts from the order
+// sinfo builds lines in (sinfoBuildOrder), then runs one list_sort per -S
+// key, from the last key to the first. A given -S replaces the default
+// ("#P,-t", with -N "N"); an empty one sorts nothing; letters sinfo
+// does not know are skipped. list_sort is glibc's qsort, a merge sort:
+// stable, and exactly replayed (glibcMsort) because the node list, host
+// name and address comparisons are not consistent orders.
+func (p *sinfoParams) sortRecs(recs []*sinfoRec, m sinfoMatch, users Users) {
+	sinfoBuildOrder(recs)
 	spec := p.sort
 	if !p.sortSet {
 		spec = "#P,-t"
@@ -20,30 +31,77 @@ func (p *sinfoParams) sortRecs(recs []*sinfoRec) {
 			spec = "N"
 		}
 	}
+	tmp := make([]*sinfoRec, len(recs))
 	for i := len(spec) - 1; i >= 0; i-- {
 		c := spec[i]
 		if c == ',' || c == '#' || c == '+' || c == '-' {
 			continue
 		}
-		rev := i > 0 && spec[i-1] == '-'
-		partOrder := i > 0 && spec[i-1] == '#'
-		f := sinfoSortKey(c, partOrder)
+		f := sinfoSortKey(c, i > 0 && spec[i-1] == '#', m, users)
 		if f == nil {
 			continue
 		}
-		slices.SortStableFunc(recs, func(a, b *sinfoRec) int {
-			if rev {
-				return -f(a, b)
-			}
-			return f(a, b)
-		})
+		if i > 0 && spec[i-1] == '-' {
+			f = reversed(f)
+		}
+		glibcMsort(recs, tmp, f)
 	}
 }
 
-// sinfoSortKey compares two lines by the -S letter c, as sinfo's sort.c:
-// node values by the line's smallest, partition values by the line's
-// partition, strings bytewise; nil for a letter sinfo does not sort by.
-func sinfoSortKey(c byte, partOrder bool) func(a, b *sinfoRec) int {
+// sinfoBuildOrder puts lines in the order sinfo's list holds them before
+// sorting: first the line it makes for each partition (in partition
+// order) before reading nodes, then the lines nodes start. With a
+// partition column each partition's nodes are read in a thread of its
+// own, so the order of the latter lines across partitions races; Loam
+// takes the threads one after the other, partition by partition (the
+// order records builds), which the peer shows most often.
+func sinfoBuildOrder(recs []*sinfoRec) {
+	slices.SortStableFunc(recs, func(a, b *sinfoRec) int {
+		switch {
+		case a.upfront == b.upfront:
+			return 0
+		case a.upfront:
+			return -1
+		}
+		return 1
+	})
+}
+
+func reversed(f sinfoCmp) sinfoCmp {
+	return func(a, b *sinfoRec) int { return -f(a, b) }
+}
+
+// glibcMsort sorts b as glibc's msort_with_tmp: halves (the first the
+// smaller), each sorted, then merged taking from the first half while
+// cmp says <= 0. tmp is scratch space as long as b.
+func glibcMsort[T any](b, tmp []T, cmp func(x, y T) int) {
+	n := len(b)
+	if n <= 1 {
+		return
+	}
+	n1 := n / 2
+	glibcMsort(b[:n1], tmp, cmp)
+	glibcMsort(b[n1:], tmp, cmp)
+	i, k, t := 0, n1, 0
+	for i < n1 && k < n {
+		if cmp(b[i], b[k]) <= 0 {
+			tmp[t] = b[i]
+			i++
+		} else {
+			tmp[t] = b[k]
+			k++
+		}
+		t++
+	}
+	t += copy(tmp[t:], b[i:n1])
+	copy(b, tmp[:t]) // what is left of the second half is in place
+}
+
+// sinfoSortKey is sort.c's comparison for the -S letter c (nil for a
+// letter sinfo skips). A line's node values are its smallest (sinfo's
+// min_*), its shared values those of its first node; a line without
+// nodes holds zeros and empty strings, as sinfo's zeroed record.
+func sinfoSortKey(c byte, partOrder bool, m sinfoMatch, users Users) sinfoCmp {
 	if f := sinfoNodeKey(c); f != nil {
 		return func(a, b *sinfoRec) int { return cmp.Compare(lowest(a, f), lowest(b, f)) }
 	}
@@ -57,13 +115,13 @@ func sinfoSortKey(c byte, partOrder bool) func(a, b *sinfoRec) int {
 		}
 		return func(a, b *sinfoRec) int { return strings.Compare(partName(a), partName(b)) }
 	case 't', 'T':
-		return func(a, b *sinfoRec) int { return cmp.Compare(a.state, b.state) }
+		return func(a, b *sinfoRec) int { return cmp.Compare(stateKey(a), stateKey(b)) }
 	case 'N':
-		return byFirst(func(n *api.Node) string { return n.Name })
+		return byFirstHost(func(n *api.Node) string { return n.Name }, true, true)
 	case 'n':
-		return byFirst(func(n *api.Node) string { return n.Hostname })
+		return byFirstHost(func(n *api.Node) string { return n.Hostname }, m.hostnames, false)
 	case 'o':
-		return byFirst(func(n *api.Node) string { return n.Address })
+		return byFirstHost(func(n *api.Node) string { return n.Address }, m.addr, false)
 	case 'D':
 		return func(a, b *sinfoRec) int { return cmp.Compare(len(a.nodes), len(b.nodes)) }
 	case 'A', 'F':
@@ -83,8 +141,16 @@ func sinfoSortKey(c byte, partOrder bool) func(a, b *sinfoRec) int {
 			}
 			return strings.Join(n.ActiveFeatures, ",")
 		})
+	case 'H':
+		return func(a, b *sinfoRec) int { return cmp.Compare(reasonTime(a), reasonTime(b)) }
 	case 'u', 'U':
-		return byShared(func(n *api.Node) string { return n.ReasonUser })
+		return func(a, b *sinfoRec) int { return cmp.Compare(reasonUID(a, users), reasonUID(b, users)) }
+	case 'g':
+		return func(a, b *sinfoRec) int { return strings.Compare(allowGroups(a), allowGroups(b)) }
+	case 'V':
+		// Lines carry a cluster name only across clusters (-M), which
+		// Loam does not serve: all are equal.
+		return func(a, b *sinfoRec) int { return 0 }
 	case 'z':
 		return func(a, b *sinfoRec) int {
 			for _, c := range "XYZ" {
@@ -113,9 +179,8 @@ func sinfoNodeKey(c byte) func(n *api.Node) int64 {
 	case 'w':
 		return func(n *api.Node) int64 { return n.Weight }
 	case 'O':
-		return func(n *api.Node) int64 { return int64(n.CPULoad * 100) }
-	case 'H':
-		return func(n *api.Node) int64 { return n.ReasonTime }
+		// Slurm holds the load as hundredths.
+		return func(n *api.Node) int64 { return int64(math.Round(n.CPULoad * 100)) }
 	case 'X':
 		return func(n *api.Node) int64 { return int64(n.Sockets) }
 	case 'Y':
@@ -126,12 +191,27 @@ func sinfoNodeKey(c byte) func(n *api.Node) int64 {
 	return nil
 }
 
-// sinfoPartKey is the partition number a -S letter sorts lines by;
-// UNLIMITED counts as the largest, as Slurm's INFINITE.
+// sinfoPartKey is the partition number a -S letter sorts lines by, as
+// Slurm stores it: UNLIMITED is its INFINITE, the largest.
 func sinfoPartKey(c byte) func(p *api.Partition) int64 {
 	switch c {
+	case 'a':
+		return partStateUp
+	case 'h':
+		return maxShare
 	case 'l':
 		return func(p *api.Partition) int64 { return unlimitedLast(p.MaxTime) }
+	case 'M':
+		return preemptModeNum
+	case 'p':
+		return func(p *api.Partition) int64 { return int64(p.PriorityTier) }
+	case 'r':
+		return func(p *api.Partition) int64 {
+			if p.RootOnly {
+				return 1
+			}
+			return 0
+		}
 	case 's':
 		return func(p *api.Partition) int64 {
 			if p.MaxNodes <= 0 || p.MaxNodes >= 1<<31 {
@@ -139,8 +219,6 @@ func sinfoPartKey(c byte) func(p *api.Partition) int64 {
 			}
 			return p.MaxNodes + p.MinNodes
 		}
-	case 'p':
-		return func(p *api.Partition) int64 { return int64(p.PriorityTier) }
 	case 'S':
 		return func(p *api.Partition) int64 { return int64(p.PriorityJobFactor) }
 	}
@@ -152,6 +230,51 @@ func unlimitedLast(secs int64) int64 {
 		return 1 << 40
 	}
 	return secs
+}
+
+// partStateUp is a partition's state_up: bits for taking jobs (1) and
+// scheduling them (2).
+func partStateUp(p *api.Partition) int64 {
+	switch strings.ToUpper(orDefault(p.State, "UP")) {
+	case "UP":
+		return 3
+	case "DOWN":
+		return 1
+	case "DRAIN":
+		return 2
+	}
+	return 0 // INACTIVE
+}
+
+// maxShare is a partition's max_share: EXCLUSIVE 0, NO 1, YES:n n, and
+// FORCE:n n with Slurm's SHARED_FORCE bit (0x8000).
+func maxShare(p *api.Partition) int64 {
+	v := strings.ToUpper(orDefault(p.OverSubscribe, "NO"))
+	kind, count, _ := strings.Cut(v, ":")
+	n, err := strconv.ParseInt(count, 10, 64)
+	if err != nil {
+		n = 4 // Slurm's count when none is given
+	}
+	switch kind {
+	case "EXCLUSIVE":
+		return 0
+	case "YES":
+		return n
+	case "FORCE":
+		return 0x8000 | n
+	}
+	return 1
+}
+
+// preemptModeNum is a partition's preempt_mode, Slurm's bits for the
+// modes it names ("SUSPEND,GANG").
+func preemptModeNum(p *api.Partition) int64 {
+	bits := map[string]int64{"SUSPEND": 0x1, "REQUEUE": 0x2, "CANCEL": 0x8, "WITHIN": 0x4000, "GANG": 0x8000}
+	var v int64
+	for _, m := range strings.Split(strings.ToUpper(orDefault(p.PreemptMode, "OFF")), ",") {
+		v |= bits[m]
+	}
+	return v
 }
 
 // lowest is a line's smallest value of f (0 for a line without nodes).
@@ -170,9 +293,51 @@ func partKey(r *sinfoRec, f func(p *api.Partition) int64) int64 {
 	return f(r.part)
 }
 
+// stateKey is the line's node state number (0 without nodes).
+func stateKey(r *sinfoRec) int {
+	if len(r.nodes) == 0 {
+		return 0
+	}
+	return r.state
+}
+
+func reasonTime(r *sinfoRec) int64 {
+	if r.first == nil {
+		return 0
+	}
+	return r.first.ReasonTime
+}
+
+// reasonUID is the uid of who set the line's reason, as a number: root's
+// 0 first, a node without a reason holding Slurm's NO_VAL (0xfffffffe),
+// last, and a line without nodes 0.
+func reasonUID(r *sinfoRec, users Users) int64 {
+	const noVal = 0xfffffffe
+	if r.first == nil {
+		return 0
+	}
+	name := reasonUser(r.first)
+	if name == "Unknown" {
+		return noVal
+	}
+	if uid, ok := users.UID(name); ok {
+		return int64(uid)
+	}
+	return noVal
+}
+
+// allowGroups is a partition's AllowGroups, empty for ALL (Slurm's
+// NULL).
+func allowGroups(r *sinfoRec) string {
+	if r.part == nil {
+		return ""
+	}
+	return strings.Join(r.part.AllowGroups, ",")
+}
+
 // byShared compares a value every node of a line shares ("" without
 // nodes).
-func byShared(f func(n *api.Node) string) func(a, b *sinfoRec) int {
+func byShared(f func(n *api.Node) string) sinfoCmp {
 	get := func(r *sinfoRec) string {
 		if r.first == nil {
 			return ""
@@ -182,18 +347,32 @@ func byShared(f func(n *api.Node) string) func(a, b *sinfoRec) int {
 	return func(a, b *sinfoRec) int { return strings.Compare(get(a), get(b)) }
 }
 
-// byFirst compares the lines' first host names in host list order.
-func byFirst(f func(n *api.Node) string) func(a, b *sinfoRec) int {
-	first := func(r *sinfoRec) string {
-		names := make([]string, 0, len(r.nodes))
+// byFirstHost compares the first ranges of the lines' host lists
+// (hostlist_cmp_first): node names sorted as sinfo sorts them before
+// printing, host names and addresses in the order nodes joined the line.
+// sinfo fills the host name and address lists only when the format
+// prints them (kept false); otherwise every list is empty and the
+// comparison always answers "greater", so -S n reverses the lines and
+// -S -n keeps them.
+func byFirstHost(name func(n *api.Node) string, kept, sorted bool) sinfoCmp {
+	lists := map[*sinfoRec]*hostlist.List{}
+	list := func(r *sinfoRec) *hostlist.List {
+		if l, ok := lists[r]; ok {
+			return l
+		}
+		l := &hostlist.List{}
+		seen := make(map[string]bool, len(r.nodes))
 		for _, n := range r.nodes {
-			names = append(names, f(n))
+			if s := name(n); kept && !seen[s] {
+				seen[s] = true
+				l.Push(s)
+			}
 		}
-		if len(names) == 0 {
-			return ""
+		if sorted {
+			l.SortSlurm()
 		}
-		hostlist.Sort(names)
-		return names[0]
+		lists[r] = l
+		return l
 	}
-	return func(a, b *sinfoRec) int { return hostlist.Compare(first(a), first(b)) }
+	return func(a, b *sinfoRec) int { return hostlist.CompareFirst(list(a), list(b)) }
 }
