@@ -1,7 +1,8 @@
 // Command ctld-bench measures loam-ctld from the client side through
 // pkg/client: sequential and parallel submissions, an array submission,
 // listing 10k/100k jobs (compact table and full records), cancelling 20k
-// jobs of a user, and the daemon's RSS with 100k jobs.
+// jobs of a user, and the daemon's RSS with 100k jobs; and, alone (-parts
+// nodes), a controller with thousands of fake node daemons (nodes.go).
 //
 // By default it starts its own loam-ctld (from -bin) with a generated
 // configuration in a temporary directory; -conf uses a running one.
@@ -14,15 +15,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/auth"
 	"github.com/loamhpc/loam/pkg/client"
 	"github.com/loamhpc/loam/pkg/job"
 )
@@ -36,11 +34,11 @@ var (
 	streams  = flag.Int("streams", 4, "parallel submission streams")
 	nArray   = flag.Int("array", 10000, "tasks of the array submission")
 	nBig     = flag.Int("big", 100000, "total jobs for the 100k listing and RSS (0: skip)")
-	parts    = flag.String("parts", "seq,proc,par,array,list,cancel,big", "parts to run (also: fill, which submits -big held jobs from 8 streams and leaves them)")
+	parts    = flag.String("parts", "seq,proc,par,array,list,cancel,big", "parts to run (also: fill, which submits -big held jobs from 8 streams and leaves them; nodes, alone: see -nodes)")
 	nProc    = flag.Int("proc", 500, "sequential submissions, each from a new process that reads slurm.conf")
 	once     = flag.Bool("submit-once", false, "(internal) submit one held job through client.Discover and exit")
 	extra    = flag.String("ctld-flags", "", "extra flags for the started loam-ctld (space separated)")
-	hold     = flag.Duration("hold-open", 0, "after the 100k submissions, wait this long (for profiling)")
+	hold     = flag.Duration("hold-open", 0, "after the 100k submissions, or the nodes part, wait this long (for profiling)")
 )
 
 func main() {
@@ -62,6 +60,7 @@ type bench struct {
 	cl   *client.Client
 	pid  int
 	conf string
+	cmd  *exec.Cmd // the started loam-ctld
 }
 
 // submitOnce is what a minimal sbatch does: find the controller through
@@ -112,7 +111,7 @@ func run() error {
 			return err
 		}
 		b.cl = cl
-	} else {
+	} else if *parts != "nodes" { // the nodes part starts its own
 		stop, err := b.startCtld()
 		if err != nil {
 			return err
@@ -128,7 +127,7 @@ func run() error {
 		fn   func() error
 	}{
 		{"seq", b.sequential}, {"proc", b.processes}, {"par", b.parallel}, {"array", b.array}, {"list", b.list},
-		{"cancel", b.cancel}, {"big", b.big}, {"fill", b.fill},
+		{"cancel", b.cancel}, {"big", b.big}, {"fill", b.fill}, {"nodes", b.nodes},
 	}
 	for _, s := range steps {
 		if want[s.name] {
@@ -325,64 +324,24 @@ func rss(pid int) string {
 	return "unknown"
 }
 
-// startCtld starts loam-ctld on a generated one-node configuration in a
+// startCtld starts loam-ctld on a generated 40-node configuration in a
 // temporary directory.
 func (b *bench) startCtld() (func(), error) {
-	dir, err := os.MkdirTemp("", "ctldbench")
+	d, err := newCtldDir()
 	if err != nil {
 		return nil, err
 	}
-	keyPath := filepath.Join(dir, "loam.key")
-	if _, err := auth.GenerateKey(keyPath); err != nil {
-		return nil, err
-	}
-	sock := filepath.Join(dir, "ctld.sock")
-	confText := fmt.Sprintf(`ClusterName=bench
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=16999
-StateSaveLocation=%[1]s/state
-LoamKeyFile=%[2]s
-LoamCtldSocket=%[3]s
-MaxJobCount=300000
-MaxArraySize=100001
-MinJobAge=300
-SchedulerParameters=sched_interval=10,bf_interval=5
-NodeName=gpu[001-040] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=64 RealMemory=512000 Port=[17101-17140]
+	nodes := `NodeName=gpu[001-040] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=64 RealMemory=512000 Port=[17101-17140]
 PartitionName=batch Nodes=ALL Default=YES MaxTime=UNLIMITED DefaultTime=01:00:00 State=UP
-`, dir, keyPath, sock)
-	confPath := filepath.Join(dir, "slurm.conf")
-	b.conf = confPath
-	if err := os.WriteFile(confPath, []byte(confText), 0o644); err != nil {
+`
+	if err := d.writeConf("SchedulerParameters=sched_interval=10,bf_interval=5\n" + nodes); err != nil {
+		d.remove()
 		return nil, err
 	}
-	args := []string{"--conf", confPath, "--sync", *syncMode, "--log-level", "warn"}
-	args = append(args, strings.Fields(*extra)...)
-	cmd := exec.Command(filepath.Join(*bin, "loam-ctld"), args...)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	b.conf = d.conf
+	if err := b.launch(d); err != nil {
+		d.remove()
 		return nil, err
 	}
-	b.pid = cmd.Process.Pid
-	stop := func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-		os.RemoveAll(dir)
-	}
-	var cl *client.Client
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if c2, err := client.New(client.Options{CtldSocket: sock, CtldAddr: "127.0.0.1:16999"}); err == nil && c2.Local() {
-			if _, err := c2.Ping(context.Background()); err == nil {
-				cl, _ = client.New(client.Options{CtldSocket: sock, CtldAddr: "127.0.0.1:16999", Timeout: 5 * time.Minute})
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return nil, fmt.Errorf("loam-ctld did not come up")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	b.cl = cl
-	return stop, nil
+	return func() { b.stopCtld(); d.remove() }, nil
 }

@@ -73,6 +73,7 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 
 // nodeCap is what one configured node offers.
 type nodeCap struct {
+	conf    *slurmconf.Node
 	name    string
 	cpus    int
 	gpus    int
@@ -81,7 +82,7 @@ type nodeCap struct {
 }
 
 func capOfNode(n *slurmconf.Node) nodeCap {
-	c := nodeCap{name: n.Name, cpus: n.EffectiveCPUs(), memMB: n.UsableMemory()} // corespec.go
+	c := nodeCap{conf: n, name: n.Name, cpus: n.EffectiveCPUs(), memMB: n.UsableMemory()} // corespec.go
 	for _, g := range n.GRES {
 		if g.Name == "gpu" {
 			c.gpus += int(g.Count)
@@ -94,25 +95,41 @@ func capOfNode(n *slurmconf.Node) nodeCap {
 }
 
 // eligible returns the partition's nodes (not FUTURE) that could hold one
-// node's share of d.
+// node's share of d. It reads the capacities computed with the
+// configuration (partCaps) and returns that slice itself while every node
+// passes, which is the usual case: a submission to thousands of nodes
+// then allocates nothing here.
 func eligible(cs *confState, p *slurmconf.Partition, d demand) []nodeCap {
+	all := cs.partCaps[p]
+	if all == nil { // a partition from outside cs: compute
+		all = partCaps(cs.conf, p)
+	}
 	var out []nodeCap
+	for i, c := range all {
+		ok := !slices.Contains(d.exclude, c.name) && hasFeatures(c.conf, d.features) &&
+			(d.gpuType == "" || c.gpuType == d.gpuType) &&
+			c.cpus >= d.perCPUs && c.gpus >= d.perGPUs && c.memMB >= d.perMemMB
+		switch {
+		case !ok && out == nil:
+			out = append(make([]nodeCap, 0, len(all)), all[:i]...)
+		case ok && out != nil:
+			out = append(out, c)
+		}
+	}
+	if out == nil {
+		return all
+	}
+	return out
+}
+
+// partCaps are the capacities of p's nodes that are not FUTURE, in the
+// partition's order.
+func partCaps(conf *slurmconf.Config, p *slurmconf.Partition) []nodeCap {
+	out := make([]nodeCap, 0, len(p.Nodes))
 	for _, name := range p.Nodes {
-		nc, ok := cs.conf.Node(name)
-		if !ok || nc.State == "FUTURE" || slices.Contains(d.exclude, name) {
-			continue
+		if nc, ok := conf.Node(name); ok && nc.State != "FUTURE" {
+			out = append(out, capOfNode(nc))
 		}
-		if !hasFeatures(nc, d.features) {
-			continue
-		}
-		c := capOfNode(nc)
-		if d.gpuType != "" && c.gpuType != d.gpuType {
-			continue
-		}
-		if c.cpus < d.perCPUs || c.gpus < d.perGPUs || c.memMB < d.perMemMB {
-			continue
-		}
-		out = append(out, c)
 	}
 	return out
 }
@@ -180,6 +197,13 @@ func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
 // topSum is the most k of the nodes can offer of one resource: any
 // placement on k nodes has at most that much.
 func topSum(nodes []nodeCap, k int, of func(nodeCap) int64) int64 {
+	if k >= len(nodes) { // all of them (no -N): no need to sort
+		var sum int64
+		for _, n := range nodes {
+			sum += of(n)
+		}
+		return sum
+	}
 	vals := make([]int64, len(nodes))
 	for i, n := range nodes {
 		vals[i] = of(n)

@@ -23,14 +23,19 @@ type confState struct {
 	// ctldInvalid (ctldscripts.go).
 	ctld        slurmconf.CtldScripts
 	ctldInvalid []string
+	// partCaps are each partition's node capacities for admission
+	// (admission_capacity.go): computed once here, not at every
+	// submission, since a configuration never changes in place.
+	partCaps map[*slurmconf.Partition][]nodeCap
 }
 
 func newConfState(conf *slurmconf.Config, now time.Time) (*confState, error) {
 	cs := &confState{conf: conf, loadedAt: now, parts: make(map[string]*slurmconf.Partition),
-		partsOfNode: make(map[string][]string), gpuTRES: newGPUTRESRule(conf)}
+		partsOfNode: make(map[string][]string), gpuTRES: newGPUTRESRule(conf), partCaps: make(map[*slurmconf.Partition][]nodeCap)}
 	for i := range conf.Partitions {
 		p := &conf.Partitions[i]
 		cs.parts[p.Name] = p
+		cs.partCaps[p] = partCaps(conf, p)
 		if p.Default && cs.defPart == "" {
 			cs.defPart = p.Name
 		}

@@ -201,6 +201,8 @@ func (c *Controller) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); c.loop(ctx) }()
+	wg.Add(1)
+	go func() { defer wg.Done(); c.recallNodes(ctx) }() // nodes_recall.go
 	c.log.WithField("cluster", c.confNow().conf.ClusterName).Info("loam-ctld ready")
 	close(c.ready)
 	c.notify("READY=1")

@@ -2,15 +2,13 @@ package clustertest
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/test/loopback"
 )
 
 // Spec describes the cluster to generate.
@@ -143,48 +141,12 @@ func (c *Cluster) slurmConf() string {
 }
 
 // FreePort returns a TCP port free on loopback now, for a daemon that
-// binds it later. It is taken below the kernel's ephemeral range: a port
-// the kernel hands out for port 0 is an ephemeral one, and an outgoing
-// connection of any test process running alongside may take it before
-// the daemon binds it. Each process starts at a random offset so that
-// parallel test binaries seldom try the same ports.
+// binds it later (loopback.FreePort).
 func FreePort(t testing.TB) int {
 	t.Helper()
-	lo, hi := 20000, ephemeralLow()
-	if hi-lo < 1000 { // an unusual range: fall back to the kernel's choice
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		return ln.Addr().(*net.TCPAddr).Port
-	}
-	for range 1000 {
-		p := lo + int(portSeq.Add(1)+portSeed)%(hi-lo)
-		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
-		if err == nil {
-			ln.Close()
-			return p
-		}
-	}
-	t.Fatalf("no free loopback port in %d-%d", lo, hi-1)
-	return 0
-}
-
-var (
-	portSeq  atomic.Int64
-	portSeed = rand.Int64N(1 << 20)
-)
-
-// ephemeralLow is the first port of the kernel's ephemeral range.
-func ephemeralLow() int {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	p, err := loopback.FreePort()
 	if err != nil {
-		return 32768
+		t.Fatal(err)
 	}
-	var lo, hi int
-	if _, err := fmt.Sscan(string(b), &lo, &hi); err != nil || lo <= 0 {
-		return 32768
-	}
-	return lo
+	return p
 }
