@@ -26,6 +26,7 @@ func (c *Controller) acctJob(r *jobRecord, now int64) api.AcctJob {
 		ReqTRES: j.TRESReqStr, AllocTRES: j.TRESAllocStr, WorkDir: j.WorkDir, Restarts: r.St.Restarts, Priority: r.St.Priority,
 	}
 	a.DerivedExitCode = r.St.Derived // step_derived.go
+	a.Constraints = r.Req.Constraint
 	a.MemPerCPU, a.MemPerNode = j.MemoryPerCPU, j.MemoryPerNode
 	if t, err := resource.ParseTRES(a.ReqTRES); err == nil && j.GPUs > 0 {
 		// The accounting keeps what the job asked for, its GPUs too when

@@ -20,14 +20,9 @@ func admitConstraint(cs *confState, a *admitted) *api.Error {
 	if r.Constraint == "" {
 		return nil
 	}
-	c, err := job.ParseConstraint(r.Constraint)
-	if err != nil {
-		return api.NewError(api.CodeInvalidFeature)
-	}
-	for _, name := range c.Names() {
-		if !slices.ContainsFunc(cs.conf.Nodes, func(n slurmconf.Node) bool { return slices.Contains(n.Features, name) }) {
-			return api.NewError(api.CodeInvalidFeature)
-		}
+	c, aerr := knownConstraint(cs, r.Constraint)
+	if aerr != nil {
+		return aerr
 	}
 	if r.NodesSet && max(r.MinNodes, r.MaxNodes) < c.MinNodes() {
 		return api.NewError(api.CodeNodeConfigUnavailable)
@@ -41,6 +36,22 @@ func admitConstraint(cs *confState, a *admitted) *api.Error {
 		}
 	}
 	return api.NewError(api.CodeNodeConfigUnavailable)
+}
+
+// knownConstraint parses -C and checks that every feature it names is on
+// some node of the cluster, Slurm's build_feature_list: what submit and
+// scontrol update both check.
+func knownConstraint(cs *confState, s string) (*job.Constraint, *api.Error) {
+	c, err := job.ParseConstraint(s)
+	if err != nil {
+		return nil, api.NewError(api.CodeInvalidFeature)
+	}
+	for _, name := range c.Names() {
+		if !slices.ContainsFunc(cs.conf.Nodes, func(n slurmconf.Node) bool { return slices.Contains(n.Features, name) }) {
+			return nil, api.NewError(api.CodeInvalidFeature)
+		}
+	}
+	return c, nil
 }
 
 // satisfiable reports whether partition p has the nodes alternative alt

@@ -110,9 +110,9 @@ func (c *Controller) updatePriority(r *jobRecord, st *jobStatus, u *api.JobUpdat
 // starts.
 func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
 	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
-		u.NumTasks != nil || u.CPUsPerTask != nil || u.Features != nil || u.RequiredNodes != nil ||
+		u.NumTasks != nil || u.CPUsPerTask != nil || featuresChange(r, u) || u.RequiredNodes != nil ||
 		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
-		u.MemPerCPU != nil || u.MemPerNode != nil
+		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil
 	if !r.pending() {
 		if touched {
 			return api.NewError(api.CodeJobNotPending)
@@ -137,16 +137,11 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		}
 	}
 	setStr(&q.QOS, u.QOS)
-	setStr(&q.Constraint, u.Features)
 	setStr(&q.NodeList, u.RequiredNodes)
 	setStr(&q.Exclude, u.ExcludedNodes)
 	setStr(&q.StdOut, u.StdOut)
 	q.DefaultOutput = q.DefaultOutput && u.StdOut == nil // a name given now is the user's
 	setStr(&q.StdErr, u.StdErr)
-	if u.Features != nil {
-		q.Constraint = job.NormalizeConstraint(q.Constraint)
-		q.Features = job.SimpleFeatures(q.Constraint)
-	}
 	if u.GRES != nil {
 		g, err := resource.ParseGRES(*u.GRES)
 		if err != nil {
@@ -172,7 +167,10 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 // readmit re-runs the submit checks a pending-only change affects.
 func (c *Controller) readmit(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
 	cs := c.confNow()
-	a := &admitted{req: q}
+	if err := updateNodeTests(cs, q, u); err != nil { // update_nodetests.go
+		return err
+	}
+	a := &admitted{req: withoutNodeTests(q)}
 	for _, step := range []func() *api.Error{
 		func() *api.Error { return admitPartitions(cs, a) },
 		func() *api.Error {

@@ -59,6 +59,7 @@ type AcctJob struct {
 	ReqTRES         string       `json:"tres_req_str,omitempty"`
 	AllocTRES       string       `json:"tres_alloc_str,omitempty"`
 	WorkDir         string       `json:"current_working_directory,omitempty"`
+	Constraints     string       `json:"constraints,omitempty"` // -C as stored (commas as '&')
 	Restarts        int          `json:"restart_cnt"`
 	Priority        int64        `json:"priority"`
 	// MemPerCPU and MemPerNode are the job's memory request in MB as

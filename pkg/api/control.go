@@ -137,6 +137,8 @@ type JobUpdate struct {
 	// each other.
 	MemPerCPU  *int64 `json:"memory_per_cpu,omitempty"`
 	MemPerNode *int64 `json:"memory_per_node,omitempty"`
+	// MinTmpDisk (MB) is MinTmpDiskNode: --tmp (pending jobs).
+	MinTmpDisk *int64 `json:"min_tmp_disk,omitempty"`
 	// Reservation is ReservationName: an admin reservation the job's
 	// user and account may use, "" to leave it (pending or running jobs).
 	Reservation *string `json:"reservation,omitempty"`

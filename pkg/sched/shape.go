@@ -55,6 +55,11 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) 
 		return d, ReasonBadConstraints
 	}
 	if sh.Nodes > len(p.nodes) || (p.cfg.MaxNodes > 0 && sh.Nodes > p.cfg.MaxNodes) || len(sh.NodeList) > len(p.nodes) {
+		if sh.Constraint != nil && sh.Constraint.MinNodes() >= sh.Nodes {
+			// -C's counts ask for more nodes than there are (scontrol
+			// update takes "gpu*99"): Slurm's node selection fails.
+			return d, ReasonBadConstraints
+		}
 		return d, ReasonPartitionNodeLimit
 	}
 	if sh.GPUs > maxCount || sh.GPUsPerNode > maxCount || sh.CPUs > maxCount || sh.CPUsPerNode > maxCount ||

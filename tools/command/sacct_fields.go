@@ -217,7 +217,7 @@ var acctCols = []acctCol{
 	{"BlockID", 16, nil},
 	{"Cluster", 10, func(_ acctRow, p *acctPrinter) string { return p.cluster }},
 	{"Comment", 14, nil},
-	{"Constraints", 19, nil},
+	{"Constraints", 19, acctJobOnly(func(j *api.AcctJob) string { return j.Constraints })},
 	{"ConsumedEnergy", 14, acctEnergy}, {"ConsumedEnergyRaw", 17, acctEnergy},
 	{"Container", 19, nil},
 	{"CPUTime", 10, func(r acctRow, _ *acctPrinter) string {

@@ -78,7 +78,7 @@ func (pr *acctPrinter) jsonJob(j *api.AcctJob, allocOnly bool) jObj {
 		{"array", jsonArray(j)},
 		{"association", jObj{{"account", j.Account}, {"cluster", pr.cluster}, {"partition", nil}, {"user", user}}},
 		{"cluster", pr.cluster},
-		{"constraints", ""},
+		{"constraints", j.Constraints},
 		{"container", nil},
 		{"derived_exit_code", jsonExit(j.DerivedExitCode)},
 		{"time", jsonJobTime(j)},

@@ -71,8 +71,9 @@ var sacctOpts = []optSpec{
 }
 
 // sacctUnsupported are sacct options Loam knows but cannot answer: its
-// accounting keeps no job scripts, environments, constraints, reasons,
-// WCKeys or associations, and no groups, node or CPU counts to filter on.
+// accounting keeps no job scripts, environments, reasons, WCKeys or
+// associations, and no groups, node or CPU counts to filter on; it keeps
+// constraints (the Constraints field) but does not filter on them yet.
 var sacctUnsupported = map[string]string{
 	"x": "--associations", "B": "--batch-script", "c": "--completion", "C": "--constraints",
 	"env-vars": "--env-vars", "f": "--file", "F": "--flags", "g": "--gid", "i": "--nnodes",

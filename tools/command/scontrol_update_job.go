@@ -70,6 +70,12 @@ func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (str
 		u.NumTasks = &tasks
 	case abbrev(t, "MinMemoryNode", 10), abbrev(t, "MinMemoryCPU", 10):
 		return setMemory(u, t, v)
+	case abbrev(t, "MinTmpDiskNode", 5):
+		n, ok := parseUint32C(v)
+		if !ok {
+			return "scontrol: error: Invalid MinTmpDiskNode value: " + v + "\n", fieldAbort
+		}
+		u.MinTmpDisk = &n
 	case abbrev(t, "ArrayTaskThrottle", 10):
 		// Slurm reads a leading number (none: 0, no throttle).
 		n, _ := strtol(v)
@@ -160,6 +166,34 @@ func parseUint(v string, bits int) (int64, bool) {
 		return 0, false
 	}
 	return int64(n), true
+}
+
+// parseUint32C is Slurm's parse_uint32 as written, over strtoll: blanks
+// and a sign may lead, nothing may follow, and an empty value is 0
+// (MinTmpDiskNode= clears --tmp on the peer); negative values and
+// NO_VAL (4294967294) and up are refused.
+func parseUint32C(v string) (int64, bool) {
+	s := strings.TrimLeft(v, " \t\n\v\f\r")
+	if v == "" {
+		return 0, true
+	}
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false // no digits (strtoll stops at the start), or text after them
+	}
+	s = strings.TrimLeft(s, "0")
+	if len(s) > 10 {
+		return 0, false
+	}
+	n, _ := strconv.ParseInt("0"+s, 10, 64)
+	if neg && n != 0 || n >= 4294967294 {
+		return 0, false
+	}
+	return n, true
 }
 
 // setNodeCount reads NumNodes=N or N-M. Slurm's range parser reports a

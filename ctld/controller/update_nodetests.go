@@ -1,0 +1,45 @@
+package controller
+
+import (
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// featuresChange reports whether scontrol update's Features= changes the
+// job's -C. Slurm compares the text with the stored one (commas already
+// '&') before it looks at the job's state, so a running job takes its
+// own constraint again without complaint, but not "gpu,ib" for "gpu&ib",
+// nor an empty one when it has none.
+func featuresChange(r *jobRecord, u *api.JobUpdate) bool {
+	return u.Features != nil && (r.Req.Constraint == "" || *u.Features != r.Req.Constraint)
+}
+
+// updateNodeTests applies a pending job's new Features= and
+// MinTmpDiskNode=. The constraint's syntax and feature names are checked
+// as at submit; whether any node can satisfy it, or has the temporary
+// disk, is not: Slurm's update takes "gpu&cpu" or more TmpDisk than any
+// node has, and the job then pends as BadConstraints.
+func updateNodeTests(cs *confState, q *job.Request, u *api.JobUpdate) *api.Error {
+	if u.Features != nil {
+		c := job.NormalizeConstraint(*u.Features)
+		if c != "" {
+			if _, err := knownConstraint(cs, c); err != nil { // admit_constraint.go
+				return err
+			}
+		}
+		q.Constraint, q.Features = c, job.SimpleFeatures(c)
+	}
+	if u.MinTmpDisk != nil {
+		q.TmpDisk = *u.MinTmpDisk
+	}
+	return nil
+}
+
+// withoutNodeTests is the request readmit checks again after an update:
+// the job's without its -C and --tmp, which an update never checks
+// against the nodes (updateNodeTests).
+func withoutNodeTests(q *job.Request) *job.Request {
+	v := *q
+	v.Constraint, v.Features, v.TmpDisk = "", nil, 0
+	return &v
+}
