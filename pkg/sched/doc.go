@@ -44,9 +44,10 @@
 //     may use held resources only when they end by the reservation's
 //     planned start (or not at all in a strict queue); Loam tries them
 //     smallest work first. Under Loam a multi-node job at the head of its
-//     queue may take what the reservations of younger, lower jobs of its
-//     queue hold (reserve.go, heads). A reservation whose job only the lendable pool
-//     stops is parked: kept, holding nothing.
+//     queue, never requeued, may take what the reservations of younger,
+//     lower jobs of its queue hold (reserve.go, heads). A reservation
+//     whose job only the lendable pool stops is parked: kept, holding
+//     nothing.
 //  5. Cycles formed during the pass are broken; survivors re-plan at once.
 //  6. Every waiting job that can run gets an estimated start (estimate.go):
 //     the planned start of its reservation, or its place on an aggregate

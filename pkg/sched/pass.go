@@ -149,8 +149,13 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 		// A lender runs wholly on its own guarantee: every GPU it takes
 		// (a whole node's for an exclusive job) is owned.
 		c.lender = c.quota.elastic && w.g > 0 && owned >= w.g && j.waited >= lenderPatience
-		if c.pol == PolicyLoam && k < 0 && !c.parts[part].blocked && j.starts == 0 && d.n > 1 {
-			// A gang at the head of its queue (see heads).
+		if c.pol == PolicyLoam && k < 0 && !c.parts[part].blocked && j.starts == 0 && d.n > 1 && j.p.Restarts == 0 {
+			// A gang at the head of its queue (see heads). Not a requeued
+			// one: its age counts from submission, run time included, so
+			// a preempted borrower would take, the moment it is requeued,
+			// what a younger gang has gathered for hours, push that
+			// reservation's start back until it times out, and leave the
+			// GPUs it held idle for nothing.
 			c.headPos, c.headPart, c.headWaited = j.pos, part, j.waited
 		}
 		picks := c.placeWide(j, part, d, end, own)

@@ -66,9 +66,10 @@ func (c *cycle) mayUse(r *resv, end tick, tier int) bool {
 // the first job of the queue needs; a gang that aging put first (R3)
 // then gathers its nodes only as fast as the younger ones leave them, and
 // can wait days. Only gangs: a single-node job needs one node, which its
-// own reservation gets as soon as any frees. Only from younger jobs, so
-// two old jobs never take from each other; never from a reservation its
-// job preempted for, nor a strict one.
+// own reservation gets as soon as any frees. Only gangs never requeued
+// (tryStart): a requeued job's wait counts its run time. Only from
+// younger jobs, so two old jobs never take from each other; never from a
+// reservation its job preempted for, nor a strict one.
 func (c *cycle) heads(r *resv) bool {
 	return c.headPos >= 0 && !r.dead && r.job != nil && r.job.pos > c.headPos && r.part == c.headPart &&
 		!r.claimed && !r.strict && r.job.waited < c.headWaited

@@ -23,7 +23,7 @@ import (
 //	nodes LIST gpus=N cpus=N mem=MB tmp=MB features=A,B type=T weight=N state=up|drain|down|reserved
 //	node NAME state=...
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
-//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D at=-D prev=N
+//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D restarts=N at=-D prev=N
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D
@@ -309,6 +309,7 @@ func (s *Scenario) submit(a *args) {
 	}
 	j.ArrayTasks, j.ArrayRoom = int(a.int64("array", 0)), int(a.int64("room", -1))
 	j.LostRun, j.PrevPriority = a.durOr("lost", 0), a.int64("prev", 0)
+	j.Restarts = int(a.int64("restarts", 0))
 	j.Reservation = a.str("resv", "")
 	if _, ok := a.d.Arg("reserveafter"); ok {
 		j.ReserveAfter = a.at("reserveafter", s.H.Now)
