@@ -63,6 +63,11 @@ const (
 	ReasonDeadLine         Reason = "DeadLine"
 )
 
+// DescNodesUnavailable is the description Slurm's scheduler gives
+// Reason=Resources when fewer of the partition's nodes are up than the
+// job needs; squeue and scontrol print it in the reason's place.
+const DescNodesUnavailable = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions"
+
 // Loam's own reasons. Slurm has no such names; they show in squeue as they
 // are spelled here.
 const (

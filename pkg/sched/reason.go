@@ -1,5 +1,7 @@
 package sched
 
+import "github.com/loamhpc/loam/pkg/job"
+
 // Pending reasons, spelled exactly as Slurm's job_state_reason table spells
 // them, so squeue and scontrol show what a Slurm user expects.
 const (
@@ -29,7 +31,12 @@ const (
 	// ReasonReqNodeNotAvail: a node named with -w (or every node that could
 	// run the job) is down, drained or reserved. Slurm appends the nodes:
 	// "ReqNodeNotAvail, UnavailableNodes:n[1-2]".
-	ReasonReqNodeNotAvail   Reason = "ReqNodeNotAvail"
+	ReasonReqNodeNotAvail Reason = "ReqNodeNotAvail"
+	// ReasonNodesUnavailable: some of the partition's nodes are up (not
+	// down, drained or failing) but fewer than the job needs. It is
+	// Slurm's description of Reason=Resources, which squeue and scontrol
+	// print in its place.
+	ReasonNodesUnavailable  Reason = job.DescNodesUnavailable
 	ReasonQOSMaxGRESPerUser Reason = "QOSMaxGRESPerUser"
 	ReasonQOSMaxCPUPerUser  Reason = "QOSMaxCpuPerUserLimit"
 	ReasonQOSMaxMemPerUser  Reason = "QOSMaxMemoryPerUser"

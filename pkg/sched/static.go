@@ -84,13 +84,23 @@ func (c *cycle) classify(j *jobInfo, feas *feasCache) {
 	}
 	pr := feas.parts(c, j)
 	j.prim, j.dem, j.alts, j.limit = pr.prim, &pr.dem, pr.alts, pr.limit
+	// Slurm tests the begin time and the job's advance reservation
+	// (job_independent) before the partition's limits and nodes
+	// (job_limits_check, select_nodes): until its time comes, a job that
+	// can never run as things stand shows BeginTime, still without an
+	// estimate.
+	j.noEst = j.reason != "" || pr.reason != ""
 	switch {
 	case j.reason != "":
-		j.noEst = true
-	case pr.reason != "":
-		j.reason, j.noEst = pr.reason, true
 	case toTick(pj.Begin) > c.now:
 		j.reason = ReasonBeginTime
+	case pr.reason != "" && pj.Reservation != "":
+		c.advClassify(j)
+		if j.reason == "" {
+			j.reason = pr.reason
+		}
+	case pr.reason != "":
+		j.reason = pr.reason
 	case pj.ArrayRoom == 0:
 		j.reason = ReasonJobArrayTaskLimit
 	case pj.Reservation != "":
@@ -329,9 +339,34 @@ func (c *cycle) feasibility(d *demand, p *partInfo) Reason {
 	case full < d.n-1 || last < d.n:
 		return ReasonPartitionNodeLimit
 	case fullUp < d.n-1 || lastUp < d.n:
-		return ReasonReqNodeNotAvail
+		return c.unavailReason(p, d.n)
 	}
 	return ""
+}
+
+// unavailReason words, as the peer shows it, why too few of the
+// partition's nodes that could hold a job of n nodes are up: some are up
+// but fewer than n (ReasonNodesUnavailable, the text of Slurm's main
+// scheduler), or else ReqNodeNotAvail naming the partition's nodes that
+// are not up (select_nodes' text, which Slurm then keeps: it stops
+// testing the job until a node comes back).
+func (c *cycle) unavailReason(p *partInfo, n int) Reason {
+	up := 0
+	var down []string
+	for _, ni := range p.nodes {
+		if c.nodes[ni].schedulable() {
+			up++
+		} else {
+			down = append(down, c.nodes[ni].name)
+		}
+	}
+	switch {
+	case up > 0 && up < n:
+		return ReasonNodesUnavailable
+	case len(down) == 0:
+		return ReasonNodeReserved
+	}
+	return ReasonReqNodeNotAvail + Reason(reasonUnavailablePrefix+hostlist.Compress(down))
 }
 
 // nodeListReason checks the nodes named with -w: each must belong to the

@@ -21,6 +21,8 @@ func TestReasonHeldDescLife(t *testing.T) {
 			StateDescription: "job requeued in held state"}, "job requeued in held state"},
 		"held by the user": {api.Job{JobState: job.Pending, StateReason: job.ReasonJobHeldUser,
 			StateDescription: "job requeued in held state"}, "job requeued in held state"},
+		"too few nodes up": {api.Job{JobState: job.Pending, StateReason: job.ReasonResources,
+			StateDescription: job.DescNodesUnavailable}, job.DescNodesUnavailable},
 		"plain hold": {api.Job{JobState: job.Pending, StateReason: job.ReasonJobHeldAdmin}, "JobHeldAdmin"},
 		"launch failure text stays Loam's": {api.Job{JobState: job.Failed, StateReason: job.ReasonJobLaunchFailure,
 			StateDescription: "output directory /x missing"}, "JobLaunchFailure"},

@@ -235,10 +235,12 @@ func minMemory(j *api.Job) int64 {
 // which begins with the reason it details), else the reason's name. A
 // description of another kind (the message of a launch failure) is
 // Loam's detail, not something Slurm prints there; but a job held because
-// its reservation ended shows "Reservation NAME was deleted", as Slurm's.
+// its reservation ended shows "Reservation NAME was deleted", as Slurm's,
+// and a job too few of whose partition's nodes are up shows Slurm's
+// description of Resources.
 func reasonText(j *api.Job) string {
 	if d := j.StateDescription; d != "" && (strings.HasPrefix(d, string(j.StateReason)) ||
-		j.StateReason == job.ReasonReservationDeleted || heldDesc(j)) {
+		j.StateReason == job.ReasonReservationDeleted || heldDesc(j) || d == job.DescNodesUnavailable) {
 		return d
 	}
 	return string(j.StateReason)

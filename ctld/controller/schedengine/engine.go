@@ -167,8 +167,13 @@ func fromSched(alloc []sched.NodeAlloc) []api.NodeAllocation {
 // reason splits sched's "ReqNodeNotAvail, UnavailableNodes:n1" into the
 // reason ("ReqNodeNotAvail") and its description, which is the whole text,
 // as Slurm's state_desc is (squeue %R and scontrol Reason= print it).
+// Slurm's text for too few nodes up in the partition is a description of
+// Reason=Resources.
 func reason(r sched.Reason) (job.Reason, string) {
 	s := string(r)
+	if r == sched.ReasonNodesUnavailable {
+		return job.ReasonResources, s
+	}
 	if i := strings.Index(s, ", "); i >= 0 {
 		return job.Reason(s[:i]), s
 	}
