@@ -20,7 +20,7 @@ func (l *List) SortSlurm() {
 		r := l.ranges[i]
 		rs[i] = &r
 	}
-	mergeSort(rs, make([]*Range, len(rs)), compareRanges)
+	GlibcMsort(rs, make([]*Range, len(rs)), compareRanges)
 	rs = collapse(coalesce(rs))
 	l.ranges = l.ranges[:0]
 	l.n = 0
@@ -67,29 +67,32 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// mergeSort sorts rs as glibc's msort: split in halves (the first one the
-// smaller), sort each, merge taking from the first half on ties.
-func mergeSort(rs, tmp []*Range, cmp func(a, b *Range) int) {
-	n := len(rs)
+// GlibcMsort sorts b as glibc's msort_with_tmp, which Slurm's list_sort
+// runs: halves (the first the smaller), each sorted, then merged taking
+// from the first half while cmp says <= 0. Replaying it step by step
+// matters where Slurm's comparisons are not a consistent order (sinfo -S
+// on empty host lists). tmp is scratch space as long as b.
+func GlibcMsort[T any](b, tmp []T, cmp func(x, y T) int) {
+	n := len(b)
 	if n <= 1 {
 		return
 	}
 	n1 := n / 2
-	mergeSort(rs[:n1], tmp, cmp)
-	mergeSort(rs[n1:], tmp, cmp)
-	i, j, k := 0, n1, 0
-	for i < n1 && j < n {
-		if cmp(rs[i], rs[j]) <= 0 {
-			tmp[k] = rs[i]
+	GlibcMsort(b[:n1], tmp, cmp)
+	GlibcMsort(b[n1:], tmp, cmp)
+	i, k, t := 0, n1, 0
+	for i < n1 && k < n {
+		if cmp(b[i], b[k]) <= 0 {
+			tmp[t] = b[i]
 			i++
 		} else {
-			tmp[k] = rs[j]
-			j++
+			tmp[t] = b[k]
+			k++
 		}
-		k++
+		t++
 	}
-	k += copy(tmp[k:], rs[i:n1])
-	copy(rs, tmp[:k]) // what remains of the second half is in place
+	t += copy(tmp[t:], b[i:n1])
+	copy(b, tmp[:t]) // what is left of the second half is in place
 }
 
 // intersect is Slurm's hostrange_intersect for a <= b: the hosts of b

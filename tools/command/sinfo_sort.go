@@ -20,7 +20,7 @@ type sinfoCmp func(a, b *sinfoRec) int
 // key, from the last key to the first. A given -S replaces the default
 // ("#P,-t", with -N "N"); an empty one sorts nothing; letters sinfo
 // does not know are skipped. list_sort is glibc's qsort, a merge sort:
-// stable, and exactly replayed (glibcMsort) because the node list, host
+// stable, and exactly replayed (hostlist.GlibcMsort) because the node list, host
 // name and address comparisons are not consistent orders.
 func (p *sinfoParams) sortRecs(recs []*sinfoRec, m sinfoMatch, users Users) {
 	sinfoBuildOrder(recs)
@@ -44,7 +44,7 @@ func (p *sinfoParams) sortRecs(recs []*sinfoRec, m sinfoMatch, users Users) {
 		if i > 0 && spec[i-1] == '-' {
 			f = reversed(f)
 		}
-		glibcMsort(recs, tmp, f)
+		hostlist.GlibcMsort(recs, tmp, f)
 	}
 }
 
@@ -69,32 +69,6 @@ func sinfoBuildOrder(recs []*sinfoRec) {
 
 func reversed(f sinfoCmp) sinfoCmp {
 	return func(a, b *sinfoRec) int { return -f(a, b) }
-}
-
-// glibcMsort sorts b as glibc's msort_with_tmp: halves (the first the
-// smaller), each sorted, then merged taking from the first half while
-// cmp says <= 0. tmp is scratch space as long as b.
-func glibcMsort[T any](b, tmp []T, cmp func(x, y T) int) {
-	n := len(b)
-	if n <= 1 {
-		return
-	}
-	n1 := n / 2
-	glibcMsort(b[:n1], tmp, cmp)
-	glibcMsort(b[n1:], tmp, cmp)
-	i, k, t := 0, n1, 0
-	for i < n1 && k < n {
-		if cmp(b[i], b[k]) <= 0 {
-			tmp[t] = b[i]
-			i++
-		} else {
-			tmp[t] = b[k]
-			k++
-		}
-		t++
-	}
-	t += copy(tmp[t:], b[i:n1])
-	copy(b, tmp[:t]) // what is left of the second half is in place
 }
 
 // sinfoSortKey is sort.c's comparison for the -S letter c (nil for a
