@@ -108,7 +108,7 @@ func (pr *acctPrinter) print(b []byte, jobs []api.AcctJob, q *api.AcctQuery, rq 
 	}
 	for i := range jobs {
 		j := pr.window.cut(&jobs[i])
-		if rq.qos != nil && !containsFold(rq.qos, j.QOS) || !rq.timeLimitMatches(j) {
+		if !rq.selects(j) {
 			continue
 		}
 		jobLine, steps := stepsShown(rq.sels, j) // sacct_steps.go
@@ -125,6 +125,12 @@ func (pr *acctPrinter) print(b []byte, jobs []api.AcctJob, q *api.AcctQuery, rq 
 		}
 	}
 	return b
+}
+
+// selects applies the filters sacct applies itself: -q, -k/-K and -C.
+func (rq *sacctRequest) selects(j *api.AcctJob) bool {
+	return (rq.qos == nil || containsFold(rq.qos, j.QOS)) && rq.timeLimitMatches(j) &&
+		constraintsMatch(rq.constraints, j)
 }
 
 // timeLimitMatches is -k/-K: with both, a limit between them; with -k

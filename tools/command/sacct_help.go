@@ -13,6 +13,9 @@ const sacctHelp = `sacct [<OPTION>]
                    to display.
      -b, --brief:
                    Equivalent to '--format=jobid,state,exitcode'.
+     -C, --constraints:
+                   Comma separated list of constraints: select the jobs
+                   whose requested constraints contain every one of them.
      --delimiter:
                    ASCII characters used to separate the fields when
                    specifying the -p or -P options. The default delimiter

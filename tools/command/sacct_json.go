@@ -24,7 +24,7 @@ func (pr *acctPrinter) jsonDoc(jobs []api.AcctJob, q *api.AcctQuery, rq *sacctRe
 	list := jArr{}
 	for i := range jobs {
 		j := &jobs[i]
-		if rq.qos != nil && !containsFold(rq.qos, j.QOS) || !rq.timeLimitMatches(j) {
+		if !rq.selects(j) {
 			continue
 		}
 		list = append(list, pr.jsonJob(j, q.AllocationsOnly))

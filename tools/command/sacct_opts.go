@@ -72,10 +72,9 @@ var sacctOpts = []optSpec{
 
 // sacctUnsupported are sacct options Loam knows but cannot answer: its
 // accounting keeps no job scripts, environments, reasons, WCKeys or
-// associations, and no groups, node or CPU counts to filter on; it keeps
-// constraints (the Constraints field) but does not filter on them yet.
+// associations, and no groups, node or CPU counts to filter on.
 var sacctUnsupported = map[string]string{
-	"x": "--associations", "B": "--batch-script", "c": "--completion", "C": "--constraints",
+	"x": "--associations", "B": "--batch-script", "c": "--completion",
 	"env-vars": "--env-vars", "f": "--file", "F": "--flags", "g": "--gid", "i": "--nnodes",
 	"I": "--ncpus", "reason": "--reason", "W": "--wckeys", "whole-hetjob": "--whole-hetjob",
 }
@@ -87,6 +86,7 @@ type sacctRequest struct {
 	header, allUsers bool
 	startSet, endSet bool
 	qos              []string
+	constraints      []string  // -C items, every one required (sacct_constraints.go)
 	tlMin, tlMax     int64     // -k/-K in minutes; 0 when not given
 	sels             []acctSel // -j entries (sacct_steps.go)
 	json             bool      // --json (sacct_json.go)
@@ -140,6 +140,8 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		pr.parsable = 2
 	case "q":
 		rq.qos = strtok(o.val, ",")
+	case "C":
+		rq.constraints = addCharList(rq.constraints, o.val)
 	case "r":
 		q.Partitions = append(q.Partitions, strtok(o.val, ",")...)
 	case "s":

@@ -202,6 +202,9 @@ func (a *allocator) refused(req job.Request, err error) {
 	a.w.errf("%s: %s", allocFailed[a.prog], errText(err))
 	if ae != nil && ae.JobID != 0 && a.prog == "salloc" {
 		// The refusal came after the job was created (srun says nothing).
+		// Slurm's line is slurmctld's job-complete message to salloc's
+		// port, racing the answer: last is where the peer printed it
+		// most often, though also first, between the errors, or never.
 		a.w.raw("salloc: Job allocation " + u32s(ae.JobID) + " has been revoked.\n")
 	}
 }
