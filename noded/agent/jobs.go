@@ -18,7 +18,7 @@ import (
 // jobEntry is a job whose supervisor the daemon watches.
 type jobEntry struct {
 	id     uint32
-	run    int // the job's restart count: which run of the job this is
+	run    int // the job's restart count: which run of the job this is; unknownRun when lost
 	dir    string
 	client *supervisor.Client
 	cpus   []int
@@ -28,6 +28,24 @@ type jobEntry struct {
 	// start); orders wait for it. gone is closed when the entry is
 	// removed: the run has ended here.
 	ready, gone chan struct{}
+	// failed is why the supervisor did not start, set before ready is
+	// closed: the answer to the same launch sent again meanwhile, which
+	// must not take the pid of a job that never ran for a success.
+	failed *api.Error
+}
+
+// unknownRun is the run of a re-adopted job whose launch record is lost:
+// its events go without a run, which the controller applies to the job's
+// current one, rather than with a guess that would have it drop them.
+const unknownRun = -1
+
+// runRef is the run to put in e's events: nil when unknown.
+func (e *jobEntry) runRef() *int {
+	if e.run == unknownRun {
+		return nil
+	}
+	run := e.run
+	return &run
 }
 
 // newEntry returns the entry of run run of job id, whose supervisor
@@ -76,7 +94,7 @@ func (a *Agent) started(e *jobEntry, at time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e.start = at
-	if err := a.startEvent(e.dir, e.id, &e.run, at); err != nil {
+	if err := a.startEvent(e.dir, e.id, e.runRef(), at); err != nil {
 		a.log.WithError(err).WithField("job_id", e.id).Error("record job start")
 	}
 }
@@ -102,7 +120,7 @@ func (a *Agent) startEvent(dir string, id uint32, run *int, at time.Time) error 
 // holds a.mu.
 func (a *Agent) endJob(id uint32) error {
 	dir := a.spool.JobDir(id)
-	run := -1 // not known yet: numberEnd reads it from the launch record
+	run := unknownRun // not known yet: numberEnd reads it from the launch record
 	if e := a.jobs[id]; e != nil {
 		run = e.run
 		a.cpus.release(e.cpus)
@@ -140,7 +158,7 @@ func (a *Agent) numberEnd(dir string, id uint32, run int) (api.JobEvent, error) 
 		}
 	}
 	var st spool.Start
-	if err := spool.ReadJSON(filepath.Join(dir, spool.StartFile), &st); err == nil {
+	if err := a.readRecord(filepath.Join(dir, spool.StartFile), &st); err == nil {
 		if err := a.startEvent(dir, id, runp, st.Time); err != nil {
 			return api.JobEvent{}, err
 		}
@@ -195,6 +213,13 @@ func (a *Agent) recover(ctx context.Context) error {
 		a.log.WithError(err).Error("spool: unreadable acknowledgement; every kept event is sent again")
 		acked = 0
 	}
+	strays, err := a.spool.Strays()
+	if err != nil {
+		return err
+	}
+	for _, p := range strays {
+		a.log.WithField("file", p).Warn("spool: not a job's directory; left alone")
+	}
 	a.out.acked, a.out.last = acked, acked
 	done, err := a.spool.Done()
 	if err != nil {
@@ -236,9 +261,13 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 		return a.endJob(id)
 	}
 	var l spool.Launch
+	run := unknownRun
 	if err := spool.ReadJSON(filepath.Join(dir, spool.LaunchFile), &l); err != nil {
-		// Its live supervisor read it; only the CPUs to keep are lost.
-		a.log.WithError(err).WithField("job_id", id).Error("re-adopt job without its launch record")
+		// Its live supervisor read it; the CPUs to keep and the run are
+		// lost, the job runs on.
+		a.log.WithError(err).WithField("job_id", id).Error("re-adopt job without its launch record: its CPUs are not held, its run is unknown")
+	} else {
+		run = l.Request.Restarts
 	}
 	cpus, _ := resource.ParseCPUList(l.Request.Alloc.CPUIDs)
 	for _, c := range cpus {
@@ -246,7 +275,7 @@ func (a *Agent) adopt(ctx context.Context, id uint32) error {
 			a.cpus.used[c] = true
 		}
 	}
-	e := newEntry(id, l.Request.Restarts, dir, cpus)
+	e := newEntry(id, run, dir, cpus)
 	close(e.ready)
 	a.jobs[id] = e
 	a.log.WithField("job_id", id).Info("re-adopted running job")

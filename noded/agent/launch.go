@@ -34,6 +34,9 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 		a.mu.Unlock()
 		if e.run == req.Restarts { // the same launch again
 			<-e.ready
+			if e.failed != nil {
+				return nil, e.failed
+			}
 			return &api.LaunchResponse{Pid: e.pid}, nil
 		}
 		// A requeued job's earlier run is still ending here (its stop
@@ -72,6 +75,9 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 	a.createGroup(dir, l)
 	pid, err := a.startSupervisor(dir)
 	e.pid = pid
+	if err != nil {
+		e.failed = api.Errorf(api.CodeLaunchFailed, "start job supervisor on %s: %v", a.nc.node.Name, err)
+	}
 	close(e.ready)
 	if err != nil {
 		a.removeGroup(l.Group)
@@ -82,7 +88,7 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 		a.mu.Unlock()
 		_ = os.RemoveAll(dir)
 		a.log.WithError(err).WithField("job_id", req.JobID).Error("start job supervisor")
-		return nil, api.Errorf(api.CodeLaunchFailed, "start job supervisor on %s: %v", a.nc.node.Name, err)
+		return nil, e.failed
 	}
 	go a.watch(a.ctx, e)
 	return &api.LaunchResponse{Pid: pid}, nil
@@ -91,8 +97,6 @@ func (a *Agent) launch(ctx context.Context, req *api.LaunchRequest) (*api.Launch
 // checkLaunch refuses requests that cannot be right for this node.
 func (a *Agent) checkLaunch(req *api.LaunchRequest) *api.Error {
 	switch {
-	case req.JobID == 0:
-		return api.Errorf(api.CodeBadRequest, "launch: job_id is 0")
 	case req.Alloc.Node != "" && req.Alloc.Node != a.nc.node.Name:
 		return api.Errorf(api.CodeInvalidNodeName, "launch of job %d for node %s reached %s", req.JobID, req.Alloc.Node, a.nc.node.Name)
 	case req.Batch && req.Script == "":

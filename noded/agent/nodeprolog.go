@@ -61,8 +61,7 @@ func (a *Agent) watchCompleting(ctx context.Context, e *jobEntry) {
 	ev.Usage = nil // the Ended event carries it
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	run := e.run
-	ev.Run = &run
+	ev.Run = e.runRef()
 	ev.Seq = a.out.next(now)
 	a.out.add(ev)
 }

@@ -23,6 +23,9 @@ func (a *Agent) entry(ctx context.Context, id uint32) *jobEntry {
 	case <-ctx.Done():
 		return nil
 	}
+	if e.failed != nil {
+		return nil // its supervisor never ran: the entry goes
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.jobs[id] // gone if the supervisor failed to start

@@ -25,18 +25,22 @@ import (
 // procRoot is where processes are read from.
 var procRoot = "/proc"
 
+// maxPidsRequest bounds a listpids request, a job id and a step.
+const maxPidsRequest = 1 << 16
+
 // servePids answers api.PathNodedPids on the Unix socket.
 func (a *Agent) servePids(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxPidsRequest+1))
 	if err != nil {
 		writeError(w, api.Errorf(api.CodeBadRequest, "read body: %v", err))
 		return
 	}
-	var req api.PidsRequest
-	if len(bytes.TrimSpace(body)) == 0 {
-		body = []byte("{}")
+	if len(body) > maxPidsRequest {
+		writeError(w, api.Errorf(api.CodeTooLarge, "body over %d bytes", maxPidsRequest))
+		return
 	}
-	if aerr := decode(body, &req); aerr != nil {
+	var req api.PidsRequest
+	if aerr := api.DecodeStrict(body, &req); aerr != nil {
 		writeError(w, aerr)
 		return
 	}

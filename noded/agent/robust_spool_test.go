@@ -38,6 +38,7 @@ func TestRobustCorruptSpool(t *testing.T) {
 		63: {spool.StartFile: start, spool.ResultFile: "\x00\x00\x00\x00"},
 		64: {spool.StartFile: start, spool.ResultFile: result(4), spool.EndedEvent: half},
 		65: {spool.StartFile: start, spool.ResultFile: result(5)},
+		66: {spool.StartFile: "garbage", spool.ResultFile: result(6)},
 	}
 	for id, files := range jobs {
 		writeSpool(t, filepath.Join(root, "jobs", strconv.FormatUint(uint64(id), 10)), files)
@@ -56,6 +57,7 @@ func TestRobustCorruptSpool(t *testing.T) {
 		63: {api.EventEnded, job.ExitCode{Signal: 9}},
 		64: {api.EventEnded, job.ExitCode{Status: 4}},
 		65: {api.EventEnded, job.ExitCode{Status: 5}},
+		66: {api.EventEnded, job.ExitCode{Status: 6}},
 	}
 	for id, w := range want {
 		if ev := h.ended(id); ev.Kind != w.kind || ev.ExitCode != w.code {
@@ -71,7 +73,7 @@ func TestRobustCorruptSpool(t *testing.T) {
 			logged[strings.TrimPrefix(f, root+"/")] = true
 		}
 	}
-	for _, p := range []string{"done/123/" + spool.EndedEvent, "jobs/62/" + spool.StartedEvent, "jobs/63/" + spool.ResultFile, "jobs/64/" + spool.EndedEvent} {
+	for _, p := range []string{"done/123/" + spool.EndedEvent, "jobs/62/" + spool.StartedEvent, "jobs/63/" + spool.ResultFile, "jobs/64/" + spool.EndedEvent, "jobs/66/" + spool.StartFile} {
 		if !logged[p] {
 			t.Errorf("corrupt %s was not logged; logged %v", p, logged)
 		}

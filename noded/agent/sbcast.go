@@ -68,7 +68,7 @@ func (s *sbcastServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var c api.SbcastChunk
-	if aerr := decode(meta, &c); aerr != nil {
+	if aerr := api.DecodeStrict(meta, &c); aerr != nil {
 		writeError(w, aerr)
 		return
 	}

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,87 +28,87 @@ func (a *Agent) tcpHandler() http.Handler {
 	// sbcast's chunks come from the user's command, with a grant the
 	// controller signed (sbcast.go).
 	mux.HandleFunc("POST "+api.PathNodedSbcast, newSbcastServer(a).serve)
-	signed := func(path string, h func(context.Context, []byte) (any, *api.Error)) {
-		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) { a.serveSigned(w, r, h) })
+	for path, route := range a.orders() {
+		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) { a.serveSigned(w, r, route) })
 	}
-	signed(api.PathLaunch, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.LaunchRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.launch(ctx, &req)
-	})
-	signed(api.PathSignal, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.SignalRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		if req.Signal < 0 { // one above 64 is ignored, as Slurm's daemons do
-			return nil, api.Errorf(api.CodeBadRequest, "signal %d out of range", req.Signal)
-		}
-		return a.signal(ctx, &req)
-	})
-	signed(api.PathNotifyJob, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.NotifyRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.notify(ctx, &req) // notify.go
-	})
-	signed(api.PathTerminate, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.TerminateRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.terminate(ctx, &req)
-	})
-	signed(api.PathTimeLimit, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.TimeLimitRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.timeLimit(ctx, &req)
-	})
-	signed(api.PathNodedSuspend, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.NodeSuspendRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.suspend(ctx, &req) // suspend.go
-	})
-	signed(api.PathStepLaunch, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.StepLaunchRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.launchStep(ctx, &req) // step.go
-	})
-	signed(api.PathNodedStepUsage, func(ctx context.Context, body []byte) (any, *api.Error) {
-		var req api.NodedUsageRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.stepUsage(ctx, &req) // usage.go
-	})
-	signed(api.PathNodedShutdown, func(context.Context, []byte) (any, *api.Error) {
-		a.stopNow() // admin.go: scontrol shutdown
-		return &api.NodedResponse{}, nil
-	})
-	signed(api.PathNodedReconfigure, func(_ context.Context, body []byte) (any, *api.Error) {
-		var req api.NodedReconfigureRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return a.reconfigure(&req) // reload.go
-	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, api.Errorf(api.CodeNotFound, "%s %s", r.Method, r.URL.Path))
 	})
 	return a.recovering(mux) // recover.go
 }
 
-// serveSigned verifies the request's signature, then runs h.
-func (a *Agent) serveSigned(w http.ResponseWriter, r *http.Request, h func(context.Context, []byte) (any, *api.Error)) {
+// order is one of the controller's signed requests: decode reads and
+// checks its body, knowing nothing of the daemon (so that it can be fuzzed
+// alone), and run carries it out.
+type order struct {
+	decode func(body []byte) (any, *api.Error)
+	run    func(ctx context.Context, req any) (any, *api.Error)
+}
+
+// newOrder is the order whose body is a T, refused unless check passes
+// (nil: no check beyond the decoding).
+func newOrder[T any](check func(*T) *api.Error, run func(context.Context, *T) (any, *api.Error)) order {
+	return order{
+		decode: func(body []byte) (any, *api.Error) {
+			req := new(T)
+			if aerr := api.DecodeStrict(body, req); aerr != nil {
+				return nil, aerr
+			}
+			if check != nil {
+				if aerr := check(req); aerr != nil {
+					return nil, aerr
+				}
+			}
+			return req, nil
+		},
+		run: func(ctx context.Context, req any) (any, *api.Error) { return run(ctx, req.(*T)) },
+	}
+}
+
+// needJob refuses an order without a job: no job has id 0, and a body
+// that lacks job_id decodes as 0.
+func needJob(what string, id uint32) *api.Error {
+	if id == 0 {
+		return api.Errorf(api.CodeBadRequest, "%s: job_id is 0", what)
+	}
+	return nil
+}
+
+// orders are the controller's signed requests by path.
+func (a *Agent) orders() map[string]order {
+	return map[string]order{
+		api.PathLaunch: newOrder(func(r *api.LaunchRequest) *api.Error { return needJob("launch", r.JobID) },
+			func(ctx context.Context, r *api.LaunchRequest) (any, *api.Error) { return a.launch(ctx, r) }),
+		api.PathSignal: newOrder(func(r *api.SignalRequest) *api.Error {
+			if r.Signal < 0 { // one above 64 is ignored, as Slurm's daemons do
+				return api.Errorf(api.CodeBadRequest, "signal %d out of range", r.Signal)
+			}
+			return needJob("signal", r.JobID)
+		}, func(ctx context.Context, r *api.SignalRequest) (any, *api.Error) { return a.signal(ctx, r) }),
+		api.PathNotifyJob: newOrder(func(r *api.NotifyRequest) *api.Error { return needJob("notify", r.JobID) },
+			func(ctx context.Context, r *api.NotifyRequest) (any, *api.Error) { return a.notify(ctx, r) }), // notify.go
+		api.PathTerminate: newOrder(func(r *api.TerminateRequest) *api.Error { return needJob("terminate", r.JobID) },
+			func(ctx context.Context, r *api.TerminateRequest) (any, *api.Error) { return a.terminate(ctx, r) }),
+		api.PathTimeLimit: newOrder(func(r *api.TimeLimitRequest) *api.Error { return needJob("time limit", r.JobID) },
+			func(ctx context.Context, r *api.TimeLimitRequest) (any, *api.Error) { return a.timeLimit(ctx, r) }),
+		api.PathNodedSuspend: newOrder(func(r *api.NodeSuspendRequest) *api.Error { return needJob("suspend", r.JobID) },
+			func(ctx context.Context, r *api.NodeSuspendRequest) (any, *api.Error) { return a.suspend(ctx, r) }), // suspend.go
+		api.PathStepLaunch: newOrder(func(r *api.StepLaunchRequest) *api.Error { return needJob("step launch", r.JobID) },
+			func(ctx context.Context, r *api.StepLaunchRequest) (any, *api.Error) { return a.launchStep(ctx, r) }), // step.go
+		api.PathNodedStepUsage: newOrder(func(r *api.NodedUsageRequest) *api.Error { return needJob("step usage", r.JobID) },
+			func(ctx context.Context, r *api.NodedUsageRequest) (any, *api.Error) { return a.stepUsage(ctx, r) }), // usage.go
+		api.PathNodedShutdown: newOrder(nil, func(context.Context, *struct{}) (any, *api.Error) {
+			a.stopNow() // admin.go: scontrol shutdown
+			return &api.NodedResponse{}, nil
+		}),
+		api.PathNodedReconfigure: newOrder(nil, func(_ context.Context, r *api.NodedReconfigureRequest) (any, *api.Error) {
+			return a.reconfigure(r) // reload.go
+		}),
+	}
+}
+
+// serveSigned verifies the request's signature, then decodes and runs o.
+func (a *Agent) serveSigned(w http.ResponseWriter, r *http.Request, o order) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, api.MaxRequestBytes+1))
 	if err != nil {
 		writeError(w, api.Errorf(api.CodeBadRequest, "read body: %v", err))
@@ -128,7 +127,12 @@ func (a *Agent) serveSigned(w http.ResponseWriter, r *http.Request, h func(conte
 		writeError(w, api.Errorf(api.CodeProtocolAuth, "%v", err))
 		return
 	}
-	out, aerr := h(r.Context(), body)
+	req, aerr := o.decode(body)
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	out, aerr := o.run(r.Context(), req)
 	if aerr != nil {
 		writeError(w, aerr)
 		return
@@ -143,17 +147,6 @@ func (a *Agent) servePing(w http.ResponseWriter, _ *http.Request) {
 
 // Version is loam-noded's version, reported by ping and registration.
 var Version = "0.1.0"
-
-// decode reads a strict JSON body: unknown fields are an error naming
-// them, as pkg/api's contract says.
-func decode(body []byte, v any) *api.Error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return api.Errorf(api.CodeBadRequest, "%v", err)
-	}
-	return nil
-}
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", api.ContentType)

@@ -72,7 +72,7 @@ func (a *Agent) stepUsageEvent(e *jobEntry, id uint32, dir string) error {
 		n.Tasks = n.Tasks[:api.MaxEventTasks]
 	}
 	now := time.Now()
-	ev := api.JobEvent{Seq: a.out.next(now), JobID: e.id, Run: &e.run, Kind: api.EventStepUsage, Time: now.Unix(), TimeNanos: now.UnixNano(),
+	ev := api.JobEvent{Seq: a.out.next(now), JobID: e.id, Run: e.runRef(), Kind: api.EventStepUsage, Time: now.Unix(), TimeNanos: now.UnixNano(),
 		Usage: &api.JobUsage{Steps: []api.StepNodeUsage{{StepID: id, Usage: n}}}}
 	if spool.Exists(filepath.Join(dir, step.KillFailedFile)) {
 		ev.Drain = unkillable.DrainReason // the controller drains the node

@@ -40,5 +40,9 @@
 // directory, so it leaves no file behind.
 //
 // Files are written to a temporary name and renamed, so a reader never
-// sees half a file.
+// sees half a file. A record damaged all the same reads as ErrCorrupt (the
+// daemon moves it aside and goes on), an acknowledgement file that holds
+// no number as ErrCorrupt too (the daemon starts from 0 and the next
+// SetAcked rewrites it), and entries of jobs/ and done/ that are not
+// numbered directories are listed by Strays, never read as jobs.
 package spool

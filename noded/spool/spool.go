@@ -118,27 +118,47 @@ func (s *Spool) DoneDir(seq uint64) string {
 
 // Jobs lists the ids of the job directories under jobs/.
 func (s *Spool) Jobs() ([]uint32, error) {
-	return listNumbered(filepath.Join(s.Root, jobsDir), 32, func(n uint64) uint32 { return uint32(n) })
+	out, _, err := listNumbered(filepath.Join(s.Root, jobsDir), 32, func(n uint64) uint32 { return uint32(n) })
+	return out, err
 }
 
 // Done lists the sequence numbers under done/.
 func (s *Spool) Done() ([]uint64, error) {
-	return listNumbered(filepath.Join(s.Root, doneDir), 64, func(n uint64) uint64 { return n })
+	out, _, err := listNumbered(filepath.Join(s.Root, doneDir), 64, func(n uint64) uint64 { return n })
+	return out, err
 }
 
-func listNumbered[T any](dir string, bits int, conv func(uint64) T) ([]T, error) {
+// Strays lists the paths under jobs/ and done/ that are neither a job's
+// nor a finished job's directory (a name that is not a number, a plain
+// file): the daemon neither reads nor removes them, but says so, since
+// they are someone's mistake or a damaged file system's.
+func (s *Spool) Strays() ([]string, error) {
+	_, jobs, err := listNumbered(filepath.Join(s.Root, jobsDir), 32, func(uint64) struct{} { return struct{}{} })
+	if err != nil {
+		return nil, err
+	}
+	_, done, err := listNumbered(filepath.Join(s.Root, doneDir), 64, func(uint64) struct{} { return struct{}{} })
+	return append(jobs, done...), err
+}
+
+// listNumbered returns the numbers naming directories in dir, and the
+// paths of the other entries.
+func listNumbered[T any](dir string, bits int, conv func(uint64) T) ([]T, []string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("spool: %w", err)
+		return nil, nil, fmt.Errorf("spool: %w", err)
 	}
 	var out []T
+	var strays []string
 	for _, e := range ents {
 		n, err := strconv.ParseUint(e.Name(), 10, bits)
 		if err == nil && e.IsDir() {
 			out = append(out, conv(n))
+		} else {
+			strays = append(strays, filepath.Join(dir, e.Name()))
 		}
 	}
-	return out, nil
+	return out, strays, nil
 }
 
 // Finish moves a finished job's directory to done/<seq>: the commit point
@@ -152,16 +172,21 @@ func (s *Spool) Finish(id uint32, seq uint64) error {
 
 // Acked reads the highest acknowledged event number (0 when none).
 func (s *Spool) Acked() (uint64, error) {
-	data, err := os.ReadFile(filepath.Join(s.Root, ackedFile))
+	path := filepath.Join(s.Root, ackedFile)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("spool: %w", err)
 	}
-	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	text := strings.TrimSpace(string(data))
+	n, err := strconv.ParseUint(text, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("spool: acked: %w", err)
+		if len(text) > 40 {
+			text = text[:40] + "..."
+		}
+		return 0, fmt.Errorf("spool: %s: %w: %q is not an event number", path, ErrCorrupt, text)
 	}
 	return n, nil
 }
@@ -170,19 +195,29 @@ func (s *Spool) Acked() (uint64, error) {
 // rewritten in place by one write of a fixed width (20 digits and a line
 // end), which a crash of the daemon cannot tear: a new file renamed over
 // it, twice per job, cost the spool's file system an inode each time
-// (on ext4 without a journal, most of the write's cost).
+// (on ext4 without a journal, most of the write's cost). The first write
+// also cuts the file to that width: one that held something longer
+// (damaged, or written by hand) would otherwise keep its tail after the
+// number and be unreadable at the next start.
 func (s *Spool) SetAcked(seq uint64) error {
 	s.ackMu.Lock()
 	defer s.ackMu.Unlock()
-	if s.acked == nil {
+	line := fmt.Appendf(nil, "%020d\n", seq)
+	first := s.acked == nil
+	if first {
 		f, err := os.OpenFile(filepath.Join(s.Root, ackedFile), os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			return fmt.Errorf("spool: %w", err)
 		}
 		s.acked = f
 	}
-	if _, err := s.acked.WriteAt(fmt.Appendf(nil, "%020d\n", seq), 0); err != nil {
+	if _, err := s.acked.WriteAt(line, 0); err != nil {
 		return fmt.Errorf("spool: acked: %w", err)
+	}
+	if first {
+		if err := s.acked.Truncate(int64(len(line))); err != nil {
+			return fmt.Errorf("spool: acked: %w", err)
+		}
 	}
 	return nil
 }
