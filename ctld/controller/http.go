@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -203,40 +201,10 @@ func (c *Controller) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// decode reads body into v strictly: unknown fields, trailing data and
-// type mismatches are errors naming what is wrong. An empty body decodes
-// as {}.
-func decode(body []byte, v any) *api.Error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		body = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return api.Errorf(api.CodeBadRequest, "%s", jsonProblem(err))
-	}
-	if dec.More() {
-		return api.Errorf(api.CodeBadRequest, "trailing data after the JSON value")
-	}
-	return nil
-}
-
-// jsonProblem rewords encoding/json's errors for a human.
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err)
-	case errors.As(err, &te):
-		return fmt.Sprintf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return "malformed JSON: unexpected end of input"
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
-	}
-	return "malformed JSON: " + err.Error()
-}
+// decode reads body into v strictly (api.DecodeStrict, as loam-noded
+// does): unknown fields, trailing data and type mismatches are errors
+// naming what is wrong.
+func decode(body []byte, v any) *api.Error { return api.DecodeStrict(body, v) }
 
 // writeJSON answers v (or ready JSON bytes) with its Content-Length, so
 // clients never see a chunked body.
