@@ -3,7 +3,6 @@
 package test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/test/clustertest"
 )
@@ -94,27 +92,8 @@ func TestUnkillableSrunStep(t *testing.T) {
 	if !strings.HasPrefix(string(out), "task-done\n"+line) || !strings.HasSuffix(string(out), " DUE TO JOB NOT ENDING WITH SIGNALS ***\nrc=0\n") {
 		t.Errorf("out.txt = %q, want the task's line, slurmstepd's and rc=0", out)
 	}
-	ran, err := os.ReadFile(filepath.Join(progDir, fmt.Sprintf("ran-%d.0", id)))
-	if err != nil {
-		t.Fatalf("UnkillableStepProgram did not run for the step: %v", err)
-	}
-	for _, want := range []string{"0\n", fmt.Sprintf("SLURM_JOB_ID=%d\n", id), "SLURM_STEP_ID=0\n", "SLURM_STEPID=0\n"} {
-		if !strings.Contains(string(ran), want) {
-			t.Errorf("UnkillableStepProgram's uid and environment %q lack %q", ran, want)
-		}
-	}
-	cl := s.d.Client()
-	clustertest.Eventually(t, nodedWait, "node drained", func() error {
-		resp, err := cl.Nodes(context.Background(), &api.NodeQuery{})
-		if err != nil {
-			return err
-		}
-		n := resp.Nodes[0]
-		if !strings.Contains(strings.Join(n.StateFlags, "+"), api.FlagDrain) || n.Reason != "Kill task failed" || n.ReasonUser != "root" {
-			return fmt.Errorf("node %s: %s+%v reason %q by %q, want drained: Kill task failed by root", n.Name, n.State, n.StateFlags, n.Reason, n.ReasonUser)
-		}
-		return nil
-	})
+	checkUnkillableProgram(t, filepath.Join(progDir, fmt.Sprintf("ran-%d.0", id)), id, "0")
+	waitKillTaskFailed(t, s.d.Client())
 	thaw()
 	if err := os.WriteFile(filepath.Join(dir, "gate2"), nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/client"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/test/clustertest"
 )
@@ -72,17 +73,32 @@ func TestUnkillableStep(t *testing.T) {
 	if out := lc.file(fmt.Sprintf("slurm-%d.out", id)); !strings.Contains(out, " DUE TO JOB NOT ENDING WITH SIGNALS ***\n") {
 		t.Errorf("output %q lacks slurmstepd's line", out)
 	}
-	ran, err := os.ReadFile(filepath.Join(dir, fmt.Sprint("ran-", id)))
+	checkUnkillableProgram(t, filepath.Join(dir, fmt.Sprint("ran-", id)), id, "4294967291")
+	waitKillTaskFailed(t, lc.cl)
+}
+
+// checkUnkillableProgram: UnkillableStepProgram ran as root with the job
+// and step ids slurmstepd gives it (its test script writes its uid and
+// environment to path).
+func checkUnkillableProgram(t *testing.T, path string, id uint32, step string) {
+	t.Helper()
+	ran, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("UnkillableStepProgram did not run: %v", err)
 	}
-	for _, want := range []string{"0\n", fmt.Sprintf("SLURM_JOB_ID=%d\n", id), "SLURM_STEP_ID=4294967291\n", "SLURM_STEPID=4294967291\n"} {
+	for _, want := range []string{"0\n", fmt.Sprintf("SLURM_JOB_ID=%d\n", id), "SLURM_STEP_ID=" + step + "\n", "SLURM_STEPID=" + step + "\n"} {
 		if !strings.Contains(string(ran), want) {
 			t.Errorf("UnkillableStepProgram's uid and environment %q lack %q", ran, want)
 		}
 	}
-	lc.eventually("node drained", func() error {
-		resp, err := lc.cl.Nodes(context.Background(), &api.NodeQuery{})
+}
+
+// waitKillTaskFailed waits until the first node is drained "Kill task
+// failed" by root, as slurmctld drains it.
+func waitKillTaskFailed(t *testing.T, cl *client.Client) {
+	t.Helper()
+	clustertest.Eventually(t, nodedWait, "node drained", func() error {
+		resp, err := cl.Nodes(context.Background(), &api.NodeQuery{})
 		if err != nil {
 			return err
 		}
