@@ -107,7 +107,7 @@ func (p *proc) setup() error {
 	if p.iso == nil {
 		return fmt.Errorf("cgroups are unavailable on %s", p.job.Node)
 	}
-	p.boundKills() // unkillable.go
+	p.job.Unkillable.Bound(p.iso)
 	g, err := p.iso.Create(isolation.Spec{Name: p.job.Group + "/step_" + strconv.FormatUint(uint64(p.req.StepID), 10),
 		CPUs: p.job.CPUs, DenyDevices: p.deniedGPUs()})
 	if err != nil {

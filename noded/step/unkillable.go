@@ -17,19 +17,6 @@ import (
 // failed"), as slurmstepd does itself.
 const KillFailedFile = "kill_failed"
 
-// killBounder is an isolator whose groups' kills give up after a bound
-// (package cgroup's).
-type killBounder interface{ SetKillTimeout(time.Duration) }
-
-// boundKills makes the step's kills give up once UnkillableStepTimeout
-// (and the second slurmstepd's monitor adds) passed after SIGKILL. A job
-// launched before the daemon passed the setting keeps the default bound.
-func (p *proc) boundKills() {
-	if b, ok := p.iso.(killBounder); ok && p.job.Unkillable != nil {
-		b.SetKillTimeout(p.job.Unkillable.KillBound())
-	}
-}
-
 // killLeftovers kills what the step's tasks left behind once they all
 // ended, as slurmstepd does with the step's container; processes that
 // outlive the bound make the step unkillable.

@@ -76,7 +76,7 @@ func Main(dir string, groups isolation.Loader, log *Logger) int {
 		return 1
 	}
 	s.log = log.WithField("job_id", s.launch.Request.JobID)
-	s.boundKills() // unkillable.go
+	s.launch.Unkillable.Bound(s.groups)
 	srv, err := s.listen()
 	if err != nil {
 		s.log.WithError(err).Error("control socket")

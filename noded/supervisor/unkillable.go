@@ -11,20 +11,6 @@ import (
 	"github.com/loamhpc/loam/pkg/isolation"
 )
 
-// killBounder is a cgroup loader whose groups' kills give up after a
-// bound (package cgfs's).
-type killBounder interface{ SetKillTimeout(time.Duration) }
-
-// boundKills makes the job's kills give up once UnkillableStepTimeout
-// (and the second slurmstepd's monitor adds) passed after SIGKILL, so the
-// job ends even when its processes never go. A launch written before the
-// daemon passed the setting keeps the loader's default bound.
-func (s *Supervisor) boundKills() {
-	if b, ok := s.groups.(killBounder); ok && s.launch.Unkillable != nil {
-		b.SetKillTimeout(s.launch.Unkillable.KillBound())
-	}
-}
-
 // killAll ends every process of the job; processes that outlive the
 // bound mark the job's kill failed, and are not waited for again.
 func (s *Supervisor) killAll() error {

@@ -39,6 +39,17 @@ type Spec struct {
 // adds to it.
 func (s Spec) KillBound() time.Duration { return s.Timeout + time.Second }
 
+// Bound makes the kills of x's groups (an isolator or a cgroup loader
+// whose kills can be bounded: packages cgroup and cgfs) give up after
+// KillBound, so a job or step ends even when its processes never go. A
+// nil Spec (a launch written before the daemon passed the settings)
+// keeps x's default bound.
+func (s *Spec) Bound(x any) {
+	if b, ok := x.(interface{ SetKillTimeout(time.Duration) }); ok && s != nil {
+		b.SetKillTimeout(s.KillBound())
+	}
+}
+
 // Env is the program's whole environment, as slurmstepd builds it.
 func Env(jobID, stepID uint32) []string {
 	job, step := strconv.FormatUint(uint64(jobID), 10), strconv.FormatUint(uint64(stepID), 10)

@@ -86,3 +86,21 @@ func TestRunSkipsWhatIsNotExecutable(t *testing.T) {
 		}
 	}
 }
+
+type boundRecorder struct{ set []time.Duration }
+
+func (b *boundRecorder) SetKillTimeout(d time.Duration) { b.set = append(b.set, d) }
+
+// TestBound: a Spec bounds kills at its timeout and a second; a nil one
+// (an older launch record) leaves the default; something that cannot be
+// bounded is left alone.
+func TestBound(t *testing.T) {
+	var b boundRecorder
+	(&Spec{Timeout: 60 * time.Second}).Bound(&b)
+	var none *Spec
+	none.Bound(&b)
+	(&Spec{Timeout: time.Second}).Bound(struct{}{})
+	if diff := cmp.Diff([]time.Duration{61 * time.Second}, b.set); diff != "" {
+		t.Errorf("kill bounds set (-want +got):\n%s", diff)
+	}
+}
