@@ -2,9 +2,7 @@ package controller
 
 import (
 	"context"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,15 +22,15 @@ func (c *Controller) configGeneration() string {
 	return strconv.FormatInt(c.started.UnixNano(), 36) + "." + strconv.FormatUint(c.reconfigs.Load(), 10)
 }
 
-// allTargets are the responding node daemons, by name. c.mu must be held.
+// allTargets are the responding node daemons, in node order. c.mu must
+// be held.
 func (c *Controller) allTargets() []nodeTarget {
 	var out []nodeTarget
-	for name := range c.nodes {
-		if t, ok := c.target(name); ok {
+	for _, n := range c.nodesByName() {
+		if t, ok := c.target(n.name); ok {
 			out = append(out, t)
 		}
 	}
-	slices.SortFunc(out, func(a, b nodeTarget) int { return strings.Compare(a.node, b.node) })
 	return out
 }
 
