@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
@@ -76,6 +77,10 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		return sched.Shape{}, err
 	}
 	s.TmpDiskMB = req.TmpDisk
+	if req.Switches > 0 {
+		s.Switches = req.Switches
+		s.SwitchWait = SwitchWait(req, cfg)
+	}
 	return s, nil
 }
 
@@ -248,4 +253,17 @@ func expandHosts(list, opt string) ([]string, error) {
 		return nil, fmt.Errorf("%s %q: %w", opt, list, err)
 	}
 	return hosts, nil
+}
+
+// SwitchWait is how long a job with --switches waits for its leaf
+// switches: its @max-time as the controller stored it (already capped),
+// or max_switch_wait when none was given.
+func SwitchWait(req *job.Request, cfg *slurmconf.Config) time.Duration {
+	if req.SwitchWait != nil {
+		return time.Duration(*req.SwitchWait) * time.Second
+	}
+	if cfg == nil {
+		return 300 * time.Second
+	}
+	return cfg.SchedulerParameters.MaxSwitchWait
 }

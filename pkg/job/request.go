@@ -92,6 +92,13 @@ type Request struct {
 	// its features when it is a plain AND list ("a&b", "a,b"), else nil.
 	Constraint string   `json:"constraints,omitempty"`
 	Features   []string `json:"features,omitempty"`
+	// Switches is --switches' count: the most leaf switches of
+	// topology.conf the job's nodes may span until it has waited
+	// SwitchWait (0: no limit). SwitchWait is the @max-time in seconds,
+	// capped by SchedulerParameters=max_switch_wait when the controller
+	// accepts it; nil takes max_switch_wait (300 s by default), as Slurm.
+	Switches   int    `json:"required_switches,omitempty"`
+	SwitchWait *int64 `json:"wait_for_switch,omitempty"`
 
 	// Time. A nil limit was not given; slurmtime.Unlimited is UNLIMITED.
 	TimeLimit *time.Duration `json:"time_limit,omitempty"`

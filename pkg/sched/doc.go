@@ -35,7 +35,9 @@
 //     (Loam, fit.go: a single-node job where it delays least its node's
 //     next whole-node availability, then among nodes draining soonest after
 //     it, then best fit by free GPUs; a multi-node job on the fullest nodes
-//     that fit, on few leaf switches; -w/-x/-C, memory and CPUs. The Slurm
+//     that fit, on few leaf switches, on at most --switches of them while
+//     the job's switch wait lasts (switches.go); -w/-x/-C, memory and
+//     CPUs. The Slurm
 //     baselines place as select/cons_tres does, slurmfit.go). A job that
 //     cannot be placed may preempt (preempt.go: urgent queues, lenders
 //     reclaiming) and, if it is among its queue's top blocked jobs, reserves

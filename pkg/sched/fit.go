@@ -71,7 +71,11 @@ func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 
 func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
 	if c.pol != PolicyLoam && d.uniform() && d.counts == nil {
-		return c.slurmPlace(p, d, end, own)
+		picks := c.slurmPlace(p, d, end, own)
+		if d.maxLeaves > 0 && picks != nil && !c.leavesOK(pickedNodes(picks), d) {
+			return nil // switches.go
+		}
+		return picks
 	}
 	held := c.heldCands(p, d, end, own)
 	if d.n == 1 && len(d.nodeList) == 0 && d.counts == nil {
@@ -107,7 +111,7 @@ func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
 	} else {
 		nodes = c.chooseNodes(cands, d)
 	}
-	if nodes == nil {
+	if nodes == nil || !c.leavesOK(nodes, d) { // switches.go
 		return nil
 	}
 	return c.pickGPUs(p, nodes, d, end, own)

@@ -322,9 +322,10 @@ func (c *cycle) planFor(j *jobInfo, own int32, others bool) (resvPlan, bool) {
 		}
 		ps = max(ps, cands[i].t)
 	}
+	ps, keep := c.switchPlan(cands, d, ps) // switches.go
 	ready := make([]planCand, 0, d.n)
 	for _, x := range cands {
-		if x.t <= ps {
+		if x.t <= ps && (keep == nil || keep[c.leafOf(x.node)]) {
 			x.listed = slices.Contains(d.nodeList, x.node)
 			x.mine = own >= 0 && slices.ContainsFunc(c.nodes[x.node].holders, func(h holdRef) bool { return h.r == own })
 			ready = append(ready, x)

@@ -39,6 +39,10 @@ type demand struct {
 	// wide is the same request on Shape.MaxNodes nodes, tried first when
 	// it starts now; nil when there is no wider shape.
 	wide *demand
+	// maxLeaves is --switches while it binds: the most leaf switches the
+	// nodes may span for a start before leafUntil (0: any). switches.go.
+	maxLeaves int
+	leafUntil tick
 }
 
 // constrained reports whether the request restricts nodes beyond counts.

@@ -137,6 +137,11 @@ type Shape struct {
 	// parentheses); nil otherwise. constraint.go.
 	Constraint *job.Constraint
 	TmpDiskMB  int64 // --tmp: the least TmpDisk of each node
+	// Switches is --switches: the most leaf switches the job's nodes may
+	// span until it has been eligible for SwitchWait (0: no limit, and
+	// none without a topology), as Slurm's topology/tree.
+	Switches   int
+	SwitchWait time.Duration
 
 	// ExclusiveUser: the job shares nodes with its user's jobs only
 	// (userexcl.go).
@@ -163,6 +168,11 @@ type PendingJob struct {
 	Nice     int
 	QOSPrio  int
 	Hold     HoldReason
+	// FixedPriority is a priority an operator pinned (scontrol update
+	// Priority=N, sbatch --priority=N); 0 leaves it computed. A pinned
+	// job keeps that value every cycle, its factors all zero, as Slurm's
+	// direct_set_prio jobs; a hold still makes it 0.
+	FixedPriority int64
 	// PrevPriority is the priority reported in the previous cycle (0 if new);
 	// Cycle reports a PriorityChange when the new value differs.
 	PrevPriority int64

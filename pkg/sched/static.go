@@ -138,6 +138,7 @@ type plainKey struct {
 func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	pj, sh := j.p, &j.p.Shape
 	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 || sh.Constraint != nil || sh.TmpDiskMB != 0 ||
+		sh.Switches > 0 || // switches.go: the demand holds the job's wait
 		c.userExcl != nil { // userexcl.go: the demand holds the user
 		return c.resolveParts(pj, f)
 	}
@@ -259,6 +260,7 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache, alt
 	if r == "" {
 		r = maxCPUsReason(p, &d) // maxcpus.go
 		c.userExclDemand(&d, pj) // userexcl.go
+		c.switchDemand(&d, pj)   // switches.go
 	}
 	if r != "" {
 		return demand{}, r

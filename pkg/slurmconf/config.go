@@ -193,6 +193,9 @@ type SchedulerParameters struct {
 	BfWindow          time.Duration // bf_window (written in minutes)
 	BfContinue        bool          // bf_continue
 	DefaultQueueDepth int64         // default_queue_depth
+	// MaxSwitchWait caps a job's --switches wait (max_switch_wait, in
+	// seconds; 300 by default).
+	MaxSwitchWait time.Duration
 	// Raw is the value as written, for printing.
 	Raw string
 	// NoHoldOnPrologFail: a batch job whose node prolog failed is

@@ -43,6 +43,7 @@ func Default() *Config {
 			BfResolution:      60 * time.Second,
 			BfWindow:          day,
 			DefaultQueueDepth: 100,
+			MaxSwitchWait:     300 * time.Second,
 		},
 		SelectType:                 "select/cons_tres",
 		TopologyPlugin:             "topology/none",

@@ -24,7 +24,7 @@ var slurmSchedOptions = sync.OnceValue(func() map[string]bool {
 		enable_hetjob_steps extra_constraints ignore_numa
 		ignore_prefer_validation inventory_interval job_state_cache
 		max_array_tasks max_depend_depth max_rpc_cnt max_sched_time
-		max_script_size max_submit_line_size max_switch_wait
+		max_script_size max_submit_line_size
 		no_backup_scheduling no_env_cache nohold_on_prolog_fail
 		pack_serial_at_end partition_job_depth permit_job_expansion
 		preempt_reorder_count preempt_strict_order preempt_youngest_first
@@ -63,6 +63,8 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 			x.schedSeconds(f, opt, val, &dst.BfWindow, time.Minute)
 		case "bf_max_job_test":
 			x.schedCount(f, opt, val, &dst.BfMaxJobTest)
+		case "max_switch_wait":
+			x.schedSeconds(f, opt, val, &dst.MaxSwitchWait, time.Second)
 		case "default_queue_depth":
 			x.schedCount(f, opt, val, &dst.DefaultQueueDepth)
 		case "enable_user_top":

@@ -23,10 +23,10 @@ import (
 //	nodes LIST gpus=N cpus=N mem=MB tmp=MB features=A,B type=T weight=N state=up|drain|down|reserved
 //	node NAME state=...
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
-//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D restarts=N at=-D prev=N
+//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D restarts=N at=-D prev=N fixed=N
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
-//	set jN nice=N qos=N limit=D
+//	set jN nice=N qos=N limit=D fixed=N
 //	window NAME nodes=LIST start=+D end=+D maint (an admin reservation; submit resv=NAME joins it)
 //	unwindow NAME (the admin reservation is deleted)
 //	cycle | advance D | end jN | cancel jN | hold jN KIND | release jN | show
@@ -291,6 +291,7 @@ func (s *Scenario) submit(a *args) {
 	_, sh.Exclusive = a.d.Arg("excl")
 	sh.NodeList, sh.Exclude, sh.Features = a.list("nodelist"), a.list("exclude"), a.list("features")
 	sh.GPUType, sh.TmpDiskMB = a.str("type", ""), a.int64("tmp", 0)
+	sh.Switches, sh.SwitchWait = int(a.int64("switches", 0)), a.durOr("switchwait", 5*time.Minute)
 	if v := a.str("constraint", ""); v != "" { // -C beyond an AND list, as cluster.ShapeOf reads it
 		c, err := job.ParseConstraint(v)
 		if err != nil {
@@ -310,6 +311,7 @@ func (s *Scenario) submit(a *args) {
 	j.ArrayTasks, j.ArrayRoom = int(a.int64("array", 0)), int(a.int64("room", -1))
 	j.LostRun, j.PrevPriority = a.durOr("lost", 0), a.int64("prev", 0)
 	j.Restarts = int(a.int64("restarts", 0))
+	j.FixedPriority = a.int64("fixed", 0)
 	j.Reservation = a.str("resv", "")
 	if _, ok := a.d.Arg("reserveafter"); ok {
 		j.ReserveAfter = a.at("reserveafter", s.H.Now)
@@ -363,6 +365,7 @@ func (s *Scenario) set(a *args) {
 	j.Nice = int(a.int64("nice", int64(j.Nice)))
 	j.QOSPrio = int(a.int64("qos", int64(j.QOSPrio)))
 	j.Limit = a.durOr("limit", j.Limit)
+	j.FixedPriority = a.int64("fixed", j.FixedPriority)
 }
 
 // show prints running jobs and reservations.
