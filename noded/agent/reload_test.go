@@ -59,6 +59,9 @@ func TestChangedKeys(t *testing.T) {
 		"debug and killwait": {edit: func(s *settings) { s.cfg.SlurmdDebug, s.cfg.KillWait = "debug", time.Second }, want: []string{"SlurmdDebug", "KillWait"}},
 		"a bigger node":      {edit: func(s *settings) { s.node.CPUs, s.node.RealMemory = 16, 2000 }, want: []string{"CPUs", "RealMemory"}},
 		"features and spec":  {edit: func(s *settings) { s.node.Features, s.node.SpecCPUs = []string{"b"}, []int{0} }, want: []string{"Features", "CPUSpecList"}},
+		"unkillable steps": {edit: func(s *settings) { s.cfg.Unkillable.Timeout, s.cfg.Unkillable.Program = time.Minute, "/u" },
+			want: []string{"UnkillableStepTimeout", "UnkillableStepProgram"}},
+		"temporary disk": {edit: func(s *settings) { s.cfg.TmpFS, s.node.TmpDisk = "/scratch", 100 }, want: []string{"TmpFS", "TmpDisk"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
