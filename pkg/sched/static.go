@@ -124,13 +124,15 @@ type partsResult struct {
 // shape without node constraints. Queues of thousands of jobs hold a few
 // dozen of them.
 type plainKey struct {
-	part, tenant             int32
-	nodes, gpus, gpusPerNode int
-	cpus, cpusPerNode        int
-	memNode, memCPU, memGPU  int64
-	limit                    time.Duration
-	gpuType                  int32 // 0: none; else feasCache.gpuTypes[GPUType]
-	exclusive                bool
+	part, tenant            int32
+	nodes, maxNodes         int
+	gpus, gpusPerNode       int
+	cpus, cpusPerNode       int
+	memNode, memCPU, memGPU int64
+	limitMem                int64 // checked against MaxMemPerNode
+	limit                   time.Duration
+	gpuType                 int32 // 0: none; else feasCache.gpuTypes[GPUType]
+	exclusive               bool
 }
 
 // parts resolves pj's partitions, from the cache when its request is
@@ -146,9 +148,9 @@ func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	if part < 0 {
 		return c.resolveParts(pj, f)
 	}
-	k := plainKey{part: part, tenant: -1, gpuType: f.gpuType(sh.GPUType), nodes: sh.Nodes, gpus: sh.GPUs,
+	k := plainKey{part: part, tenant: -1, gpuType: f.gpuType(sh.GPUType), nodes: sh.Nodes, maxNodes: sh.MaxNodes, gpus: sh.GPUs,
 		gpusPerNode: sh.GPUsPerNode, cpus: sh.CPUs, cpusPerNode: sh.CPUsPerNode, memNode: sh.MemPerNode,
-		memCPU: sh.MemPerCPU, memGPU: sh.MemPerGPU, limit: pj.Limit, exclusive: sh.Exclusive}
+		memCPU: sh.MemPerCPU, memGPU: sh.MemPerGPU, limitMem: sh.LimitMem, limit: pj.Limit, exclusive: sh.Exclusive}
 	if f.accounts {
 		k.tenant = c.assocs[j.as].tenantID // the tenant matters only here
 	}
