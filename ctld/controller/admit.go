@@ -32,6 +32,7 @@ type admitted struct {
 	hold       Hold
 	requeue    bool
 	nice       int
+	fixPrio    int64 // an operator's --priority (0: none)
 	begin      time.Time
 	deadline   time.Time
 }
@@ -65,8 +66,9 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		}
 	}
 	applyDefaults(cs, a)
-	applyMemLimits(cs, a) // memlimits.go
-	applyPartKeys(cs, a)  // partkeys.go
+	applyMemLimits(cs, a)         // memlimits.go
+	applyPartKeys(cs, a)          // partkeys.go
+	capSwitchWait(cs.conf, a.req) // switches.go
 	if err := c.preCheck(cs, a); err != nil {
 		return nil, err
 	}
@@ -283,6 +285,7 @@ func (c *Controller) admitPriority(id auth.Identity, a *admitted) *api.Error {
 	if a.req.Hold {
 		a.hold = HeldUser
 	}
+	a.fixPrio = c.submitPriority(id, a)
 	return nil
 }
 

@@ -80,6 +80,9 @@ var factorNames = []struct {
 // priority, else the factors that moved, largest move first, with their
 // signed change ("age+12,fairshare-3").
 func changeReason(prev api.PriorityFactors, had bool, pc PriorityInfo) string {
+	if pc.Fixed {
+		return "fixed"
+	}
 	if !had && pc.Old == 0 {
 		return "initial"
 	}

@@ -167,6 +167,12 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		j.MemoryPerGPU = *q.MemPerGPU
 	}
 	j.MinTmpDisk = q.TmpDisk
+	if q.Switches > 0 {
+		j.RequiredSwitch = q.Switches
+		if q.SwitchWait != nil {
+			j.WaitForSwitch = *q.SwitchWait
+		}
+	}
 	j.CPUsPerGPU, j.CPUsPerGPUDefault = q.CPUsPerGPU, q.CPUsPerGPUDefault
 	if def := c.defaultMemPerCPU(r); def > 0 {
 		j.MemoryPerCPU, j.MinMemory = def, def

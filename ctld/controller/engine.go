@@ -96,6 +96,8 @@ type EngineJob struct {
 	Nice    int
 	Hold    Hold
 	Requeue bool
+	// FixedPriority is an operator's pinned priority (0: computed).
+	FixedPriority int64
 	// ArrayTasks are the pending task indices of an array record, nil for
 	// an ordinary job; Throttle is its %N (0: none).
 	ArrayTasks []int
@@ -174,6 +176,7 @@ type PriorityInfo struct {
 	JobID    uint32
 	Old, New int64
 	Factors  api.PriorityFactors
+	Fixed    bool // New is the job's pinned priority
 }
 
 // Estimate is where and when a job would start.

@@ -226,7 +226,7 @@ func (f *FIFO) Cycle(now time.Time) *CycleResult {
 			}
 			l, ok := f.place(j)
 			if !ok {
-				res.Pending = append(res.Pending, PendingInfo{JobID: id, Reason: job.ReasonResources, Position: pos + 1, Priority: 1})
+				res.Pending = append(res.Pending, PendingInfo{JobID: id, Reason: job.ReasonResources, Position: pos + 1, Priority: max(j.FixedPriority, 1)})
 				break
 			}
 			res.Launches = append(res.Launches, l)

@@ -32,6 +32,7 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 		case r.St.Hold == h:
 			return nil
 		}
+		c.unpin(r) // its release recomputes the priority (fixed_priority.go)
 		r.St.Hold = h
 		r.St.Reason = initialReason(r)
 		r.plan = PendingInfo{}
@@ -61,6 +62,9 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 		case !r.pending():
 			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == NotHeld:
+			if c.isOperator(id) {
+				c.unpin(r) // fixed_priority.go
+			}
 			c.releaseUnheld(b, r) // hold_running.go
 			return c.inactivePartition(r)
 		case r.St.Hold != HeldUser && r.St.Hold != HeldAdmin:
@@ -75,6 +79,7 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 // releaseLocked lifts an explicit hold; a dependency may still hold the
 // job. Its reason is None until the next scheduling pass, as in Slurm.
 func (c *Controller) releaseLocked(r *jobRecord) {
+	c.unpin(r) // a requeuehold kept it; the release recomputes (fixed_priority.go)
 	r.St.Hold = NotHeld
 	r.St.Reason, r.St.Desc = job.ReasonNone, "" // e.g. "Reservation X was deleted"
 	// A job requeued in SPECIAL_EXIT state is PENDING again (requeue_op.go).

@@ -55,7 +55,7 @@ func TestAuthorization(t *testing.T) {
 		{"alice releases her own", alice, api.PathRelease, api.ReleaseRequest{JobIDs: []string{a}}, "", job.ReasonNone},
 		{"root uhold is a user hold", 0, api.PathHold, api.HoldRequest{JobIDs: []string{a}, User: true}, "", job.ReasonJobHeldUser},
 		{"alice may release it", alice, api.PathRelease, api.ReleaseRequest{JobIDs: []string{a}}, "", job.ReasonNone},
-		{"alice cannot raise her priority", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Priority: ptr(int64(0))}}, api.CodeAccessDenied, job.ReasonNone},
+		{"alice cannot raise her priority", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Priority: ptr(int64(50000))}}, api.CodeAccessDenied, job.ReasonNone},
 		{"alice cannot lengthen her time limit", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(7200))}}, api.CodeAccessDenied, job.ReasonNone},
 		{"alice may shorten it", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(600))}}, "", job.ReasonNone},
 		{"root may lengthen it", 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(7200))}}, "", job.ReasonNone},

@@ -96,6 +96,7 @@ type jobStatus struct {
 
 	Priority int64 `json:"priority"`
 	Nice     int   `json:"nice"`
+	Pinned   int64 `json:"fixed_priority,omitempty"` // an operator's fixed priority, 0: computed (fixed_priority.go)
 	Hold     Hold  `json:"hold,omitempty"`
 	Restarts int   `json:"restarts,omitempty"`
 	Requeue  bool  `json:"requeue"`

@@ -111,6 +111,7 @@ func (c *Controller) newRecord(id uint32, a *admitted) *jobRecord {
 		Partitions: a.partitions, Partition: a.partitions[0], Account: a.account, Groups: a.groups,
 		TimeLimit: a.timeLimit, Submit: now, Begin: unix(a.begin), Deadline: unix(a.deadline),
 		Nice: a.nice, Hold: a.hold, Requeue: a.requeue, Dep: a.dep,
+		Pinned: a.fixPrio, Priority: a.fixPrio,
 	}}
 	if a.req.KillOnInvalidDep != nil {
 		rec.St.KillInvDep, rec.St.NoKillInvDep = *a.req.KillOnInvalidDep, !*a.req.KillOnInvalidDep
@@ -155,6 +156,7 @@ func (c *Controller) engineJob(r *jobRecord) *EngineJob {
 		ID: r.ID, Req: r.Req, Partitions: r.St.Partitions, Tenant: r.St.Account, User: r.Req.UserName,
 		Limit: limitDuration(r.St.TimeLimit), Submit: fromUnix(r.St.Submit), Begin: fromUnix(r.St.Begin),
 		Nice: r.St.Nice, Hold: r.St.Hold, Requeue: requeues(r), Throttle: r.St.Throttle, Restarts: r.St.Restarts,
+		FixedPriority: r.St.Pinned,
 	}
 	if r.arrayRecord() {
 		ej.ArrayTasks = r.pendingTasks()

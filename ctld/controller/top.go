@@ -19,7 +19,8 @@ import (
 // move. Only nice changes are kept (and the priorities shown until the
 // next cycle): the scheduler recomputes priorities from their factors
 // minus nice every cycle, so the order top sets holds as long as the
-// factors do.
+// factors do. A pinned job (fixed_priority.go) keeps the priority top
+// gives it, pinned, as slurmctld keeps direct_set_prio.
 //
 // Who may: operators any job; a job's owner only when SchedulerParameters
 // holds enable_user_top, as in Slurm.
@@ -138,6 +139,9 @@ func (c *Controller) top(b *batch, list string, id auth.Identity, operator bool)
 			continue
 		}
 		r.St.Nice, r.St.Priority = e.nice, e.priority
+		if r.St.Pinned != 0 {
+			r.St.Pinned = e.priority // slurmctld keeps direct_set_prio
+		}
 		if err := c.eng.Update(c.engineJob(r)); err != nil {
 			return nil, api.Errorf(api.CodeInternal, "scheduler refused the new nice value of job %d: %v", r.ID, err)
 		}

@@ -37,11 +37,12 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 	st := r.St
 	steps := []func() *api.Error{
 		func() *api.Error { return c.updateTimes(r, &st, u, operator) },
-		func() *api.Error { return c.updatePriority(r, &st, u, operator) },
+		func() *api.Error { return c.updatePriority(r, &st, u, operator) }, // fixed_priority.go
 		func() *api.Error { return c.updatePendingOnly(r, &next, &st, u) },
 		func() *api.Error { return updateAnytime(&next, &st, u) },
 		func() *api.Error { return c.updateJobResv(r, &next, &st, u) }, // advresv_job.go
 		func() *api.Error { return c.updateJobLicenses(r, &next, u) },  // licenses.go
+		func() *api.Error { return c.updateSwitches(&next, u) },        // switches.go
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -72,36 +73,6 @@ func (c *Controller) updateTimes(r *jobRecord, st *jobStatus, u *api.JobUpdate, 
 			return api.NewError(api.CodeJobNotPending)
 		}
 		st.Begin = *u.BeginTime
-	}
-	return nil
-}
-
-// updatePriority: Priority is for operators (0 holds the job, as in
-// Slurm); a negative nice too.
-func (c *Controller) updatePriority(r *jobRecord, st *jobStatus, u *api.JobUpdate, operator bool) *api.Error {
-	if u.Priority != nil {
-		if !operator {
-			return api.Errorf(api.CodeAccessDenied, "only operators may set a priority")
-		}
-		if *u.Priority != 0 {
-			if st.Hold == HeldUser || st.Hold == HeldAdmin {
-				return api.NewError(api.CodeJobHeld) // Slurm's answer before anything else
-			}
-			return api.Errorf(api.CodeNotSupported, "setting a priority other than 0 (hold); change nice instead")
-		}
-		if !r.pending() {
-			return api.NewError(api.CodeJobNotPending)
-		}
-		st.Hold = HeldAdmin
-	}
-	if u.Nice != nil {
-		if *u.Nice < 0 && !operator {
-			return api.Errorf(api.CodeAccessDenied, "only operators may set a negative nice value")
-		}
-		if *u.Nice > job.MaxNice || *u.Nice < -job.MaxNice {
-			return api.NewError(api.CodeInvalidNice)
-		}
-		st.Nice = *u.Nice
 	}
 	return nil
 }

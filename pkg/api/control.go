@@ -144,6 +144,11 @@ type JobUpdate struct {
 	Reservation *string `json:"reservation,omitempty"`
 	// Licenses is Licenses=: -L's syntax, "" to clear (pending jobs).
 	Licenses *string `json:"licenses,omitempty"`
+	// Switches is Switches=COUNT (0 clears --switches); SwitchWait is
+	// Switches=COUNT@TIME's or wait-for-switch='s seconds, which the
+	// controller caps with max_switch_wait. Pending or running jobs.
+	Switches   *int   `json:"required_switch,omitempty"`
+	SwitchWait *int64 `json:"wait4switch,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

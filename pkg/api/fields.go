@@ -140,6 +140,7 @@ var jobFieldList = []jobField{
 	boolField("standard_error_default", func(j *Job) *bool { return &j.StdErrDefault }),
 	intField("restart_cnt", func(j *Job) *int { return &j.Restarts }),
 	intField("required_switch", func(j *Job) *int { return &j.RequiredSwitch }),
+	int64Field("wait4switch", func(j *Job) *int64 { return &j.WaitForSwitch }),
 	boolField("requeue", func(j *Job) *bool { return &j.Requeue }),
 	strField("dependency", func(j *Job) *string { return &j.Dependency }),
 	strField("mail_type", func(j *Job) *string { return &j.MailType }),

@@ -63,19 +63,23 @@ type Job struct {
 	CPUsPerGPUDefault bool  `json:"cpus_per_gpu_default,omitempty"`
 	MinMemory         int64 `json:"min_memory,omitempty"` // per node, as squeue %m prints
 	// MinTmpDisk is --tmp in MB (scontrol's MinTmpDiskNode, squeue %d).
-	MinTmpDisk     int64  `json:"min_tmp_disk,omitempty"`
-	RequiredNodes  string `json:"required_nodes,omitempty"`
-	ExcludedNodes  string `json:"excluded_nodes,omitempty"`
-	Features       string `json:"features,omitempty"` // -C as given
-	Exclusive      string `json:"exclusive,omitempty"`
-	SpreadJob      bool   `json:"spread_job,omitempty"`    // --spread-job
-	TRESPerNode    string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
-	TRESPerJob     string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
-	TRESPerTask    string `json:"tres_per_task,omitempty"`
-	NTasksPerTRES  int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
-	TRESReqStr     string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
-	TRESAllocStr   string `json:"tres_alloc_str,omitempty"`  // set once running
-	RequiredSwitch int    `json:"required_switch,omitempty"`
+	MinTmpDisk    int64  `json:"min_tmp_disk,omitempty"`
+	RequiredNodes string `json:"required_nodes,omitempty"`
+	ExcludedNodes string `json:"excluded_nodes,omitempty"`
+	Features      string `json:"features,omitempty"` // -C as given
+	Exclusive     string `json:"exclusive,omitempty"`
+	SpreadJob     bool   `json:"spread_job,omitempty"`    // --spread-job
+	TRESPerNode   string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
+	TRESPerJob    string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
+	TRESPerTask   string `json:"tres_per_task,omitempty"`
+	NTasksPerTRES int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
+	TRESReqStr    string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
+	TRESAllocStr  string `json:"tres_alloc_str,omitempty"`  // set once running
+	// RequiredSwitch and WaitForSwitch are --switches: the most leaf
+	// switches and how long (seconds, capped by max_switch_wait) the job
+	// waits for them; 0 and 0 when not given.
+	RequiredSwitch int   `json:"required_switch,omitempty"`
+	WaitForSwitch  int64 `json:"wait4switch,omitempty"`
 
 	TimeLimit    int64 `json:"time_limit"` // seconds; UnlimitedSeconds
 	TimeMinimum  int64 `json:"time_minimum,omitempty"`

@@ -52,7 +52,7 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	if err := shapeConstraint(&s, req); err != nil { // constraint.go: counts raise the node count
 		return sched.Shape{}, err
 	}
-	if req.MaxNodes > s.Nodes && req.NTasksPerNode == 0 && !req.Overcommit {
+	if req.MaxNodes > s.Nodes && req.NTasksPerNode == 0 && !req.Overcommit && !req.UseMinNodes {
 		s.MaxNodes = req.MaxNodes // -N1-2 -n2: two nodes when free
 	}
 	if spread := spreadNodes(req); spread > s.Nodes {

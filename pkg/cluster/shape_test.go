@@ -171,6 +171,14 @@ func TestShapeOf(t *testing.T) {
 		"--spread-job with -N keeps the node count": {
 			opts: "-N2 -n4 --spread-job", part: normal,
 			want: sched.Shape{Nodes: 2, MaxNodes: 0, CPUs: 4, MemPerCPU: 1024}},
+		// The peer: -N1-2 -n2 runs on 2 idle nodes, with --use-min-nodes
+		// on 1.
+		"-N min-max tries max nodes": {
+			opts: "-N1-2 -n2", part: normal,
+			want: sched.Shape{Nodes: 1, MaxNodes: 2, CPUs: 2, MemPerCPU: 1024}},
+		"--use-min-nodes keeps min nodes": {
+			opts: "-N1-2 -n2 --use-min-nodes", part: normal,
+			want: sched.Shape{Nodes: 1, CPUs: 2, MemPerCPU: 1024}},
 		"--spread-job with one task": {
 			opts: "-n1 --spread-job", part: normal,
 			want: sched.Shape{CPUs: 1, MemPerCPU: 1024}},

@@ -53,6 +53,9 @@ type Request struct {
 	// SpreadJob (--spread-job) spreads the tasks over as many nodes as
 	// there are tasks, as far as the partition has nodes.
 	SpreadJob bool `json:"spread_job,omitempty"`
+	// UseMinNodes (--use-min-nodes): a -N min-max job starts on min nodes
+	// even when more are free.
+	UseMinNodes bool `json:"use_min_nodes,omitempty"`
 	// Distribution is -m as given ("block:block", "plane=4"): the srun
 	// in the job reads it from SLURM_DISTRIBUTION; the controller picks
 	// the job's CPU ids by its second level.
@@ -108,6 +111,7 @@ type Request struct {
 
 	// Priority, life cycle and notification.
 	Nice             *int     `json:"nice,omitempty"`
+	Priority         *int64   `json:"priority,omitempty"` // --priority: operators' only, as slurmctld takes it
 	Hold             bool     `json:"hold,omitempty"`
 	Requeue          *bool    `json:"requeue,omitempty"` // nil: the cluster's JobRequeue default
 	Signal           *Signal  `json:"signal,omitempty"`

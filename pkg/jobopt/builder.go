@@ -42,6 +42,8 @@ type builder struct {
 	// passed are the options Loam does not act on, by long name, as last
 	// given: sbatch still exports them as SLURM_* (passedVariables).
 	passed map[string]value
+	// switches is what -v shows of --switches (switches.go).
+	switches switchState
 }
 
 func newBuilder(p *Parser) *builder {

@@ -118,6 +118,8 @@ func (b *builder) definedValue(o *Option, v value, ok bool, wrap *string) (strin
 		return fmt.Sprint(b.verbose), b.verbose > 0
 	case "quiet":
 		return "set", b.quiet
+	case "switches":
+		return b.definedSwitches()
 	case "wrap":
 		if wrap == nil {
 			return "", false
@@ -167,7 +169,6 @@ var definedFormats = map[string]func(b *builder, v value) string{
 		}
 		return v.str
 	},
-	"switches": definedSwitches,
 	"cpu-freq": func(b *builder, v value) string { return definedWords(v.str, cpuFreqWords) },
 	"profile":  definedProfile,
 }
@@ -283,19 +284,6 @@ func definedGetUserEnv(b *builder, v value) string {
 		return "0"
 	}
 	return v.str
-}
-
-// definedSwitches prints --switches=COUNT[@WAIT] with the wait as a time.
-func definedSwitches(b *builder, v value) string {
-	count, wait, ok := strings.Cut(v.str, "@")
-	if !ok {
-		return v.str
-	}
-	d, err := slurmtime.ParseDuration(wait)
-	if err != nil {
-		return v.str
-	}
-	return count + "@" + slurmtime.FormatDuration(d)
 }
 
 // cpuFreqWords are --cpu-freq's keywords as Slurm writes them back.

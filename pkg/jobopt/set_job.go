@@ -341,6 +341,13 @@ func setSpreadJob(b *builder, v value) error {
 	return nil
 }
 
+// setUseMinNodes is --use-min-nodes: a -N min-max job starts on its
+// least node count even when more nodes are free.
+func setUseMinNodes(b *builder, v value) error {
+	b.req.UseMinNodes = !v.reset
+	return nil
+}
+
 func setNTasks(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks", v.str, true)
 	b.req.NTasks = n

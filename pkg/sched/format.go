@@ -39,7 +39,11 @@ func (p *Plan) Text(epoch time.Time) string {
 		b.WriteByte('\n')
 	}
 	for _, pc := range p.Priorities {
-		fmt.Fprintf(&b, "priority j%d %d -> %d%s\n", pc.Job, pc.Old, pc.New, pc.Factors.text())
+		fixed := ""
+		if pc.Fixed {
+			fixed = " fixed"
+		}
+		fmt.Fprintf(&b, "priority j%d %d -> %d%s%s\n", pc.Job, pc.Old, pc.New, pc.Factors.text(), fixed)
 	}
 	fmt.Fprintf(&b, "fragmentation %.3f considered=%d started=%d backfilled=%d reservations=%d preempted=%d deadlocks=%d\n",
 		p.Fragmentation, p.Stats.Considered, p.Stats.Started, p.Stats.Backfilled, p.Stats.Reservations,

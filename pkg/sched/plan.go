@@ -105,6 +105,8 @@ type PriorityChange struct {
 	Old     int64
 	New     int64
 	Factors PriorityFactors
+	// Fixed: New is the job's pinned FixedPriority, not computed.
+	Fixed bool
 }
 
 // Reason is a pending reason as Slurm spells it ("Priority", "Resources").

@@ -176,11 +176,16 @@ func (c *cycle) fairshare(tenant, user string) float64 {
 // say "a batch job gains 100 points an hour, at most 5000". The integer
 // priority is truncated, at least 1, as in Slurm; jobs held by a user or
 // an admin get 0. A job waiting on a dependency has a priority, as in
-// Slurm, but no age: it is not eligible until the dependency is met.
+// Slurm, but no age: it is not eligible until the dependency is met. A
+// pinned priority (FixedPriority) is taken as it is, with no factors.
 func (c *cycle) computePriority(j *jobInfo) {
 	pj := j.p
 	if pj.Hold == HeldUser || pj.Hold == HeldAdmin {
 		j.prio, c.facs[j.idx] = 0, PriorityFactors{}
+		return
+	}
+	if pj.FixedPriority > 0 {
+		j.prio, c.facs[j.idx] = min(pj.FixedPriority, math.MaxUint32), PriorityFactors{}
 		return
 	}
 	w := &c.cfg.Priority

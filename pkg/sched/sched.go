@@ -207,7 +207,7 @@ func (c *cycle) assemblePriorities() {
 		j := &c.jobs[k]
 		if j.prio != j.p.PrevPriority {
 			c.plan.Priorities = append(c.plan.Priorities, PriorityChange{Job: j.id, Old: j.p.PrevPriority,
-				New: j.prio, Factors: c.facs[i]})
+				New: j.prio, Factors: c.facs[i], Fixed: j.p.FixedPriority > 0 && j.prio > 0})
 		}
 	}
 	byID := func(a, b PriorityChange) int { return cmpID(a.Job, b.Job) }

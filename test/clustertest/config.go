@@ -31,6 +31,9 @@ type Spec struct {
 	SlurmdTimeout int
 	// MinJobAge in seconds (default 300).
 	MinJobAge int
+	// Topology, when set, is written as topology.conf beside slurm.conf
+	// (Extra then needs TopologyPlugin=topology/tree to use it).
+	Topology string
 }
 
 // Cluster is a generated configuration in a temporary directory.
@@ -80,6 +83,11 @@ func New(t testing.TB, spec Spec) *Cluster {
 	}
 	if err := os.WriteFile(c.ConfPath, []byte(c.slurmConf()), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if spec.Topology != "" {
+		if err := os.WriteFile(filepath.Join(dir, "topology.conf"), []byte(spec.Topology), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if spec.GPUs > 0 {
 		gres := fmt.Sprintf("AutoDetect=off\nNodeName=n[01-%02d] Name=gpu Count=%d\n", spec.Nodes, spec.GPUs)

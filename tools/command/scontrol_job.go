@@ -3,11 +3,13 @@ package command
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
+	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
 // jobFormatter prints jobs as scontrol show job does: key=value pairs on
@@ -310,6 +312,10 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"StdErr="+shownStdio(stdErrPath(j), j)...)
 		b = append(b, sep+"StdIn="+shownStdio(orDefault(j.StdIn, "/dev/null"), j)...)
 		b = append(b, sep+"StdOut="+shownStdio(stdOutPath(j), j)...)
+	}
+	if j.RequiredSwitch > 0 { // --switches, where Slurm puts it for batch and other jobs
+		b = append(b, sep+"Switches="+strconv.Itoa(j.RequiredSwitch)+"@"+
+			slurmtime.FormatDuration(time.Duration(j.WaitForSwitch)*time.Second)...)
 	}
 	b = append(b, sep+"Power="...)
 	kill := j.KillInvDep || j.NoKillInvDep

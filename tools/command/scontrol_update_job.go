@@ -85,6 +85,10 @@ func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (str
 		u.ArrayMaxTasks = &n
 	case abbrev(t, "StartTime", 2), abbrev(t, "EligibleTime", 2), abbrev(t, "Deadline", 3):
 		return s.setTime(u, t, v)
+	case abbrev(t, "Switches", 5):
+		setSwitches(u, v) // scontrol_update_switches.go
+	case abbrev(t, "wait-for-switch", 5):
+		return setSwitchWait(u, v)
 	default:
 		return setJobText(u, a)
 	}

@@ -31,7 +31,7 @@ func (e *Engine) Cycle(now time.Time) *controller.CycleResult {
 		}
 	}
 	for _, pc := range plan.Priorities {
-		res.Priorities = append(res.Priorities, controller.PriorityInfo{JobID: uint32(pc.Job), Old: pc.Old, New: pc.New, Factors: apiFactors(pc.Factors)})
+		res.Priorities = append(res.Priorities, controller.PriorityInfo{JobID: uint32(pc.Job), Old: pc.Old, New: pc.New, Factors: apiFactors(pc.Factors), Fixed: pc.Fixed})
 	}
 	for _, p := range plan.Pending {
 		r, desc := reason(p.Reason)
