@@ -202,6 +202,11 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*cpt)
 	}
 	j.NodeCount = max(j.NodeCount, c.cpuBoundNodes(r, j.CPUs)) // shape_nodes.go
+	if q.Overcommit {
+		// sbatch -O asks for a CPU a node: the peer shows -O -n4 -c2 as
+		// NumCPUs=1 and -O -N2 -n8 as NumCPUs=2 (TRES cpu= alike).
+		j.CPUs = max(q.MinNodes, 1)
+	}
 	if r.finished() && q.NTasks == 0 {
 		// Ended before it ran (cancelled, DEADLINE): without -n Slurm
 		// has no task count left (NumTasks=N/A, squeue --json null).

@@ -20,8 +20,11 @@ func TestS16PendingShape(t *testing.T) {
 	type shape struct{ Nodes, MaxNodes, CPUs, Tasks, MinCPUsNode int }
 	cases := map[string]struct {
 		n, tpn, cpt, minN, maxN int
+		over                    bool // -O
 		want                    shape
 	}{
+		"-O -n4 -c2 (a CPU a node)":     {n: 4, cpt: 2, over: true, want: shape{1, 0, 1, 4, 2}},
+		"-O -N2 -n8":                    {n: 8, minN: 2, maxN: 2, over: true, want: shape{2, 2, 2, 8, 1}},
 		"-n4 --ntasks-per-node=2":       {n: 4, tpn: 2, want: shape{2, 0, 4, 4, 2}},
 		"-n4 -c2 --ntasks-per-node=2":   {n: 4, tpn: 2, cpt: 2, want: shape{2, 0, 8, 4, 4}},
 		"-n1 --ntasks-per-node=2":       {n: 1, tpn: 2, want: shape{1, 0, 1, 1, 1}},
@@ -39,7 +42,7 @@ func TestS16PendingShape(t *testing.T) {
 	for name, tc := range cases {
 		id := h.mustSubmit(alice, simpleJob(func(r *job.Request) {
 			r.Hold, r.NTasks, r.NTasksPerNode, r.CPUsPerTask = true, tc.n, tc.tpn, tc.cpt
-			r.MinNodes, r.MaxNodes = tc.minN, tc.maxN
+			r.MinNodes, r.MaxNodes, r.Overcommit = tc.minN, tc.maxN, tc.over
 		}))
 		j := h.job(fmt.Sprint(id))
 		got[name] = shape{j.NodeCount, j.MaxNodes, j.CPUs, j.Tasks, j.MinCPUsNode}
