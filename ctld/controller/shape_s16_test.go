@@ -23,6 +23,8 @@ func TestS16PendingShape(t *testing.T) {
 		over                    bool // -O
 		want                    shape
 	}{
+		// -O asks for a CPU a node; the peer shows -O -n4 -c2 on 2 nodes
+		// by its select plugin's guess, which Loam does not model.
 		"-O -n4 -c2 (a CPU a node)":     {n: 4, cpt: 2, over: true, want: shape{1, 0, 1, 4, 2}},
 		"-O -N2 -n8":                    {n: 8, minN: 2, maxN: 2, over: true, want: shape{2, 2, 2, 8, 1}},
 		"-n4 --ntasks-per-node=2":       {n: 4, tpn: 2, want: shape{2, 0, 4, 4, 2}},
