@@ -202,6 +202,9 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*cpt)
 	}
 	j.NodeCount = max(j.NodeCount, c.cpuBoundNodes(r, j.CPUs)) // shape_nodes.go
+	if n := c.heldSubmitNodes(r); n > 0 {
+		j.NodeCount = n
+	}
 	if q.Overcommit {
 		// sbatch -O asks for a CPU a node: the peer shows -O -n4 -c2 as
 		// NumCPUs=1 and -O -N2 -n8 as NumCPUs=2 (TRES cpu= alike).
@@ -324,11 +327,19 @@ func (c *Controller) fillTRES(j *api.Job, r *jobRecord) {
 	}
 	j.NTasksPerTRES = q.NTasksPerGPU
 	j.TRESPerTask = resource.FormatTRESPer(q.GPUsPerTask)
-	mem := c.jobMemory(r, j.NodeCount, j.CPUs, j.GPUs)
+	// A pending job's TRES count the nodes it asked for (-N's minimum,
+	// or its -w nodes), not the nodes its CPUs are shown to need: the
+	// peer shows held -n65 and -n4 --ntasks-per-node=2 jobs with
+	// NumNodes=2 but node=1 (and --mem=2G -n65 as mem=2G).
+	nodes := j.NodeCount
+	if len(r.St.Alloc) == 0 {
+		nodes = max(q.MinNodes, 1)
+	}
+	mem := c.jobMemory(r, nodes, j.CPUs, j.GPUs)
 	req := resource.TRES{}
 	req.Set(resource.TRESCPU, int64(j.CPUs))
 	req.Set(resource.TRESMem, mem)
-	req.Set(resource.TRESNode, int64(j.NodeCount))
+	req.Set(resource.TRESNode, int64(nodes))
 	cs := c.confNow()
 	cs.gpuTRES.add(&req, requestGPUType(q), j.GPUs) // tres_gres.go
 	addLicenseTRES(cs.conf, &req, q.Licenses)       // tres_license.go

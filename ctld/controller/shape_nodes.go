@@ -34,3 +34,29 @@ func (c *Controller) largestNodeCPUs(parts []string) int {
 	}
 	return largest
 }
+
+// heldSubmitNodes is the node count slurmctld shows for a job submitted
+// held with -c above 1 and no --ntasks-per-node, which it has never tried
+// to place (a job it tried shows the nodes its test chose, which
+// cpuBoundNodes stands for): the tasks over the tasks a node of the
+// largest size holds, at least -N's minimum, and one node more when they
+// do not divide evenly, even if they fit one node. So the peer, with
+// 64-CPU nodes, shows held -n1 -c2 and -n8 -c2 jobs as 2 nodes, -n1 -c33
+// and -n2 -c32 as 1, and -c2 without -n as 1 (pack_job's guess for
+// cpus_per_task, kept as Slurm 22.05 prints it). 0 when it does not apply.
+func (c *Controller) heldSubmitNodes(r *jobRecord) int {
+	q := r.Req
+	if !q.Hold || (r.St.Hold != HeldUser && r.St.Hold != HeldAdmin) || q.CPUsPerTask <= 1 || q.NTasksPerNode > 0 {
+		return 0
+	}
+	largest := c.largestNodeCPUs(r.St.Partitions[:min(1, len(r.St.Partitions))])
+	if largest <= 0 {
+		return 0
+	}
+	perNode := max(largest/q.CPUsPerTask, 1)
+	n := max(q.NTasks/perNode, q.MinNodes, 1)
+	if q.NTasks%perNode != 0 {
+		n++
+	}
+	return n
+}
