@@ -73,8 +73,21 @@ type Job struct {
 	TRESPerJob    string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
 	TRESPerTask   string `json:"tres_per_task,omitempty"`
 	NTasksPerTRES int    `json:"ntasks_per_tres,omitempty"` // --ntasks-per-gpu
-	TRESReqStr    string `json:"tres_req_str,omitempty"`    // "cpu=2,mem=2G,node=1,billing=2"
-	TRESAllocStr  string `json:"tres_alloc_str,omitempty"`  // set once running
+	// The CPU layout and binding asked for (job.Request), which Loam shows
+	// but does not enforce; 0 and "" are not given. NTasksPerCore is
+	// job.NTasksPerCoreAny for --hint=multithread. The CPU frequencies are
+	// Slurm's encoding (job.CPUFreq).
+	SocketsPerNode  int    `json:"sockets_per_node,omitempty"`
+	CoresPerSocket  int    `json:"cores_per_socket,omitempty"`
+	ThreadsPerCore  int    `json:"threads_per_core,omitempty"`
+	NTasksPerCore   int    `json:"ntasks_per_core,omitempty"`
+	NTasksPerSocket int    `json:"ntasks_per_socket,omitempty"`
+	TRESBind        string `json:"tres_bind,omitempty"` // "gpu:closest"
+	CPUFreqMin      int64  `json:"cpu_frequency_minimum,omitempty"`
+	CPUFreqMax      int64  `json:"cpu_frequency_maximum,omitempty"`
+	CPUFreqGov      int64  `json:"cpu_frequency_governor,omitempty"`
+	TRESReqStr      string `json:"tres_req_str,omitempty"`   // "cpu=2,mem=2G,node=1,billing=2"
+	TRESAllocStr    string `json:"tres_alloc_str,omitempty"` // set once running
 	// RequiredSwitch and WaitForSwitch are --switches: the most leaf
 	// switches and how long (seconds, capped by max_switch_wait) the job
 	// waits for them; 0 and 0 when not given.

@@ -60,6 +60,19 @@ type Request struct {
 	// in the job reads it from SLURM_DISTRIBUTION; the controller picks
 	// the job's CPU ids by its second level.
 	Distribution string `json:"distribution,omitempty"`
+	// The CPU layout and binding asked for with -B, --sockets-per-node,
+	// --cores-per-socket, --threads-per-core, --hint, --ntasks-per-core,
+	// --ntasks-per-socket, --gpu-bind and --cpu-freq, after the commands'
+	// rules between them (layout.go in jobopt). Loam records and shows
+	// them as Slurm does but neither places nor binds by them. 0 is not
+	// given; NTasksPerCore is NTasksPerCoreAny for --hint=multithread.
+	SocketsPerNode  int      `json:"sockets_per_node,omitempty"`
+	CoresPerSocket  int      `json:"cores_per_socket,omitempty"`
+	ThreadsPerCore  int      `json:"threads_per_core,omitempty"`
+	NTasksPerCore   int      `json:"ntasks_per_core,omitempty"`
+	NTasksPerSocket int      `json:"ntasks_per_socket,omitempty"`
+	TRESBind        string   `json:"tres_bind,omitempty"` // "gpu:closest": --gpu-bind
+	CPUFreq         *CPUFreq `json:"cpu_frequency,omitempty"`
 
 	// Memory in megabytes; at most one of the three is set.
 	MemPerNode *int64 `json:"memory_per_node,omitempty"` // --mem; 0 means all of each node's memory

@@ -42,6 +42,9 @@ type builder struct {
 	// passed are the options Loam does not act on, by long name, as last
 	// given: sbatch still exports them as SLURM_* (passedVariables).
 	passed map[string]value
+	// extraSet: -B was given (and not dropped for --hint), which makes
+	// its counts the task count (layout.go).
+	extraSet bool
 	// switches is what -v shows of --switches (switches.go).
 	switches switchState
 }

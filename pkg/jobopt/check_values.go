@@ -2,6 +2,8 @@ package jobopt
 
 import (
 	"strings"
+
+	"github.com/loamhpc/loam/pkg/job"
 )
 
 // valueChecks are the checks Slurm makes on options Loam otherwise
@@ -173,37 +175,15 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 	return false
 }
 
-var (
-	cpuFreqLevels    = map[string]bool{"low": true, "medium": true, "high": true, "highm1": true}
-	cpuFreqGovernors = map[string]bool{"conservative": true, "ondemand": true, "performance": true,
-		"powersave": true, "userspace": true, "schedutil": true}
-)
-
-// checkCPUFreq reads --cpu-freq=p1[-p2][:gov]: frequencies are kHz or
-// low, medium, high, highm1; a lone p1 may be a governor; a governor
-// after a colon needs the range.
+// checkCPUFreq reads --cpu-freq=p1[-p2][:gov] as Slurm does
+// (job.ParseCPUFreq), with its words.
 func checkCPUFreq(b *builder, v value) error {
-	bad := func(lines ...string) error {
+	if _, err := job.ParseCPUFreq(v.str); err != nil {
 		e := &Error{Code: ExitClient}
-		for _, l := range append(lines, "Invalid --cpu-freq argument") {
+		for _, l := range []string{err.Error(), "Invalid --cpu-freq argument"} {
 			e.Lines = append(e.Lines, b.p.prog()+": error: "+l)
 		}
 		return e
-	}
-	freq, gov, hasGov := strings.Cut(v.str, ":")
-	lo, hi, isRange := strings.Cut(freq, "-")
-	freqOK := func(s string) bool { return allDigits(s) || cpuFreqLevels[strings.ToLower(s)] }
-	switch {
-	case !isRange && !hasGov && cpuFreqGovernors[strings.ToLower(lo)]:
-		return nil
-	case !freqOK(lo):
-		return bad("unrecognized --cpu-freq argument \"" + lo + "\"")
-	case isRange && !freqOK(hi):
-		return bad("unrecognized --cpu-freq argument \"" + hi + "\"")
-	case hasGov && !isRange:
-		return bad("gov on cpu-frec (" + gov + ") illegal without max")
-	case hasGov && !cpuFreqGovernors[strings.ToLower(gov)]:
-		return bad("unrecognized --cpu-freq argument \"" + gov + "\"")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package jobopt
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -13,10 +14,7 @@ var passedAsIs = [][2]string{
 	{"gpu-freq", "SLURM_GPU_FREQ"},
 	{"gpus-per-socket", "SLURM_GPUS_PER_SOCKET"},
 	{"hint", "SLURM_HINT"},
-	{"ntasks-per-core", "SLURM_NTASKS_PER_CORE"},
 	{"ntasks-per-gpu", "SLURM_NTASKS_PER_GPU"},
-	{"ntasks-per-socket", "SLURM_NTASKS_PER_SOCKET"},
-	{"threads-per-core", "SLURM_THREADS_PER_CORE"},
 }
 
 // passedVariables adds the variables of the options Loam passes over, as
@@ -27,8 +25,18 @@ func (b *builder) passedVariables(env *envList) {
 			env.set(p[1], v.str)
 		}
 	}
-	if v, ok := b.passed["hint"]; ok && strings.EqualFold(v.str, "nomultithread") {
-		env.set("SLURM_THREADS_PER_CORE", "1")
+	// The layout as the options and --hint left it (layout.go): the
+	// peer's --hint=nomultithread job sees SLURM_THREADS_PER_CORE=1,
+	// --hint=multithread SLURM_NTASKS_PER_CORE=65535.
+	r := &b.req
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"SLURM_NTASKS_PER_CORE", r.NTasksPerCore}, {"SLURM_NTASKS_PER_SOCKET", r.NTasksPerSocket},
+		{"SLURM_THREADS_PER_CORE", r.ThreadsPerCore}} {
+		if c.n > 0 {
+			env.set(c.name, strconv.Itoa(c.n))
+		}
 	}
 	if _, ok := b.passed["overcommit"]; ok {
 		env.set("SLURM_OVERCOMMIT", "1")

@@ -195,6 +195,7 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.verifyDistribution(); err != nil {
 		return err
 	}
+	b.verifyHint() // layout.go
 	hosts, err := b.nodeListHosts()
 	if err != nil {
 		return err
@@ -216,6 +217,7 @@ func (b *builder) verifyStep(st *srunState) error {
 	}
 	b.deriveTasksPerGPU()
 	b.deriveTasks()
+	b.layoutTasks(st.srun) // layout.go
 	b.fitNodesToTasks(hosts)
 	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {
 		st.NodesOnCommandLine = true
@@ -323,6 +325,7 @@ func (st *srunState) setGPUBind(b *builder, v value) error {
 		return b.clientError("Invalid --gpu-bind argument: gpu:%s", v.str)
 	}
 	st.GPUBind = v.str
+	b.req.TRESBind = "gpu:" + v.str
 	return nil
 }
 

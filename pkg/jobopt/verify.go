@@ -28,6 +28,7 @@ func (b *builder) verify(cl *CommandLine) error {
 	if b.quiet && b.verbose > 0 {
 		deferred = append(deferred, b.errLine("don't specify both --verbose (-v) and --quiet (-Q)"))
 	}
+	b.verifyHint() // layout.go
 	// 2. File names: stdin defaults to /dev/null; all are made absolute
 	// against the job's working directory.
 	if b.req.StdIn == "" {
@@ -46,6 +47,7 @@ func (b *builder) verify(cl *CommandLine) error {
 	// 4. Derived counts and the default job name.
 	b.deriveTasksPerGPU() // srun_gpu_tasks.go
 	b.deriveTasks()
+	b.layoutTasks(false) // layout.go
 	b.defaultName(cl)
 	if r := &b.req; r.MaxNodes != 0 && r.MinNodes > r.MaxNodes {
 		deferred = append(deferred, b.errLine(fmt.Sprintf("invalid number of nodes (-N %d-%d)", r.MinNodes, r.MaxNodes)))

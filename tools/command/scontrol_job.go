@@ -167,9 +167,11 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 		nodes = strconv.Itoa(min(j.NodeCount, j.MaxNodes)) + "-" + strconv.Itoa(j.MaxNodes)
 	}
 	b = append(b, "NumNodes="+nodes+" NumCPUs="+strconv.Itoa(j.CPUs)+" NumTasks="+tasks+
-		" CPUs/Task="+strconv.Itoa(max(j.CPUsPerTask, 1))+" ReqB:S:C:T=0:0:*:*"+sep...)
+		" CPUs/Task="+strconv.Itoa(max(j.CPUsPerTask, 1))+" ReqB:S:C:T=0:0:"+countOrStar(j.CoresPerSocket)+":"+
+		countOrStar(j.ThreadsPerCore)+sep...)
 	b = append(b, "TRES="+orNull(orDefault(j.TRESAllocStr, j.TRESReqStr))+sep...)
-	b = append(b, "Socks/Node=* NtasksPerN:B:S:C="+strconv.Itoa(j.TasksPerNode)+":0:*:* CoreSpec=*"+sep...)
+	b = append(b, "Socks/Node="+countOrStar(j.SocketsPerNode)+" NtasksPerN:B:S:C="+strconv.Itoa(j.TasksPerNode)+":0:"+
+		countOrStar(j.NTasksPerSocket)+":"+countOrStar(j.NTasksPerCore)+" CoreSpec=*"+sep...)
 	if f.detail && len(j.Allocation) > 0 {
 		b = f.allocLines(b, j, sep)
 	}
@@ -186,6 +188,30 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, "Reservation="+j.Reservation+sep...)
 	}
 	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous=0 Licenses="+orNull(j.Licenses)+" Network=(null)"+sep...)
+}
+
+// countOrStar prints a layout count of show job's ReqB:S:C:T, Socks/Node
+// and NtasksPerN:B:S:C lines: "*" when not given (--hint=multithread's
+// tasks per core included, as Slurm prints INFINITE16).
+func countOrStar(n int) string {
+	if n <= 0 || n == job.NTasksPerCoreAny {
+		return "*"
+	}
+	return strconv.Itoa(n)
+}
+
+// countOrNA is a layout count as squeue -O prints it: N/A when not given.
+func countOrNA(n int) string {
+	if s := countOrStar(n); s != "*" {
+		return s
+	}
+	return "N/A"
+}
+
+// jobCPUFreq is --cpu-freq as show job's line prints it
+// ("CPU_max_freq=High "), "" without one.
+func jobCPUFreq(j *api.Job) string {
+	return job.CPUFreq{Min: uint32(j.CPUFreqMin), Max: uint32(j.CPUFreqMax), Gov: uint32(j.CPUFreqGov)}.String()
 }
 
 // allocLines prints -d's JOB_GRES and per-node lines, grouping
@@ -317,6 +343,9 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"Switches="+strconv.Itoa(j.RequiredSwitch)+"@"+
 			slurmtime.FormatDuration(time.Duration(j.WaitForSwitch)*time.Second)...)
 	}
+	if f := jobCPUFreq(j); f != "" {
+		b = append(b, sep+f...)
+	}
 	b = append(b, sep+"Power="...)
 	kill := j.KillInvDep || j.NoKillInvDep
 	if j.KillInvDep {
@@ -331,7 +360,7 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"SpreadJob=Yes"...)
 	}
 	for _, kv := range [][2]string{{"CpusPerTres", cpusPerTRES(j)}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
-		{"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
+		{"TresBind", j.TRESBind}, {"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
 		if kv[1] != "" {
 			b = append(b, sep+kv[0]+"="+kv[1]...)
 		}

@@ -99,6 +99,12 @@ var (
 
 func dNum(n int) slurmdata.Value { return slurmdata.Int(int64(n)) }
 
+// layoutCount is a CPU layout count of the job record: null when not
+// given (or --hint=multithread's INFINITE16 tasks per core).
+func layoutCount(n int) slurmdata.Value {
+	return intOrNull(int64(n), n > 0 && n != job.NTasksPerCoreAny)
+}
+
 // intOrNull is an int, or null where Slurm holds NO_VAL for unset.
 func intOrNull(n int64, set bool) slurmdata.Value {
 	if !set {
@@ -138,14 +144,20 @@ func (d *jobData) record() *slurmdata.Dict {
 	r.Set("contiguous", dBool(false))
 	r.Set("core_spec", dNull())
 	r.Set("thread_spec", dNull())
-	r.Set("cores_per_socket", dNull())
+	r.Set("cores_per_socket", layoutCount(j.CoresPerSocket))
 	r.Set("billable_tres", d.billable())
-	// Slurm 22.05 tests the CPU frequency for NO_VAL here, so an unset
-	// frequency makes cpus_per_task null whatever -c said.
-	r.Set("cpus_per_task", dNull())
-	r.Set("cpu_frequency_minimum", dNull())
-	r.Set("cpu_frequency_maximum", dNull())
-	r.Set("cpu_frequency_governor", dNull())
+	// Slurm 22.05 tests the minimum CPU frequency for NO_VAL here, so
+	// without one cpus_per_task is null whatever -c said; with one it
+	// names the key cpu_frequency_minumum (the peer's --cpu-freq=1000-2000
+	// job: cpus_per_task 1, cpu_frequency_minumum 1000).
+	r.Set("cpus_per_task", intOrNull(int64(max(j.CPUsPerTask, 1)), j.CPUFreqMin != 0))
+	if j.CPUFreqMin != 0 {
+		r.Set("cpu_frequency_minumum", dInt(j.CPUFreqMin))
+	} else {
+		r.Set("cpu_frequency_minimum", dNull())
+	}
+	r.Set("cpu_frequency_maximum", intOrNull(j.CPUFreqMax, j.CPUFreqMax != 0))
+	r.Set("cpu_frequency_governor", intOrNull(j.CPUFreqGov, j.CPUFreqGov != 0))
 	r.Set("cpus_per_tres", dStr(perGPU(int64(d.j.CPUsPerGPU))))
 	r.Set("deadline", dInt(j.Deadline))
 	r.Set("delay_boot", dInt(0))
@@ -183,9 +195,9 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("name", dStr(j.Name))
 	r.Set("nodes", dStr(j.Nodes))
 	r.Set("nice", intOrNull(int64(j.Nice), j.Nice != 0))
-	r.Set("tasks_per_core", dNull())
+	r.Set("tasks_per_core", layoutCount(j.NTasksPerCore))
 	r.Set("tasks_per_node", dNum(j.TasksPerNode))
-	r.Set("tasks_per_socket", dNull())
+	r.Set("tasks_per_socket", layoutCount(j.NTasksPerSocket))
 	r.Set("tasks_per_board", dInt(0))
 	// A job that ended before it ran, submitted without -n, has no task
 	// count (scontrol NumTasks=N/A): Slurm prints cpus and tasks null.
@@ -215,7 +227,7 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("shared", sharedValue(j.Exclusive))
 	r.Set("show_flags", slurmdata.Strs([]string{"SHOW_ALL", "SHOW_DETAIL", "SHOW_LOCAL"}))
 	r.Set("sockets_per_board", dInt(0))
-	r.Set("sockets_per_node", dNull())
+	r.Set("sockets_per_node", layoutCount(j.SocketsPerNode))
 	r.Set("start_time", dInt(j.StartTime))
 	r.Set("state_description", dStr(j.StateDescription))
 	r.Set("state_reason", dStr(string(j.StateReason)))
@@ -228,8 +240,8 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("system_comment", dStr(""))
 	r.Set("time_limit", minutesOrNull(j.TimeLimit))
 	r.Set("time_minimum", dInt(j.TimeMinimum/60))
-	r.Set("threads_per_core", dNull())
-	r.Set("tres_bind", dStr(""))
+	r.Set("threads_per_core", layoutCount(j.ThreadsPerCore))
+	r.Set("tres_bind", dStr(j.TRESBind))
 	r.Set("tres_freq", dStr(""))
 	r.Set("tres_per_job", dStr(j.TRESPerJob))
 	r.Set("tres_per_node", dStr(j.TRESPerNode))
