@@ -15,23 +15,24 @@ import (
 // node holds, plus one when they do not divide: the peer, on 64-CPU
 // nodes, shows -n1 -c2 as 2 nodes, -n1 -c33 as 1); TRES count the nodes
 // asked for, not those shown (held -n65 and -n4 --ntasks-per-node=2 are
-// NumNodes=2 with node=1). The harness's nodes have 8 CPUs.
+// NumNodes=2 with node=1). The harness's nodes have 8 CPUs, 8 cores.
 func TestHeldSubmitShape(t *testing.T) {
 	type shape struct {
 		Nodes int
 		TRES  string
 	}
 	cases := map[string]struct {
-		n, cpt, tpn int
-		held        bool
-		want        shape
+		n, cpt, tpn, tpc int
+		held             bool
+		want             shape
 	}{
-		"held -n1 -c2":                 {n: 1, cpt: 2, held: true, want: shape{2, "cpu=2,mem=2G,node=1,billing=2"}},
-		"held -n2 -c4 (fills a node)":  {n: 2, cpt: 4, held: true, want: shape{1, "cpu=8,mem=8G,node=1,billing=8"}},
-		"held -n3 -c4":                 {n: 3, cpt: 4, held: true, want: shape{2, "cpu=12,mem=12G,node=1,billing=12"}},
-		"held -c2 without -n":          {cpt: 2, held: true, want: shape{1, "cpu=2,mem=2G,node=1,billing=2"}},
-		"held -n4 --ntasks-per-node=2": {n: 4, tpn: 2, held: true, want: shape{2, "cpu=4,mem=4G,node=1,billing=4"}},
-		"held -n12 (over one node)":    {n: 12, held: true, want: shape{2, "cpu=12,mem=12G,node=1,billing=12"}},
+		"held -n1 -c2":                  {n: 1, cpt: 2, held: true, want: shape{2, "cpu=2,mem=2G,node=1,billing=2"}},
+		"held -n2 -c4 (fills a node)":   {n: 2, cpt: 4, held: true, want: shape{1, "cpu=8,mem=8G,node=1,billing=8"}},
+		"held -n3 -c4":                  {n: 3, cpt: 4, held: true, want: shape{2, "cpu=12,mem=12G,node=1,billing=12"}},
+		"held -c2 without -n":           {cpt: 2, held: true, want: shape{1, "cpu=2,mem=2G,node=1,billing=2"}},
+		"held -n4 --ntasks-per-node=2":  {n: 4, tpn: 2, held: true, want: shape{2, "cpu=4,mem=4G,node=1,billing=4"}},
+		"held -n12 --ntasks-per-core=2": {n: 12, tpc: 2, held: true, want: shape{1, "cpu=12,mem=12G,node=1,billing=12"}},
+		"held -n12 (over one node)":     {n: 12, held: true, want: shape{2, "cpu=12,mem=12G,node=1,billing=12"}},
 	}
 	h := newHarness(t)
 	h.node("n01")
@@ -39,7 +40,7 @@ func TestHeldSubmitShape(t *testing.T) {
 	got, want := map[string]shape{}, map[string]shape{}
 	for name, tc := range cases {
 		id := h.mustSubmit(alice, simpleJob(func(r *job.Request) {
-			r.Hold, r.NTasks, r.CPUsPerTask, r.NTasksPerNode = tc.held, tc.n, tc.cpt, tc.tpn
+			r.Hold, r.NTasks, r.CPUsPerTask, r.NTasksPerNode, r.NTasksPerCore = tc.held, tc.n, tc.cpt, tc.tpn, tc.tpc
 			mem := int64(1024)
 			r.MemPerCPU = &mem
 		}))

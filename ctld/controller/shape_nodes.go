@@ -1,5 +1,7 @@
 package controller
 
+import "github.com/loamhpc/loam/pkg/job"
+
 // cpuBoundNodes is the fewest nodes a pending job's CPUs fit on, as
 // slurmctld counts them for its node count: the CPUs over the largest
 // node of its partitions, rounded up, never more nodes than tasks (the
@@ -44,19 +46,54 @@ func (c *Controller) largestNodeCPUs(parts []string) int {
 // 64-CPU nodes, shows held -n1 -c2 and -n8 -c2 jobs as 2 nodes, -n1 -c33
 // and -n2 -c32 as 1, and -c2 without -n as 1 (pack_job's guess for
 // cpus_per_task, kept as Slurm 22.05 prints it). 0 when it does not apply.
+//
+// With --ntasks-per-core (and no -c) it is the cores the tasks need over
+// the cores of the largest node: held -n70 --ntasks-per-core=2 on the
+// peer's 64-core nodes is 1 node, where its 70 CPUs alone would make 2.
 func (c *Controller) heldSubmitNodes(r *jobRecord) int {
 	q := r.Req
-	if !q.Hold || (r.St.Hold != HeldUser && r.St.Hold != HeldAdmin) || q.CPUsPerTask <= 1 || q.NTasksPerNode > 0 {
+	if !q.Hold || (r.St.Hold != HeldUser && r.St.Hold != HeldAdmin) || q.NTasksPerNode > 0 {
 		return 0
 	}
-	largest := c.largestNodeCPUs(r.St.Partitions[:min(1, len(r.St.Partitions))])
-	if largest <= 0 {
-		return 0
+	part := r.St.Partitions[:min(1, len(r.St.Partitions))]
+	switch {
+	case q.CPUsPerTask > 1:
+		largest := c.largestNodeCPUs(part)
+		if largest <= 0 {
+			return 0
+		}
+		perNode := max(largest/q.CPUsPerTask, 1)
+		n := max(q.NTasks/perNode, q.MinNodes, 1)
+		if q.NTasks%perNode != 0 {
+			n++
+		}
+		return n
+	case q.NTasksPerCore > 0 && q.NTasksPerCore != job.NTasksPerCoreAny:
+		cores := c.largestNodeCores(part)
+		if cores <= 0 {
+			return 0
+		}
+		need := (q.NTasks + q.NTasksPerCore - 1) / q.NTasksPerCore
+		return max((need+cores-1)/cores, q.MinNodes, 1)
 	}
-	perNode := max(largest/q.CPUsPerTask, 1)
-	n := max(q.NTasks/perNode, q.MinNodes, 1)
-	if q.NTasks%perNode != 0 {
-		n++
+	return 0
+}
+
+// largestNodeCores is the core count of the node with the most cores in
+// the partitions (sockets x cores per socket).
+func (c *Controller) largestNodeCores(parts []string) int {
+	cs := c.confNow()
+	largest := 0
+	for _, name := range parts {
+		p, ok := cs.parts[name]
+		if !ok {
+			continue
+		}
+		for _, n := range p.Nodes {
+			if nc, ok := cs.conf.Node(n); ok {
+				largest = max(largest, max(nc.Sockets, 1)*max(nc.CoresPerSocket, 1))
+			}
+		}
 	}
-	return n
+	return largest
 }
