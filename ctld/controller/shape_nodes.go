@@ -1,6 +1,9 @@
 package controller
 
-import "github.com/loamhpc/loam/pkg/job"
+import (
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/slurmconf"
+)
 
 // cpuBoundNodes is the fewest nodes a pending job's CPUs fit on, as
 // slurmctld counts them for its node count: the CPUs over the largest
@@ -21,6 +24,17 @@ func (c *Controller) cpuBoundNodes(r *jobRecord, cpus int) int {
 
 // largestNodeCPUs is the CPU count of the largest node in the partitions.
 func (c *Controller) largestNodeCPUs(parts []string) int {
+	return c.largestNode(parts, func(nc *slurmconf.Node) int { return nc.CPUs })
+}
+
+// largestNodeCores is the core count of the node with the most cores in
+// the partitions (sockets x cores per socket).
+func (c *Controller) largestNodeCores(parts []string) int {
+	return c.largestNode(parts, func(nc *slurmconf.Node) int { return max(nc.Sockets, 1) * max(nc.CoresPerSocket, 1) })
+}
+
+// largestNode is the most size gives for a node of the partitions.
+func (c *Controller) largestNode(parts []string, size func(*slurmconf.Node) int) int {
 	cs := c.confNow()
 	largest := 0
 	for _, name := range parts {
@@ -30,7 +44,7 @@ func (c *Controller) largestNodeCPUs(parts []string) int {
 		}
 		for _, n := range p.Nodes {
 			if nc, ok := cs.conf.Node(n); ok {
-				largest = max(largest, nc.CPUs)
+				largest = max(largest, size(nc))
 			}
 		}
 	}
@@ -77,23 +91,4 @@ func (c *Controller) heldSubmitNodes(r *jobRecord) int {
 		return max((need+cores-1)/cores, q.MinNodes, 1)
 	}
 	return 0
-}
-
-// largestNodeCores is the core count of the node with the most cores in
-// the partitions (sockets x cores per socket).
-func (c *Controller) largestNodeCores(parts []string) int {
-	cs := c.confNow()
-	largest := 0
-	for _, name := range parts {
-		p, ok := cs.parts[name]
-		if !ok {
-			continue
-		}
-		for _, n := range p.Nodes {
-			if nc, ok := cs.conf.Node(n); ok {
-				largest = max(largest, max(nc.Sockets, 1)*max(nc.CoresPerSocket, 1))
-			}
-		}
-	}
-	return largest
 }
