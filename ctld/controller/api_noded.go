@@ -127,7 +127,7 @@ func (c *Controller) reconcile(b *batch, n *nodeRec, in *api.RegisterRequest) []
 		}
 		if r.St.Start < in.StartTime && r.St.Launched {
 			c.log.WithField("job_id", id).WithField("node", n.name).Warn("node lost a running job")
-			c.nodeFailJob(b, r)
+			c.nodeFailJob(b, r, n.name)
 		}
 	}
 	slices.Sort(kill)

@@ -184,7 +184,7 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 		a.Down, a.DownByController = true, false
 		setReason()
 		for _, r := range c.nodeJobs(n) {
-			c.nodeFailJob(b, r)
+			c.nodeFailJob(b, r, n.name)
 		}
 	case "RESUME", "IDLE":
 		*a = nodeAdmin{}

@@ -69,6 +69,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 		j.EligibleTime = 0
 	}
 	j.StartTime, j.EndTime, j.Deadline, j.PreemptTime = st.Start, st.End, st.Deadline, st.Preempt
+	j.ResizeTime = st.ResizeTime
 	if r.pending() {
 		j.StartTime = unix(c.obs.est.startOf(r))
 	}
@@ -186,6 +187,11 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if len(r.St.Alloc) > 0 {
 		j.NodeCount = len(r.St.Alloc)
 		j.Tasks = runningTasks(q, j.Tasks, j.NodeCount) // task_layout.go
+		if r.St.ResizeTime != 0 && q.NTasks == 0 {
+			// A task a node, counted again once a failed node left
+			// (the peer: -N2 -k shows NumTasks=1 after, -n4 keeps 4).
+			j.Tasks = j.NodeCount
+		}
 		for _, a := range r.St.Alloc {
 			j.CPUs += a.CPUs
 			j.GPUs += len(a.GPUs)

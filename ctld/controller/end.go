@@ -139,10 +139,15 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	return p
 }
 
-// nodeFailJob handles a running job whose node stopped answering: requeued
-// when it may be, NODE_FAIL otherwise.
-func (c *Controller) nodeFailJob(b *batch, r *jobRecord) {
+// nodeFailJob handles a running job whose node failed (stopped answering,
+// set DOWN, lost the job): a --no-kill job goes on without the node when
+// it can (nokill.go); otherwise it is requeued when it may be, NODE_FAIL
+// if not.
+func (c *Controller) nodeFailJob(b *batch, r *jobRecord, node string) {
 	if !r.running() {
+		return
+	}
+	if c.keepWithoutNode(b, r, node) {
 		return
 	}
 	c.cleanupOtherNodes(b, r)

@@ -40,6 +40,9 @@ type Engine interface {
 	End(id uint32, when time.Time) error
 	Requeue(id uint32, when time.Time, lostRun time.Duration) error
 	Forget(id uint32, when time.Time) error
+	// DropNode takes a failed node out of a running --no-kill job's
+	// allocation: the job keeps running on its other nodes (nokill.go).
+	DropNode(id uint32, node string, when time.Time) error
 	// Restore puts back a job that was running when the controller stopped.
 	// A non-zero preemptDeadline says the job was being preempted: it is
 	// inside its grace window until then.

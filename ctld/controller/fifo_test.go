@@ -160,6 +160,18 @@ func (f *FIFO) Requeue(id uint32, when time.Time, lost time.Duration) error {
 // Forget implements Engine.
 func (f *FIFO) Forget(id uint32, when time.Time) error { return f.Requeue(id, when, 0) }
 
+// DropNode implements Engine.
+func (f *FIFO) DropNode(id uint32, node string, when time.Time) error {
+	alloc, ok := f.running[id]
+	i := slices.IndexFunc(alloc, func(a api.NodeAllocation) bool { return a.Node == node })
+	if !ok || i < 0 || len(alloc) == 1 {
+		return fmt.Errorf("job %d: cannot drop node %s", id, node)
+	}
+	f.free(alloc[i : i+1])
+	f.running[id] = slices.Delete(slices.Clone(alloc), i, i+1)
+	return nil
+}
+
 // Restore implements Engine.
 func (f *FIFO) Restore(j *EngineJob, start time.Time, partition string, alloc []api.NodeAllocation, _ time.Time) error {
 	f.take(alloc)
@@ -258,6 +270,9 @@ func (f *FIFO) place(j *EngineJob) (Launch, bool) {
 			gpus += int(g.Count)
 		}
 	}
+	if j.Req.MinNodes > 1 && j.ArrayTasks == nil && gpus == 0 {
+		return f.placeNodes(j, max(cpus/j.Req.MinNodes, 1))
+	}
 	for _, n := range f.nodes {
 		if n.state != NodeUp || n.cpus-n.used < cpus || free(n.gpus) < gpus {
 			continue
@@ -293,6 +308,26 @@ func (f *FIFO) place(j *EngineJob) (Launch, bool) {
 		return l, true
 	}
 	return Launch{}, false
+}
+
+// placeNodes starts a -N job without GPUs on the first -N up nodes with
+// cpus free each, in node order (the first is the batch host).
+func (f *FIFO) placeNodes(j *EngineJob, cpus int) (Launch, bool) {
+	var alloc []api.NodeAllocation
+	for _, n := range f.nodes {
+		if len(alloc) < j.Req.MinNodes && n.state == NodeUp && n.cpus-n.used >= cpus {
+			alloc = append(alloc, api.NodeAllocation{Node: n.name, CPUs: cpus, Memory: 100 * int64(cpus)})
+		}
+	}
+	if len(alloc) < j.Req.MinNodes {
+		return Launch{}, false
+	}
+	f.take(alloc)
+	delete(f.pending, j.ID)
+	f.running[j.ID] = alloc
+	spec := *j
+	f.specs[j.ID] = &spec
+	return Launch{JobID: j.ID, TaskIndex: -1, Partition: j.Partitions[0], Alloc: alloc, Limit: j.Limit}, true
 }
 
 // throttled tells whether array j runs as many tasks as its %throttle.

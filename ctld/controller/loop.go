@@ -172,7 +172,7 @@ func (c *Controller) nodeNotResponding(b *batch, n *nodeRec, now time.Time) {
 	c.log.WithField("node", n.name).Warn("node not responding: down")
 	c.updateEngine(n)
 	for _, r := range c.nodeJobs(n) {
-		c.nodeFailJob(b, r)
+		c.nodeFailJob(b, r, n.name)
 	}
 }
 

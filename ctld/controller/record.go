@@ -122,6 +122,9 @@ type jobStatus struct {
 	Derived   job.ExitCode         `json:"derived_exit_code,omitempty"` // the highest step exit (DerivedExitCode)
 	Alloc     []api.NodeAllocation `json:"alloc,omitempty"`
 	BatchHost string               `json:"batch_host,omitempty"`
+	// ResizeTime is when the job last lost a node it was allocated and
+	// kept running without it (--no-kill, nokill.go).
+	ResizeTime int64 `json:"resize_time,omitempty"`
 	// Launched is set when the batch node confirmed the start.
 	Launched bool `json:"launched,omitempty"`
 	// BatchUsage is what the batch script used, from its node's end

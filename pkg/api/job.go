@@ -103,6 +103,9 @@ type Job struct {
 	// first saw it eligible, as Slurm leaves it.
 	AccrueTime int64 `json:"accrue_time,omitempty"`
 	BeginTime  int64 `json:"begin_time,omitempty"`
+	// ResizeTime is when a --no-kill job last lost a failed node
+	// (scontrol shows it only when set).
+	ResizeTime int64 `json:"resize_time,omitempty"`
 	StartTime  int64 `json:"start_time,omitempty"`
 	EndTime    int64 `json:"end_time,omitempty"`
 	Deadline   int64 `json:"deadline,omitempty"`

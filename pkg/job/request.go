@@ -48,6 +48,9 @@ type Request struct {
 	NTasksPerNode int  `json:"tasks_per_node,omitempty"`
 	CPUsPerTask   int  `json:"cpus_per_task,omitempty"`
 	MinCPUs       int  `json:"min_cpus,omitempty"` // --mincpus: CPUs each node must have
+	// NoKill (-k, --no-kill): the job keeps running on its other nodes
+	// when one of them fails (not its batch host), as in Slurm.
+	NoKill bool `json:"no_kill,omitempty"`
 	// Overcommit (-O) lets tasks share CPUs: each node gets one task's CPUs.
 	Overcommit bool `json:"overcommit,omitempty"`
 	// SpreadJob (--spread-job) spreads the tasks over as many nodes as

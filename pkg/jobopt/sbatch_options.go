@@ -66,7 +66,7 @@ func SbatchOptions() []Option {
 		{Long: "mincpus", Arg: RequiredArg, set: setMinCPUs},
 		{Long: "network", Arg: RequiredArg, Env: env("SBATCH_NETWORK")},
 		{Long: "nice", Arg: OptionalArg, set: setNice},
-		{Long: "no-kill", Short: 'k', Arg: OptionalArg, Env: env("SBATCH_NO_KILL")},
+		{Long: "no-kill", Short: 'k', Arg: OptionalArg, Env: env("SBATCH_NO_KILL"), set: setNoKill},
 		{Long: "no-requeue", Arg: NoArg, Env: env("SBATCH_NO_REQUEUE"), set: setNoRequeue},
 		{Long: "nodefile", Short: 'F', Arg: RequiredArg},
 		{Long: "nodelist", Short: 'w', Arg: RequiredArg, set: setNodeList},

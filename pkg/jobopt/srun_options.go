@@ -85,7 +85,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "network", Arg: RequiredArg, Env: env("SLURM_NETWORK")},
 		{Long: "nice", Arg: OptionalArg, set: setNice},
 		{Long: "no-allocate", Short: 'Z', Arg: NoArg},
-		{Long: "no-kill", Short: 'k', Arg: OptionalArg, Env: env("SLURM_NO_KILL")},
+		{Long: "no-kill", Short: 'k', Arg: OptionalArg, Env: env("SLURM_NO_KILL"), set: setNoKill},
 		{Long: "nodefile", Short: 'F', Arg: RequiredArg},
 		{Long: "nodelist", Short: 'w', Arg: RequiredArg, set: setNodeList},
 		{Long: "nodes", Short: 'N', Arg: RequiredArg, Env: env("SLURM_JOB_NUM_NODES"), set: setNodes},

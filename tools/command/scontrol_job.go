@@ -123,6 +123,9 @@ func (f *jobFormatter) timeLines(b []byte, j *api.Job, sep string) []byte {
 	}
 	b = append(b, sep+"SubmitTime="+f.time(j.SubmitTime)+" EligibleTime="+f.time(j.EligibleTime)+sep...)
 	b = append(b, "AccrueTime="+f.time(j.AccrueTime)+sep...)
+	if j.ResizeTime != 0 { // a --no-kill job that lost a node (job_info.c)
+		b = append(b, "ResizeTime="+f.time(j.ResizeTime)+sep...)
+	}
 	end := f.time(j.EndTime)
 	if j.TimeLimit == api.UnlimitedSeconds && j.EndTime > f.now {
 		end = "Unknown"

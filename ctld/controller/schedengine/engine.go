@@ -111,6 +111,11 @@ func (e *Engine) Forget(id uint32, when time.Time) error {
 	return e.cl.Forget(sched.JobID(id), when)
 }
 
+// DropNode implements controller.Engine.
+func (e *Engine) DropNode(id uint32, node string, when time.Time) error {
+	return e.cl.DropNode(sched.JobID(id), node, when)
+}
+
 // Restore implements controller.Engine: the job runs again from its
 // original start on its original allocation (an array task as a job of its
 // own), whatever its nodes' states (their daemons have not registered

@@ -1,0 +1,82 @@
+package controller
+
+import (
+	"context"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
+
+// keepWithoutNode lets a --no-kill job go on without its failed node, as
+// slurmctld's kill_running_job_by_node_name does for a job with
+// kill_on_node_fail off and more than one node: the node leaves the job's
+// allocation (NodeList, NumNodes, NumCPUs and TRES shrink, ResizeTime is
+// set), the scheduler frees what the job held there, the job's steps on
+// that node are killed, and the other nodes are not told anything. It
+// reports false, changing nothing, when the job must end or requeue as
+// before: no -k, a job still starting (Slurm's IS_JOB_CONFIGURING), a job
+// already being stopped, its last node, or its batch
+// host (the batch script ran there; Loam ends the job rather than leave it
+// running with no script, which Slurm 22.05 does). The caller holds c.mu.
+func (c *Controller) keepWithoutNode(b *batch, r *jobRecord, node string) bool {
+	st := &r.St
+	if !r.Req.NoKill || !st.Launched || st.EndState != "" || node == st.BatchHost || len(st.Alloc) < 2 {
+		return false
+	}
+	i := slices.IndexFunc(st.Alloc, func(a api.NodeAllocation) bool { return a.Node == node })
+	if i < 0 {
+		return false
+	}
+	now := c.now()
+	log := c.log.WithField("job_id", r.ID).WithField("node", node)
+	if err := c.eng.DropNode(r.ID, node, now); err != nil {
+		log.WithError(err).Warn("no-kill: scheduler could not drop the failed node: ending the job")
+		return false
+	}
+	log.Warn("removing failed node from job") // slurmctld: "Removing failed node %s from %pJ"
+	c.killStepsOnNode(b, r, node)
+	if n := c.nodes[node]; n != nil {
+		delete(n.jobs, r.ID)
+		n.lastBusy = now
+	}
+	st.Alloc = slices.Delete(slices.Clone(st.Alloc), i, i+1)
+	st.ResizeTime = unix(now)
+	b.persist(c.persistStatus(r))
+	c.jobChanged(r)
+	c.schedule() // what the job held on the node is free (once the node is back)
+	return true
+}
+
+// killStepsOnNode kills job r's running steps that have tasks on failed
+// node, on all their other nodes, as Slurm's kill_step_on_node does for a
+// step without its own --no-kill: a step is one program and loses its
+// meaning with part of its tasks. Each step's end then comes from its
+// srun, as for scancel JOB.STEP (step_signal.go). The caller holds c.mu.
+func (c *Controller) killStepsOnNode(b *batch, r *jobRecord, node string) {
+	js := c.steps[r.ID]
+	if js == nil {
+		return
+	}
+	for _, s := range js.list {
+		if !s.running() || !slices.ContainsFunc(s.Layout.Nodes, func(sn api.StepNode) bool { return sn.Node == node }) {
+			continue
+		}
+		step := s.StepID
+		req := api.SignalRequest{JobID: r.ID, Signal: int(syscall.SIGKILL), Step: &step}
+		for _, t := range c.stepSignalTargets(s) {
+			if t.node == node {
+				continue // it failed: nothing to tell it
+			}
+			b.sends = append(b.sends, func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+				defer cancel()
+				if _, err := c.noded.Signal(ctx, t.addr, &req); err != nil {
+					c.log.WithError(err).WithField("job_id", req.JobID).WithField("step_id", step).
+						WithField("node", t.node).Warn("no-kill: killing a step of the failed node failed")
+				}
+			})
+		}
+	}
+}
