@@ -8,6 +8,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 // twoNodeJob is a -N2 job that does not requeue; noKill adds -k.
@@ -24,6 +25,20 @@ func (h *harness) setNodeDown(node string) {
 	if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: node, State: "DOWN", Reason: "test"}, &out); err != nil {
 		h.t.Fatalf("down %s: %v", node, err)
 	}
+}
+
+// waitLaunched waits until the batch node's start event reached the
+// controller: Running is set at the start order, Launched on that event.
+func (h *harness) waitLaunched(id uint32) {
+	h.t.Helper()
+	clustertest.Eventually(h.t, 10*time.Second, fmt.Sprintf("job %d to be launched", id), func() error {
+		h.c.mu.RLock()
+		defer h.c.mu.RUnlock()
+		if r := h.c.jobs[id]; r == nil || !r.St.Launched {
+			return fmt.Errorf("not launched")
+		}
+		return nil
+	})
 }
 
 func terminationsOf(terms []api.TerminateRequest, id uint32) int {
@@ -55,6 +70,7 @@ func TestNoKillKeepsJobOnOtherNode(t *testing.T) {
 	if before.Nodes != "n[01-02]" || before.BatchHost != "n01" || before.NodeCount != 2 {
 		t.Fatalf("before: nodes %q batch host %q count %d", before.Nodes, before.BatchHost, before.NodeCount)
 	}
+	h.waitLaunched(kept) // a job still starting ends on a node failure even with -k, as in Slurm
 
 	h.setNodeDown("n02")
 
