@@ -24,6 +24,9 @@ type demand struct {
 	features []string
 	exclude  []string
 	include  []string
+	// contiguous is --contiguous: the nodes are consecutive in node
+	// table order (admission_contiguous.go).
+	contiguous bool
 }
 
 // get returns one TRES of the job's totals, as tenants.conf names them.
@@ -46,6 +49,7 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 		return demand{}, err
 	}
 	d := demand{nodes: s.Nodes, gpuType: strings.ToLower(s.GPUType), features: s.Features, exclude: s.Exclude, include: s.NodeList}
+	d.contiguous = s.Contiguous
 	n := max(s.Nodes, 1)
 	d.cpus, d.perCPUs = int64(s.CPUs), max(s.CPUsPerNode, 1)
 	if s.CPUsPerNode > 0 && s.CPUs == 0 {
@@ -178,6 +182,9 @@ func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
 	}
 	if d.nodes > len(nodes) {
 		return api.Errorf(api.CodeInvalidNodeCount, "%d nodes requested: partition %s has %d nodes that can hold the job's share", d.nodes, p.Name, len(nodes))
+	}
+	if d.contiguous && longestRun(cs.conf, nodes) < d.nodes { // admission_contiguous.go
+		return api.NewError(api.CodeNodeConfigUnavailable)
 	}
 	k := len(nodes)
 	if d.nodes > 0 {

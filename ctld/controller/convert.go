@@ -154,7 +154,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	}
 	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(shapeTasksPerNode(q), 1))
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
-	j.SpreadJob = q.SpreadJob
+	j.SpreadJob, j.Contiguous = q.SpreadJob, q.Contiguous
 	fillLayout(j, q)
 	if n := c.spreadMaxNodes(r); n > 0 { // task_layout.go
 		j.MaxNodes = n

@@ -43,6 +43,7 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 		func() *api.Error { return c.updateJobResv(r, &next, &st, u) }, // advresv_job.go
 		func() *api.Error { return c.updateJobLicenses(r, &next, u) },  // licenses.go
 		func() *api.Error { return c.updateSwitches(&next, u) },        // switches.go
+		func() *api.Error { return updateContiguous(r, &next, u, operator) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -50,6 +51,23 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 		}
 	}
 	return c.commitUpdate(b, r, &next, st, u)
+}
+
+// updateContiguous is Contiguous=, for pending jobs as in Slurm: anyone
+// may clear --contiguous, only operators may set it.
+func updateContiguous(r *jobRecord, q *job.Request, u *api.JobUpdate, operator bool) *api.Error {
+	if u.Contiguous == nil {
+		return nil
+	}
+	if !r.pending() {
+		return api.NewError(api.CodeJobNotPending)
+	}
+	on := *u.Contiguous != 0
+	if on && !q.Contiguous && !operator {
+		return api.Errorf(api.CodeAccessDenied, "only operators may set Contiguous")
+	}
+	q.Contiguous = on
+	return nil
 }
 
 // updateTimes: users may only shorten a time limit, operators anything.

@@ -149,6 +149,9 @@ type JobUpdate struct {
 	// controller caps with max_switch_wait. Pending or running jobs.
 	Switches   *int   `json:"required_switch,omitempty"`
 	SwitchWait *int64 `json:"wait4switch,omitempty"`
+	// Contiguous is Contiguous=: 0 clears --contiguous, anything else
+	// sets it (pending jobs; only operators may set it).
+	Contiguous *int `json:"contiguous,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

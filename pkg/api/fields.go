@@ -92,6 +92,7 @@ var jobFieldList = []jobField{
 	int64Field("priority", func(j *Job) *int64 { return &j.Priority }),
 	intField("nice", func(j *Job) *int { return &j.Nice }),
 	boolField("hold", func(j *Job) *bool { return &j.Hold }),
+	boolField("contiguous", func(j *Job) *bool { return &j.Contiguous }),
 	strField("nodes", func(j *Job) *string { return &j.Nodes }),
 	intField("node_count", func(j *Job) *int { return &j.NodeCount }),
 	intField("max_nodes", func(j *Job) *int { return &j.MaxNodes }),

@@ -69,6 +69,7 @@ type Job struct {
 	Features      string `json:"features,omitempty"` // -C as given
 	Exclusive     string `json:"exclusive,omitempty"`
 	SpreadJob     bool   `json:"spread_job,omitempty"`    // --spread-job
+	Contiguous    bool   `json:"contiguous,omitempty"`    // --contiguous
 	TRESPerNode   string `json:"tres_per_node,omitempty"` // "gres:gpu:8"
 	TRESPerJob    string `json:"tres_per_job,omitempty"`  // "gres:gpu:16"
 	TRESPerTask   string `json:"tres_per_task,omitempty"`

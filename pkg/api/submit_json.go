@@ -86,6 +86,7 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.strs("features", q.Features)
 	o.integer("required_switches", int64(q.Switches), true)
 	o.value("wait_for_switch", q.SwitchWait, q.SwitchWait != nil)
+	o.boolean("contiguous", q.Contiguous)
 	o.value("time_limit", q.TimeLimit, q.TimeLimit != nil)
 	o.value("time_minimum", q.TimeMin, q.TimeMin != nil)
 	o.value("begin_time", q.Begin, q.Begin != nil)

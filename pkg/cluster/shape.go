@@ -77,6 +77,7 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		return sched.Shape{}, err
 	}
 	s.TmpDiskMB = req.TmpDisk
+	s.Contiguous = req.Contiguous
 	if req.Switches > 0 {
 		s.Switches = req.Switches
 		s.SwitchWait = SwitchWait(req, cfg)

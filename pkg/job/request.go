@@ -118,6 +118,9 @@ type Request struct {
 	// accepts it; nil takes max_switch_wait (300 s by default), as Slurm.
 	Switches   int    `json:"required_switches,omitempty"`
 	SwitchWait *int64 `json:"wait_for_switch,omitempty"`
+	// Contiguous is --contiguous: the job's nodes are consecutive in the
+	// order slurm.conf lists them.
+	Contiguous bool `json:"contiguous,omitempty"`
 
 	// Time. A nil limit was not given; slurmtime.Unlimited is UNLIMITED.
 	TimeLimit *time.Duration `json:"time_limit,omitempty"`

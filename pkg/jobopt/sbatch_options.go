@@ -20,7 +20,7 @@ func SbatchOptions() []Option {
 		{Long: "comment", Arg: RequiredArg, set: setComment},
 		{Long: "container", Arg: RequiredArg, Env: env("SBATCH_CONTAINER")},
 		{Long: "context", Arg: RequiredArg},
-		{Long: "contiguous", Arg: NoArg},
+		{Long: "contiguous", Arg: NoArg, set: setContiguous},
 		{Long: "constraint", Short: 'C', Arg: RequiredArg, Env: env("SBATCH_CONSTRAINT"), set: setConstraint},
 		{Long: "core-spec", Short: 'S', Arg: RequiredArg, Env: env("SBATCH_CORE_SPEC"), set: setCoreSpec},
 		{Long: "cores-per-socket", Arg: RequiredArg, set: setCoresPerSocket},

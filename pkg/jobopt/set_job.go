@@ -341,6 +341,13 @@ func setSpreadJob(b *builder, v value) error {
 	return nil
 }
 
+// setContiguous is --contiguous: the job's nodes are consecutive in
+// slurm.conf's node order.
+func setContiguous(b *builder, v value) error {
+	b.req.Contiguous = !v.reset
+	return nil
+}
+
 // setUseMinNodes is --use-min-nodes: a -N min-max job starts on its
 // least node count even when more nodes are free.
 func setUseMinNodes(b *builder, v value) error {

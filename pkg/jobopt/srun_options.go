@@ -28,7 +28,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "compress", Arg: OptionalArg, Env: env("SLURM_COMPRESS")},
 		{Long: "constraint", Short: 'C', Arg: RequiredArg, Env: env("SLURM_CONSTRAINT"), set: setConstraint},
 		{Long: "container", Arg: RequiredArg},
-		{Long: "contiguous", Arg: NoArg},
+		{Long: "contiguous", Arg: NoArg, set: setContiguous},
 		{Long: "core-spec", Short: 'S', Arg: RequiredArg, Env: env("SLURM_CORE_SPEC"), set: setCoreSpec},
 		{Long: "cores-per-socket", Arg: RequiredArg, set: setCoresPerSocket},
 		{Long: "cpu-bind", Arg: RequiredArg, Env: env("SLURM_CPU_BIND"), set: st.setCPUBind},

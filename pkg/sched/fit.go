@@ -70,6 +70,9 @@ func (c *cycle) place(p int32, d *demand, end tick, own int32) []pick {
 }
 
 func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
+	if d.contig {
+		return c.placeContig(p, d, end, own) // contiguous.go
+	}
 	if c.pol != PolicyLoam && d.uniform() && d.counts == nil {
 		picks := c.slurmPlace(p, d, end, own)
 		if d.maxLeaves > 0 && picks != nil && !c.leavesOK(pickedNodes(picks), d) {

@@ -322,6 +322,9 @@ func (c *cycle) planFor(j *jobInfo, own int32, others bool) (resvPlan, bool) {
 		}
 		ps = max(ps, cands[i].t)
 	}
+	if d.contig {
+		return c.contigResvPlan(j, own, others, cands)
+	}
 	ps, keep := c.switchPlan(cands, d, ps) // switches.go
 	ready := make([]planCand, 0, d.n)
 	for _, x := range cands {

@@ -43,6 +43,9 @@ type demand struct {
 	// nodes may span for a start before leafUntil (0: any). switches.go.
 	maxLeaves int
 	leafUntil tick
+	// contig is --contiguous: the nodes are consecutive in node table
+	// order. contiguous.go.
+	contig bool
 }
 
 // constrained reports whether the request restricts nodes beyond counts.

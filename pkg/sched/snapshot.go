@@ -142,6 +142,9 @@ type Shape struct {
 	// none without a topology), as Slurm's topology/tree.
 	Switches   int
 	SwitchWait time.Duration
+	// Contiguous is --contiguous: the job's nodes are consecutive in node
+	// order (Config.Nodes', slurm.conf's), idle or not. contiguous.go.
+	Contiguous bool
 
 	// ExclusiveUser: the job shares nodes with its user's jobs only
 	// (userexcl.go).

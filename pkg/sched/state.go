@@ -152,10 +152,14 @@ type cycle struct {
 	nodes   []nodeInfo
 	nodeIdx map[string]int32
 	byRank  []int32
-	gpuOcc  []int32 // run index+1 occupying each GPU slot; 0 free
-	gpuHold []int32 // reservation index+1 holding each GPU slot; 0 none
-	maxG    int
-	leaves  int
+	// hostOrder and byHost are node table order (--contiguous): each
+	// node's place, and the nodes by place; nil until a contiguous
+	// demand needs them. contiguous.go.
+	hostOrder, byHost []int32
+	gpuOcc            []int32 // run index+1 occupying each GPU slot; 0 free
+	gpuHold           []int32 // reservation index+1 holding each GPU slot; 0 none
+	maxG              int
+	leaves            int
 
 	runs  []runInfo
 	resvs []*resv
@@ -211,6 +215,7 @@ type cycle struct {
 // buildNodes indexes the snapshot's nodes and partitions.
 func (c *cycle) buildNodes() {
 	c.nodeIdx = make(map[string]int32, len(c.snap.Nodes))
+	c.hostOrder, c.byHost = nil, nil
 	c.nodes = make([]nodeInfo, 0, len(c.snap.Nodes))
 	slots := 0
 	for i := range c.snap.Nodes {

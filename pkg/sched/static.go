@@ -141,6 +141,7 @@ func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	pj, sh := j.p, &j.p.Shape
 	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 || sh.Constraint != nil || sh.TmpDiskMB != 0 ||
 		sh.Switches > 0 || // switches.go: the demand holds the job's wait
+		sh.Contiguous || // contiguous.go
 		c.userExcl != nil { // userexcl.go: the demand holds the user
 		return c.resolveParts(pj, f)
 	}
@@ -263,6 +264,7 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache, alt
 		r = maxCPUsReason(p, &d) // maxcpus.go
 		c.userExclDemand(&d, pj) // userexcl.go
 		c.switchDemand(&d, pj)   // switches.go
+		c.contigDemand(&d, pj)   // contiguous.go
 	}
 	if r != "" {
 		return demand{}, r
@@ -337,6 +339,8 @@ func (c *cycle) feasibility(d *demand, p *partInfo) Reason {
 	}
 	switch {
 	case last == 0 && capOnly > 0, !c.countsFeasible(d, p):
+		return ReasonBadConstraints
+	case d.contig && last > 0 && !c.contigPossible(d, p): // contiguous.go
 		return ReasonBadConstraints
 	case last == 0:
 		return ReasonPartitionConfig

@@ -190,7 +190,16 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 	if j.Reservation != "" {
 		b = append(b, "Reservation="+j.Reservation+sep...)
 	}
-	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous=0 Licenses="+orNull(j.Licenses)+" Network=(null)"+sep...)
+	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous="+contiguousFlag(j)+" Licenses="+orNull(j.Licenses)+" Network=(null)"+sep...)
+}
+
+// contiguousFlag is show job's Contiguous= (and squeue's %O): 1 for
+// --contiguous, else 0.
+func contiguousFlag(j *api.Job) string {
+	if j.Contiguous {
+		return "1"
+	}
+	return "0"
 }
 
 // countOrStar prints a layout count of show job's ReqB:S:C:T, Socks/Node

@@ -89,9 +89,32 @@ func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (str
 		setSwitches(u, v) // scontrol_update_switches.go
 	case abbrev(t, "wait-for-switch", 5):
 		return setSwitchWait(u, v)
+	case abbrev(t, "Contiguous", 3):
+		return setContiguous(u, v)
 	default:
 		return setJobText(u, a)
 	}
+	return "", fieldSet
+}
+
+// setContiguous reads Contiguous= as Slurm's scontrol does: a prefix of
+// YES or NO, else a 16-bit number; nothing is 0 (the peer clears the
+// flag for "Contiguous=").
+func setContiguous(u *api.JobUpdate, v string) (string, fieldOutcome) {
+	var n int
+	switch {
+	case v == "":
+	case strings.HasPrefix("YES", strings.ToUpper(v)):
+		n = 1
+	case strings.HasPrefix("NO", strings.ToUpper(v)):
+	default:
+		x, ok := parseUint(v, 16)
+		if !ok {
+			return "scontrol: error: Invalid Contiguous value: " + v + "\n", fieldAbort
+		}
+		n = int(x)
+	}
+	u.Contiguous = &n
 	return "", fieldSet
 }
 

@@ -141,7 +141,7 @@ func (d *jobData) record() *slurmdata.Dict {
 	r.Set("command", dStr(j.Command))
 	r.Set("comment", dStr(j.Comment))
 	r.Set("container", dStr(""))
-	r.Set("contiguous", dBool(false))
+	r.Set("contiguous", dBool(j.Contiguous))
 	r.Set("core_spec", dNull())
 	r.Set("thread_spec", dNull())
 	r.Set("cores_per_socket", layoutCount(j.CoresPerSocket))

@@ -292,6 +292,7 @@ func (s *Scenario) submit(a *args) {
 	sh.NodeList, sh.Exclude, sh.Features = a.list("nodelist"), a.list("exclude"), a.list("features")
 	sh.GPUType, sh.TmpDiskMB = a.str("type", ""), a.int64("tmp", 0)
 	sh.Switches, sh.SwitchWait = int(a.int64("switches", 0)), a.durOr("switchwait", 5*time.Minute)
+	_, sh.Contiguous = a.d.Arg("contig")
 	if v := a.str("constraint", ""); v != "" { // -C beyond an AND list, as cluster.ShapeOf reads it
 		c, err := job.ParseConstraint(v)
 		if err != nil {
