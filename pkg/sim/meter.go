@@ -20,9 +20,12 @@ type meter struct {
 	begun            bool
 	settle           time.Duration // FairSettle
 
-	busy     int // GPUs held now
-	busySec  float64
-	busyWin  float64
+	busy    int // GPUs held now
+	busySec float64
+	busyWin float64
+	// lostWin is the part of busyWin that preemption threw away (run
+	// since a victim's last checkpoint): held, but not useful work.
+	lostWin  float64
 	frag     float64
 	fragWin  float64
 	fragSpan float64
@@ -239,8 +242,10 @@ func (m *meter) preempted(j *jobRun, _ time.Duration) {
 	m.preempts[m.tenant(j)]++
 }
 
-func (m *meter) lost(j *jobRun, gpuSec float64) {
-	m.lostSec[m.tenant(j)] += gpuSec
+// lost records the run a preemption threw away, held over [from, to].
+func (m *meter) lost(j *jobRun, from, to time.Duration) {
+	m.lostSec[m.tenant(j)] += float64(j.gpus) * (to - from).Seconds()
+	m.lostWin += float64(j.gpus) * overlap(from, to, m.winStart, m.winEnd)
 }
 
 func (m *meter) fragmentation(f float64) { m.frag = f }

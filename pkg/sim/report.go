@@ -33,6 +33,7 @@ func WriteTable(w io.Writer, results []*Result) error {
 	row("bounded slowdown", func(r *Result) string { return fmt.Sprintf("%.2f", r.BSLDMean) })
 	row("GPU util (arrivals)", func(r *Result) string { return pct(r.GPUUtil) })
 	row("GPU util (all)", func(r *Result) string { return pct(r.GPUUtilAll) })
+	row("GPU goodput", func(r *Result) string { return pct(r.GPUGoodput) })
 	row("fragmentation", func(r *Result) string { return pct(r.FragMean) })
 	row("preemptions", func(r *Result) string { return fmt.Sprint(r.Preemptions) })
 	row("GPU-hours lost", func(r *Result) string { return fmt.Sprintf("%.1f", r.LostGPUHours) })
@@ -115,8 +116,9 @@ type Target struct {
 
 // CheckTargets compares loam with easy: mean wait and mean bounded
 // slowdown at most 0.7x, GPU utilization (arrival window) no lower (0.1
-// point tolerance), p99 wait no worse, no tenant below 0.9 of its fair
-// share while it has demand, no job starved.
+// point tolerance), and the same for goodput (utilization less the run
+// preemption threw away), p99 wait no worse, no tenant below 0.9 of its
+// fair share while it has demand, no job starved.
 func CheckTargets(loam, easy *Result) []Target {
 	ratio := func(a, b float64) string {
 		if b == 0 {
@@ -131,6 +133,7 @@ func CheckTargets(loam, easy *Result) []Target {
 		{"bounded slowdown <= 0.7x", fmt.Sprintf("%.2f (%s)", loam.BSLDMean, ratio(loam.BSLDMean, easy.BSLDMean)),
 			fmt.Sprintf("%.2f", easy.BSLDMean), le(loam.BSLDMean, easy.BSLDMean, 0.7)},
 		{"GPU util no lower", pct(loam.GPUUtil), pct(easy.GPUUtil), loam.GPUUtil >= easy.GPUUtil-0.001},
+		{"GPU goodput no lower", pct(loam.GPUGoodput), pct(easy.GPUGoodput), loam.GPUGoodput >= easy.GPUGoodput-0.001},
 		{"wait p99 no worse", num(loam.WaitP99), num(easy.WaitP99), le(loam.WaitP99, easy.WaitP99, 1)},
 		{"no tenant < 0.9 fair share", fmt.Sprintf("%.2f", loam.MinFairRatio), fmt.Sprintf("%.2f", easy.MinFairRatio),
 			loam.FairOK},

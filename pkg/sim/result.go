@@ -47,6 +47,10 @@ type Result struct {
 	// end).
 	GPUUtil    float64 `json:"gpu_util"`
 	GPUUtilAll float64 `json:"gpu_util_all"`
+	// GPUGoodput is GPUUtil less the GPU time preemption threw away (run
+	// since a victim's last checkpoint, which it runs again): the share
+	// of capacity that did work kept.
+	GPUGoodput float64 `json:"gpu_goodput"`
 	FragMean   float64 `json:"frag_mean"`
 	// Makespan is when the last job ended, from trace second 0.
 	Makespan float64 `json:"makespan_s"`
@@ -238,6 +242,7 @@ func (s *simulator) fillUse(r *Result) {
 	window := overlap(m.winStart, end, m.winStart, m.winEnd)
 	if m.capacity > 0 && window > 0 {
 		r.GPUUtil = m.busyWin / (float64(m.capacity) * window)
+		r.GPUGoodput = (m.busyWin - m.lostWin) / (float64(m.capacity) * window)
 	}
 	if span := (end - m.winStart).Seconds(); m.capacity > 0 && span > 0 {
 		r.GPUUtilAll = m.busySec / (float64(m.capacity) * span)

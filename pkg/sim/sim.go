@@ -283,7 +283,7 @@ func (s *simulator) kill(j *jobRun) error {
 	lost := ran - saved
 	j.remaining -= saved
 	j.lostGPUSec += float64(j.gpus) * lost.Seconds()
-	s.m.lost(j, float64(j.gpus)*lost.Seconds())
+	s.m.lost(j, s.now-lost, s.now)
 	if j.mode == sched.PreemptCancel || !info.Running.Requeue {
 		return s.finish(j, "PREEMPTED")
 	}

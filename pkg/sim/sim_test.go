@@ -84,7 +84,7 @@ func TestReplayQueueTimeoutAndCancel(t *testing.T) {
 			{JobID: "j3", ID: 3, Tenant: "b", Partition: "normal", GPUs: 4, Submit: 20, Start: -1, End: 50, State: "CANCELLED", Wait: 30},
 			{JobID: "j4", ID: 4, Tenant: "a", Partition: "normal", GPUs: 4, Submit: 30, Start: 100, End: 300, State: "TIMEOUT", Wait: 70},
 		}}
-	ignore := cmpopts.IgnoreFields(Result{}, "Tenants", "Cycles", "GPUUtil", "GPUUtilAll", "FragMean")
+	ignore := cmpopts.IgnoreFields(Result{}, "Tenants", "Cycles", "GPUUtil", "GPUUtilAll", "GPUGoodput", "FragMean")
 	if diff := cmp.Diff(want, res, ignore, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
@@ -135,6 +135,13 @@ func TestReplayPreemptionRequeues(t *testing.T) {
 			}
 			if want := 8 * tc.wantLost / 3600; res.LostGPUHours != want {
 				t.Errorf("lost GPU-hours = %v, want %v", res.LostGPUHours, want)
+			}
+			// The arrival window is [0, 100], all of it held by low; what
+			// low loses was run over [130-lost, 130], so only the part of
+			// that before 100 s is no goodput.
+			thrown := max(0, min(130, 100)-max(130-tc.wantLost, 0))
+			if want := 1 - thrown/100; res.GPUUtil != 1 || res.GPUGoodput != want {
+				t.Errorf("util %v goodput %v, want 1 and %v", res.GPUUtil, res.GPUGoodput, want)
 			}
 			// hot waits for the 30 s grace, runs 60 s; low restarts at 190
 			// with its remaining work.
