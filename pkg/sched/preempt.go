@@ -24,7 +24,9 @@ import (
 // planned with the victims' resources counted free) is taken, then any
 // victim the placement does not need is spared, most expensive first. The
 // beneficiary then holds a reservation and waits, reason Resources, until
-// the grace windows end; its estimated start is the planned start.
+// the grace windows end; its estimated start is the planned start. Under
+// Loam it takes no more victims while the jobs in grace would make room
+// for it (awaitsVictims).
 
 // victims lists the running jobs j may preempt for reason why, cheapest
 // first. The ranked list is built once per kind of preemptor in a cycle
@@ -208,6 +210,9 @@ func (c *cycle) tryPreempt(j *jobInfo) bool {
 	}
 	c.preemptTries++
 	if c.pol == PolicyLoam {
+		if c.awaitsVictims(j) {
+			return false
+		}
 		pl, ok := c.planAny(j, j.resv)
 		if !c.worthPreempting(j, why, pl, ok) {
 			return false
@@ -222,6 +227,29 @@ func (c *cycle) tryPreempt(j *jobInfo) bool {
 		c.claimGuarantee(j.p.Tenant, int64(j.dem.totalG))
 	}
 	return true
+}
+
+// awaitsVictims reports whether j already preempted (its reservation is
+// claimed) and can be placed once the jobs now in their grace windows are
+// gone: its need is being met, so it takes no more victims. Its
+// reservation's plan, by time limits, may lie far off all the while: a
+// reservation plans only on what no other reservation holds, while the
+// placement that chose the victims may use held GPUs it ends before (a
+// lender in a low tier reclaiming from a busy one), so without this the
+// job would find its plan late, and preempt again, in every cycle of its
+// victims' grace. Once they have left and it still cannot be placed, the
+// need is new and it may preempt again.
+func (c *cycle) awaitsVictims(j *jobInfo) bool {
+	if j.resv < 0 || !c.resvs[j.resv].claimed {
+		return false
+	}
+	var grace []int32
+	for ri := range c.runs {
+		if r := &c.runs[ri]; r.preempt && !r.started {
+			grace = append(grace, int32(ri))
+		}
+	}
+	return len(grace) > 0 && c.placeFreeing(j, grace) != nil
 }
 
 // preemptFor chooses victims for j and marks them; it reports whether any
