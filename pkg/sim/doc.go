@@ -52,7 +52,9 @@
 // bounded slowdown is max(1, JCT / max(useful run time, 10 s)). GPU
 // utilization is GPU-seconds held over GPU-seconds available between the
 // first and the last submission (the contended window) and over the whole
-// replay. Fragmentation is the time-weighted mean of the plan's rate.
+// replay; goodput is the same in the window less the GPU time preemption
+// threw away (a victim's run since its last checkpoint, which it runs
+// again). Fragmentation is the time-weighted mean of the plan's rate.
 //
 // Fairness reads the target "no tenant below 90% of its weighted share
 // while it has demand" as follows. A tenant's share is its weight over
