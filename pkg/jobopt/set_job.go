@@ -327,33 +327,29 @@ func setNTasksPerGPU(b *builder, v value) error {
 	return err
 }
 
-// setOvercommit is -O: tasks share CPUs, so the job holds one task's CPUs
-// a node (the peer: -O -n2 runs on 1 CPU).
-func setOvercommit(b *builder, v value) error {
-	b.req.Overcommit = !v.reset
-	return nil
+// setFlag returns the setter of a flag of the request: set by the option,
+// cleared when an environment variable turned it off.
+func setFlag(field func(r *job.Request) *bool) func(b *builder, v value) error {
+	return func(b *builder, v value) error {
+		*field(&b.req) = !v.reset
+		return nil
+	}
 }
 
-// setSpreadJob is --spread-job: as many nodes as tasks (the controller
-// caps them at the partition's nodes).
-func setSpreadJob(b *builder, v value) error {
-	b.req.SpreadJob = !v.reset
-	return nil
-}
-
-// setContiguous is --contiguous: the job's nodes are consecutive in
-// slurm.conf's node order.
-func setContiguous(b *builder, v value) error {
-	b.req.Contiguous = !v.reset
-	return nil
-}
-
-// setUseMinNodes is --use-min-nodes: a -N min-max job starts on its
-// least node count even when more nodes are free.
-func setUseMinNodes(b *builder, v value) error {
-	b.req.UseMinNodes = !v.reset
-	return nil
-}
+var (
+	// setOvercommit is -O: tasks share CPUs, so the job holds one task's
+	// CPUs a node (the peer: -O -n2 runs on 1 CPU).
+	setOvercommit = setFlag(func(r *job.Request) *bool { return &r.Overcommit })
+	// setSpreadJob is --spread-job: as many nodes as tasks (the
+	// controller caps them at the partition's nodes).
+	setSpreadJob = setFlag(func(r *job.Request) *bool { return &r.SpreadJob })
+	// setContiguous is --contiguous: the job's nodes are consecutive in
+	// slurm.conf's node order.
+	setContiguous = setFlag(func(r *job.Request) *bool { return &r.Contiguous })
+	// setUseMinNodes is --use-min-nodes: a -N min-max job starts on its
+	// least node count even when more nodes are free.
+	setUseMinNodes = setFlag(func(r *job.Request) *bool { return &r.UseMinNodes })
+)
 
 func setNTasks(b *builder, v value) error {
 	n, err := b.parseInt("--ntasks", v.str, true)

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 )
@@ -97,15 +98,7 @@ func (c *cycle) topLeaves(count []int, k, n int) []bool {
 // leaves ever hold n.
 func (c *cycle) leafReady(cands []planCand, n, k int) (tick, []bool) {
 	order := slices.Clone(cands)
-	slices.SortStableFunc(order, func(a, b planCand) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b planCand) int { return cmp.Compare(a.t, b.t) })
 	count := make([]int, c.leaves+1)
 	for i := 0; i < len(order); {
 		t := order[i].t
