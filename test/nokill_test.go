@@ -16,7 +16,8 @@ import (
 // daemons; the second node's daemon dies and the node goes DOWN after
 // SlurmdTimeout. The -k job keeps running on its batch host, shown with
 // one node as the peer's scontrol and squeue show it, and completes when
-// its script ends; the job without -k ends NODE_FAIL, as before.
+// its script ends, also after a restart of the controller; the job
+// without -k ends NODE_FAIL, as before.
 func TestNoKillSurvivesNodeFailure(t *testing.T) {
 	lc := startLive(t, clustertest.Spec{Nodes: 2, CPUs: 2, SlurmdTimeout: 5}, "")
 	noRequeue := func(noKill bool) func(*job.Request) {
@@ -59,6 +60,14 @@ func TestNoKillSurvivesNodeFailure(t *testing.T) {
 	if nodes := tool("sinfo", "-h", "-n", n2, "-o", "%T"); !strings.HasPrefix(nodes, "down") {
 		t.Errorf("sinfo %s = %q, want down", n2, nodes)
 	}
+
+	// A restarted controller keeps the job on its one node (R18).
+	lc.d.Stop()
+	lc.d.Restart()
+	lc.cl = lc.d.Client()
+	lc.waitJob(kept, "running on one node after a restart", func(j api.Job) bool {
+		return j.JobState == job.Running && j.Nodes == n1 && j.NodeCount == 1
+	})
 
 	lc.touch("gate-kept")
 	j := lc.waitState(kept, job.Completed)
