@@ -4,7 +4,6 @@ package test
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,32 +27,8 @@ func TestContiguous(t *testing.T) {
 	}
 	cl := d.Client()
 	dir := t.TempDir()
-	sbatch := func(args ...string) uint32 {
-		t.Helper()
-		out := mustTool(t, c, dir, "sbatch", append([]string{"--parsable"}, args...)...)
-		id, err := strconv.ParseUint(strings.TrimSpace(out), 10, 32)
-		if err != nil {
-			t.Fatalf("sbatch %q printed %q", args, out)
-		}
-		t.Cleanup(func() { runTool(t, c, dir, "", "scancel", fmt.Sprint(id)) })
-		return uint32(id)
-	}
-	state := func(id uint32, want job.State) api.Job {
-		t.Helper()
-		var got api.Job
-		clustertest.Eventually(t, 20*time.Second, fmt.Sprintf("job %d %s", id, want), func() error {
-			j, err := clustertest.JobState(cl, id)
-			if err != nil {
-				return err
-			}
-			if j.JobState != want {
-				return fmt.Errorf("job %d is %s (%s)", id, j.JobState, j.StateReason)
-			}
-			got = j
-			return nil
-		})
-		return got
-	}
+	sbatch := func(args ...string) uint32 { t.Helper(); return sbatchID(t, c, dir, args...) }
+	state := func(id uint32, want job.State) api.Job { t.Helper(); return jobIn(t, cl, id, want) }
 
 	// (1) Around a busy node.
 	state(sbatch("-w", "n02", "--exclusive", "--wrap=sleep 1000"), job.Running)

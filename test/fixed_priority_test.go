@@ -4,7 +4,6 @@ package test
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,12 +25,7 @@ func TestFixedPriorityStartsFirst(t *testing.T) {
 	dir := t.TempDir()
 	sbatch := func(args ...string) uint32 {
 		t.Helper()
-		out := mustTool(t, c, dir, "sbatch", append([]string{"--parsable", "--exclusive"}, append(args, "--wrap", "sleep 100")...)...)
-		id, err := strconv.ParseUint(strings.TrimSpace(out), 10, 32)
-		if err != nil {
-			t.Fatalf("sbatch printed %q", out)
-		}
-		return uint32(id)
+		return sbatchID(t, c, dir, append(append([]string{"--exclusive"}, args...), "--wrap", "sleep 100")...)
 	}
 	busy := sbatch()
 	n.Launch(t, busy, 10*time.Second)

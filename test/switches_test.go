@@ -4,7 +4,6 @@ package test
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,32 +34,8 @@ func TestSwitches(t *testing.T) {
 	}
 	cl := d.Client()
 	dir := t.TempDir()
-	sbatch := func(args ...string) uint32 {
-		t.Helper()
-		out := mustTool(t, c, dir, "sbatch", append([]string{"--parsable"}, args...)...)
-		id, err := strconv.ParseUint(strings.TrimSpace(out), 10, 32)
-		if err != nil {
-			t.Fatalf("sbatch %q printed %q", args, out)
-		}
-		t.Cleanup(func() { runTool(t, c, dir, "", "scancel", fmt.Sprint(id)) })
-		return uint32(id)
-	}
-	running := func(id uint32) api.Job {
-		t.Helper()
-		var got api.Job
-		clustertest.Eventually(t, 20*time.Second, fmt.Sprintf("job %d running", id), func() error {
-			j, err := clustertest.JobState(cl, id)
-			if err != nil {
-				return err
-			}
-			if j.JobState != job.Running {
-				return fmt.Errorf("job %d is %s (%s)", id, j.JobState, j.StateReason)
-			}
-			got = j
-			return nil
-		})
-		return got
-	}
+	sbatch := func(args ...string) uint32 { t.Helper(); return sbatchID(t, c, dir, args...) }
+	running := func(id uint32) api.Job { t.Helper(); return jobIn(t, cl, id, job.Running) }
 
 	// (1) One leaf.
 	one := sbatch("-N2", "--switches=1", "--wrap=true")

@@ -5,12 +5,18 @@ package test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/client"
+	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/test/clustertest"
 )
 
@@ -50,4 +56,35 @@ func mustTool(t *testing.T, c *clustertest.Cluster, dir, name string, args ...st
 		t.Fatalf("%s %q: exit %d\nstdout: %s\nstderr: %s", name, args, r.code, r.stdout, r.stderr)
 	}
 	return r.stdout
+}
+
+// sbatchID runs sbatch --parsable with args in dir and returns the job id;
+// the job is cancelled when the test ends.
+func sbatchID(t *testing.T, c *clustertest.Cluster, dir string, args ...string) uint32 {
+	t.Helper()
+	out := mustTool(t, c, dir, "sbatch", append([]string{"--parsable"}, args...)...)
+	id, err := strconv.ParseUint(strings.TrimSpace(out), 10, 32)
+	if err != nil {
+		t.Fatalf("sbatch %q printed %q", args, out)
+	}
+	t.Cleanup(func() { runTool(t, c, dir, "", "scancel", fmt.Sprint(id)) })
+	return uint32(id)
+}
+
+// jobIn waits up to 20 s for job id to be in state want and returns it.
+func jobIn(t *testing.T, cl *client.Client, id uint32, want job.State) api.Job {
+	t.Helper()
+	var got api.Job
+	clustertest.Eventually(t, 20*time.Second, fmt.Sprintf("job %d %s", id, want), func() error {
+		j, err := clustertest.JobState(cl, id)
+		if err != nil {
+			return err
+		}
+		if j.JobState != want {
+			return fmt.Errorf("job %d is %s (%s)", id, j.JobState, j.StateReason)
+		}
+		got = j
+		return nil
+	})
+	return got
 }
