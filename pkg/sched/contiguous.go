@@ -191,34 +191,25 @@ func containsAll(set, want []int32) bool {
 
 // contigResvPlan is planFor's plan for a contiguous demand.
 func (c *cycle) contigResvPlan(j *jobInfo, own int32, others bool, cands []planCand) (resvPlan, bool) {
-	d := j.dem
-	ps, chosen := c.contigPlan(cands, d)
+	ps, chosen, ready := c.contigPlan(cands, j.dem)
 	if chosen == nil {
 		return resvPlan{}, false
 	}
-	slices.SortFunc(chosen, func(a, b int32) int { return int(c.nodes[a].rank - c.nodes[b].rank) })
-	pl := resvPlan{ps: ps, nodes: chosen}
-	for _, ni := range chosen {
-		i := slices.IndexFunc(cands, func(x planCand) bool { return x.node == ni })
-		pl.times = append(pl.times, cands[i].t)
-	}
-	pl.waits = c.waitsOn(chosen, c.plannerOf(j, own), others, d)
-	pl.unknown = ps >= never-1
-	return pl, true
+	return c.planOn(j, own, others, ps, chosen, ready), true
 }
 
 // contigPlan is planFor's choice for a contiguous demand: among cands
 // (nodes with the time each is ready), the d.n consecutive nodes ready
 // soonest, holding every -w node, then the first such. never when no run
-// is long enough.
-func (c *cycle) contigPlan(cands []planCand, d *demand) (tick, []int32) {
-	ready := make(map[int32]tick, len(cands))
+// is long enough. ready is when each candidate is ready.
+func (c *cycle) contigPlan(cands []planCand, d *demand) (bestT tick, best []int32, ready map[int32]tick) {
+	ready = make(map[int32]tick, len(cands))
 	nodes := make([]int32, len(cands))
 	for i, x := range cands {
 		nodes[i], ready[x.node] = x.node, x.t
 	}
 	c.byHostOrder(nodes)
-	bestT, best := tick(never), []int32(nil)
+	bestT = never
 	for _, run := range c.contigRuns(nodes) {
 		if !containsAll(run, d.nodeList) {
 			continue
@@ -234,5 +225,5 @@ func (c *cycle) contigPlan(cands []planCand, d *demand) (tick, []int32) {
 			}
 		}
 	}
-	return bestT, slices.Clone(best)
+	return bestT, slices.Clone(best), ready
 }

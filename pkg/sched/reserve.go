@@ -352,14 +352,21 @@ func (c *cycle) planFor(j *jobInfo, own int32, others bool) (resvPlan, bool) {
 	}
 	k := len(d.nodeList)
 	chosen := append(slices.Clone(nodes[:k]), c.pickLeaves(nodes[k:], d.n-k)...)
+	return c.planOn(j, own, others, ps, chosen, times), true
+}
+
+// planOn is job j's reservation plan on chosen nodes from ps: the nodes in
+// preference order, when each is ready (times), and the reservations it
+// waits on.
+func (c *cycle) planOn(j *jobInfo, own int32, others bool, ps tick, chosen []int32, times map[int32]tick) resvPlan {
 	slices.SortFunc(chosen, func(a, b int32) int { return int(c.nodes[a].rank - c.nodes[b].rank) })
 	pl := resvPlan{ps: ps, nodes: chosen}
 	for _, ni := range chosen {
 		pl.times = append(pl.times, times[ni])
 	}
-	pl.waits = c.waitsOn(chosen, c.plannerOf(j, own), others, d)
+	pl.waits = c.waitsOn(chosen, c.plannerOf(j, own), others, j.dem)
 	pl.unknown = ps >= never-1
-	return pl, true
+	return pl
 }
 
 // planCand is a node with the time it is ready for a reservation.
