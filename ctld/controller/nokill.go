@@ -1,10 +1,8 @@
 package controller
 
 import (
-	"context"
 	"slices"
 	"syscall"
-	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
 )
@@ -60,23 +58,8 @@ func (c *Controller) killStepsOnNode(b *batch, r *jobRecord, node string) {
 		return
 	}
 	for _, s := range js.list {
-		if !s.running() || !slices.ContainsFunc(s.Layout.Nodes, func(sn api.StepNode) bool { return sn.Node == node }) {
-			continue
-		}
-		step := s.StepID
-		req := api.SignalRequest{JobID: r.ID, Signal: int(syscall.SIGKILL), Step: &step}
-		for _, t := range c.stepSignalTargets(s) {
-			if t.node == node {
-				continue // it failed: nothing to tell it
-			}
-			b.sends = append(b.sends, func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-				defer cancel()
-				if _, err := c.noded.Signal(ctx, t.addr, &req); err != nil {
-					c.log.WithError(err).WithField("job_id", req.JobID).WithField("step_id", step).
-						WithField("node", t.node).Warn("no-kill: killing a step of the failed node failed")
-				}
-			})
+		if s.running() && slices.ContainsFunc(s.Layout.Nodes, func(sn api.StepNode) bool { return sn.Node == node }) {
+			c.queueStepSignal(b, s, int(syscall.SIGKILL), node, "no-kill: killing a step of the failed node failed")
 		}
 	}
 }

@@ -30,18 +30,27 @@ func (c *Controller) signalStep(b *batch, r *jobRecord, step uint32, sig int) *a
 	if sig == 0 {
 		sig = int(syscall.SIGKILL)
 	}
-	req := api.SignalRequest{JobID: r.ID, Signal: sig, Step: &s.StepID}
+	c.queueStepSignal(b, s, sig, "", "step signal failed")
+	return nil
+}
+
+// queueStepSignal has the daemons of step s's nodes, but skip's, send sig
+// to its tasks once the caller's batch is done, logging a failure as fail.
+func (c *Controller) queueStepSignal(b *batch, s *stepRecord, sig int, skip, fail string) {
+	req := api.SignalRequest{JobID: s.JobID, Signal: sig, Step: &s.StepID}
 	for _, target := range c.stepSignalTargets(s) {
+		if target.node == skip {
+			continue
+		}
 		b.sends = append(b.sends, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
 			if _, err := c.noded.Signal(ctx, target.addr, &req); err != nil {
-				c.log.WithError(err).WithField("job_id", req.JobID).WithField("step_id", step).
-					WithField("node", target.node).Warn("step signal failed")
+				c.log.WithError(err).WithField("job_id", req.JobID).WithField("step_id", s.StepID).
+					WithField("node", target.node).Warn(fail)
 			}
 		})
 	}
-	return nil
 }
 
 // stepSignalTargets are the reachable daemons of step s's nodes; one that
