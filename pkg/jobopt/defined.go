@@ -71,14 +71,24 @@ func (b *builder) defined(t *Table, wrap *string) []DefinedOption {
 // order: srun's and salloc's tables add and move options, and an option
 // sbatch lacks goes where its name falls alphabetically.
 func definedOrder(t *Table) []*Option {
+	at := make(map[string]int, len(sbatchTable.opts)) // first place of each name
+	for i, s := range sbatchTable.opts {
+		if _, ok := at[s.Long]; !ok {
+			at[s.Long] = i
+		}
+	}
 	rank := func(o *Option) int {
-		for i, s := range sbatchTable.opts {
-			if s.Long == o.Long {
-				return 2 * i
+		r := -1
+		if i, ok := at[o.Long]; ok {
+			r = 2 * i
+		}
+		if before, ok := definedBefore[o.Long]; ok {
+			if i, ok := at[before]; ok && (r < 0 || 2*i-1 < r) {
+				r = 2*i - 1
 			}
-			if before, ok := definedBefore[o.Long]; ok && s.Long == before {
-				return 2*i - 1
-			}
+		}
+		if r >= 0 {
+			return r
 		}
 		for i, s := range sbatchTable.opts {
 			if s.Long > o.Long {
@@ -87,8 +97,20 @@ func definedOrder(t *Table) []*Option {
 		}
 		return 2 * len(sbatchTable.opts)
 	}
-	out := append([]*Option(nil), t.opts...)
-	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	// Ranked once each: sbatch pays for this on every submission.
+	type ranked struct {
+		o    *Option
+		rank int
+	}
+	rs := make([]ranked, len(t.opts))
+	for i, o := range t.opts {
+		rs[i] = ranked{o, rank(o)}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].rank < rs[j].rank })
+	out := make([]*Option, len(rs))
+	for i, r := range rs {
+		out[i] = r.o
+	}
 	return out
 }
 
