@@ -5,7 +5,6 @@ package test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,7 +30,7 @@ func TestNodedKill9CorruptSpool(t *testing.T) {
 	}
 	jobs := map[uint32]*api.LaunchRequest{
 		711: batch(t, n, 711, script("run-a", 0)), // runs on; its launch.json is cut short
-		712: batch(t, n, 712, script("run-b", 0)), // runs on; lock file gone, sup.pid stale
+		712: batch(t, n, 712, script("run-b", 0)), // runs on; lock file gone
 		713: batch(t, n, 713, script("end-a", 3)), // ends meanwhile; its result.json is cut short
 		714: batch(t, n, 714, script("end-b", 4)), // ends meanwhile; garbage ev-ended.json
 	}
@@ -71,7 +70,6 @@ func TestNodedKill9CorruptSpool(t *testing.T) {
 	if err := os.Remove(filepath.Join(jobDir(712), spool.LockFile)); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	write(filepath.Join(jobDir(712), spool.PidFile), strconv.Itoa(deadPid(t))+"\n")
 	truncate(filepath.Join(jobDir(713), spool.ResultFile))
 	write(filepath.Join(jobDir(714), spool.EndedEvent), "\x00garbage{")
 	write(filepath.Join(n.Spool, "acked"), "not a number, and longer than the 21 bytes the daemon writes\n")
@@ -153,14 +151,4 @@ func TestNodedKill9CorruptSpool(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(n.Spool, "acked")); err != nil || len(strings.TrimSpace(string(data))) != 20 {
 		t.Errorf("acked after the restart = %q, %v; want one 20-digit number", data, err)
 	}
-}
-
-// deadPid returns the pid of a process that has exited.
-func deadPid(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd.Process.Pid
 }

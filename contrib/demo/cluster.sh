@@ -176,25 +176,30 @@ up() {
 
 # stop_pid PIDFILE NAME: TERM, wait (bounded), KILL; remove the PID file.
 stop_pid() {
-	local pf=$1 pid i
-	if alive "$pf" "$2"; then
-		pid=$(cat "$pf")
-		kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < 100; i++)); do
-			[ -d "/proc/$pid" ] || break
-			sleep 0.1
-		done
-		[ -d "/proc/$pid" ] && kill -KILL "$pid" 2>/dev/null
-		say "stopped $2 (pid $pid)"
-	fi
+	local pf=$1
+	alive "$pf" "$2" && stop "$(cat "$pf")" "$2"
 	rm -f "$pf"
+}
+
+# stop PID NAME: TERM, wait (bounded), KILL.
+stop() {
+	local pid=$1 i
+	kill -TERM "$pid" 2>/dev/null || true
+	for ((i = 0; i < 100; i++)); do
+		[ -d "/proc/$pid" ] || break
+		sleep 0.1
+	done
+	[ -d "/proc/$pid" ] && kill -KILL "$pid" 2>/dev/null
+	say "stopped $2 (pid $pid)"
 }
 
 down() {
 	[ -d "$state" ] || { say "nothing to stop in $state"; return; }
-	# The jobs' supervisors end their jobs on SIGTERM.
-	for sp in "$state"/noded/*/jobs/*/sup.pid; do
-		[ -f "$sp" ] && stop_pid "$sp" "__supervise"
+	# The jobs' supervisors end their jobs on SIGTERM; each has its job's
+	# directory on its command line.
+	local pid
+	for pid in $(pgrep -f -- "__supervise $state/noded/"); do
+		stop "$pid" "job supervisor"
 	done
 	for pf in "$state"/pids/noded-*.pid; do
 		[ -f "$pf" ] || continue

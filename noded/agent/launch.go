@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/loamhpc/loam/noded/detach"
@@ -208,14 +207,14 @@ func (a *Agent) supervisorCommand(dir string) *exec.Cmd {
 
 // startSupervisor starts the job's supervisor (supervisorCommand) in its
 // own session and waits until it holds the job's lock and serves its
-// socket.
+// socket. Its liveness is the lock; operators find it by the job's
+// directory on its command line.
 func (a *Agent) startSupervisor(dir string) (int, error) {
-	// The pid file is for operators and scripts (cluster.sh down);
-	// liveness is the lock.
-	writePid := func(pid int) {
-		_ = spool.WriteFile(filepath.Join(dir, spool.PidFile), []byte(strconv.Itoa(pid)+"\n"), 0o644)
+	out, err := a.spool.SupervisorOutput()
+	if err != nil {
+		return 0, err
 	}
-	return detach.Start(a.supervisorCommand(dir), filepath.Join(dir, spool.SupervisorLog), readyTimeout, writePid)
+	return detach.Start(a.supervisorCommand(dir), out, readyTimeout, nil)
 }
 
 // createGroup makes the job's cgroup before its supervisor starts: with

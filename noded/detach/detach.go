@@ -19,23 +19,18 @@ import (
 // to the daemon that started it.
 const ReadyFD = 3
 
-// Start starts cmd in its own session, its output appended to logPath,
-// and waits up to timeout for its first line on ReadyFD. started, when
-// not nil, is told the pid as soon as the process exists. The process is
-// reaped if it ends while this daemon runs; after a restart init does.
-func Start(cmd *exec.Cmd, logPath string, timeout time.Duration, started func(pid int)) (int, error) {
+// Start starts cmd in its own session, its standard output and error on
+// out (a file opened for appending, which the caller keeps), and waits up
+// to timeout for its first line on ReadyFD. started, when not nil, is told
+// the pid as soon as the process exists. The process is reaped if it ends
+// while this daemon runs; after a restart init does.
+func Start(cmd *exec.Cmd, out *os.File, timeout time.Duration, started func(pid int)) (int, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return 0, err
 	}
 	defer r.Close()
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		w.Close()
-		return 0, err
-	}
-	defer logf.Close()
-	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.ExtraFiles = []*os.File{w} // ReadyFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	err = cmd.Start()
@@ -65,6 +60,17 @@ func Start(cmd *exec.Cmd, logPath string, timeout time.Duration, started func(pi
 		return 0, fmt.Errorf("not ready after %s", timeout)
 	}
 	return cmd.Process.Pid, nil
+}
+
+// StartLogged is Start with the output appended to the file at logPath,
+// which is closed here once the process has it.
+func StartLogged(cmd *exec.Cmd, logPath string, timeout time.Duration, started func(pid int)) (int, error) {
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer logf.Close()
+	return Start(cmd, logf, timeout, started)
 }
 
 // Ready tells the daemon that started this process, when one gave it

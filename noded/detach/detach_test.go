@@ -26,7 +26,7 @@ func TestStart(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			logPath := filepath.Join(t.TempDir(), "helper.log")
 			var seen int
-			pid, err := Start(exec.Command("/bin/sh", "-c", tc.script), logPath, tc.timeout, func(p int) { seen = p })
+			pid, err := StartLogged(exec.Command("/bin/sh", "-c", tc.script), logPath, tc.timeout, func(p int) { seen = p })
 			switch {
 			case tc.wantErr == "" && (err != nil || pid <= 0 || pid != seen):
 				t.Fatalf("Start = %d, %v (started saw %d)", pid, err, seen)

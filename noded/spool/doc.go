@@ -8,7 +8,6 @@
 //	                  slurm_script      the batch script, owned by the user
 //	                  lock              the flock of supervisors before the
 //	                                    directory itself was locked
-//	                  sup.pid           the supervisor's pid, for operators
 //	                  cgroup.err        why the daemon could not make the
 //	                                    job's cgroup, when it could not
 //	                  start.json        written by the supervisor when the
@@ -27,6 +26,9 @@
 //	                                    here once its end has a number
 //	<spool>/acked                       highest event number the controller
 //	                                    acknowledged
+//	<spool>/supervisors.log             the supervisors' standard output and
+//	                                    error (JSON lines with the job id),
+//	                                    appended to by all of them
 //
 // Exactly once: a job's end gets its sequence number in ev-ended.json
 // inside the job's directory, and the rename of jobs/<id> to done/<seq> is

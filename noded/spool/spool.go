@@ -31,8 +31,7 @@ const (
 	ResultFile     = "result.json"
 	StartedEvent   = "ev-started.json"
 	EndedEvent     = "ev-ended.json"
-	SupervisorLog  = "supervisor.log"
-	PidFile        = "sup.pid"
+	SupervisorLog  = "supervisors.log"
 	jobsDir        = "jobs"
 	doneDir        = "done"
 	ackedFile      = "acked"
@@ -87,6 +86,10 @@ type Spool struct {
 
 	ackMu sync.Mutex
 	acked *os.File // the acknowledgement file, once SetAcked opened it
+
+	logOnce sync.Once
+	log     *os.File // SupervisorLog, once SupervisorOutput opened it
+	logErr  error
 }
 
 // Open creates the layout under root (mode 0755 for the root and jobs/,
@@ -104,6 +107,18 @@ func Open(root string) (*Spool, error) {
 		}
 	}
 	return &Spool{Root: root}, nil
+}
+
+// SupervisorOutput is the standard output and error every job
+// supervisor of this node gets: one file for all of them, opened for
+// appending once, as slurmstepd logs to slurmd's log file. A file per job
+// cost an inode made and deleted for every job, and making inodes on ext4
+// without a journal slows with the rate of recent deletions.
+func (s *Spool) SupervisorOutput() (*os.File, error) {
+	s.logOnce.Do(func() {
+		s.log, s.logErr = os.OpenFile(filepath.Join(s.Root, SupervisorLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	})
+	return s.log, s.logErr
 }
 
 // JobDir is the directory of a running job.

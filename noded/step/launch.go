@@ -108,5 +108,5 @@ func checkLaunch(h Host, req *api.StepLaunchRequest) *api.Error {
 
 // start runs the step process and waits until it is ready.
 func start(self, dir string) (int, error) {
-	return detach.Start(exec.Command(self, Arg, dir), filepath.Join(dir, LogFile), readyTimeout, nil)
+	return detach.StartLogged(exec.Command(self, Arg, dir), filepath.Join(dir, LogFile), readyTimeout, nil)
 }

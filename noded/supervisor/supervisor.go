@@ -62,6 +62,8 @@ type Job interface {
 // the node daemon created for it (found through groups), and returns the
 // process exit status (0 also when the job failed: the result says how).
 func Main(dir string, groups isolation.Loader, log *Logger) int {
+	// Every supervisor of the node writes to one log (spool.SupervisorLog).
+	log = log.WithField("dir", dir)
 	lock, err := Lock(dir)
 	if err != nil {
 		log.WithError(err).Error("job lock")

@@ -128,7 +128,7 @@ func removeBase(base string) {
 func one(bin, dir, proto string) error {
 	cmd := exec.Command(bin, supervisor.Arg, dir)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
-	if _, err := detach.Start(cmd, filepath.Join(dir, spool.SupervisorLog), 30*time.Second, nil); err != nil {
+	if _, err := detach.StartLogged(cmd, filepath.Join(dir, "supervisor.log"), 30*time.Second, nil); err != nil {
 		return err
 	}
 	wait := lineWait(dir)
