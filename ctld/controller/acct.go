@@ -142,7 +142,7 @@ func (c *Controller) handleAccounting(ctx context.Context, id auth.Identity, bod
 		return nil, err
 	}
 	f, aerr := c.compileFilter(filterSpec{JobIDs: q.JobIDs, Users: q.Users, Accounts: q.Accounts,
-		Partitions: q.Partitions, States: q.States, Names: q.Names, Nodes: q.Nodes})
+		Partitions: q.Partitions, States: q.States, Names: q.Names, Nodes: q.Nodes, Fold: true})
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -21,6 +21,10 @@ type jobFilter struct {
 	resvs      map[string]bool
 	// noUser is set when every named user is unknown: nothing matches.
 	noUser bool
+	// fold compares accounts, partitions and names without ASCII case
+	// (the keys above are lowercase then), as Slurm's accounting
+	// database does for sacct.
+	fold bool
 	// query is set for job listings (squeue): states match queryState,
 	// SPECIAL_EXIT included (specialexit.go).
 	query bool
@@ -32,6 +36,8 @@ type jobFilter struct {
 // filterSpec is what JobQuery and JobFilter share.
 type filterSpec struct {
 	JobIDs, Users, Accounts, Partitions, States, Names, QOS, Nodes, Reservations []string
+	// Fold: see jobFilter.fold.
+	Fold bool
 }
 
 func set(list []string) map[string]bool {
@@ -48,7 +54,10 @@ func set(list []string) map[string]bool {
 // compileFilter parses the references, users, states and node lists.
 func (c *Controller) compileFilter(s filterSpec) (*jobFilter, *api.Error) {
 	f := &jobFilter{accounts: set(s.Accounts), partitions: set(s.Partitions), names: set(s.Names), qos: set(s.QOS),
-		resvs: set(s.Reservations)}
+		resvs: set(s.Reservations), fold: s.Fold}
+	if f.fold {
+		f.accounts, f.partitions, f.names = foldSet(s.Accounts), foldSet(s.Partitions), foldSet(s.Names)
+	}
 	refs, err := api.ParseJobRefs(s.JobIDs)
 	if err != nil {
 		return nil, api.Errorf(api.CodeInvalidJobID, "%v", err)
@@ -101,11 +110,11 @@ func (f *jobFilter) matchAttrs(r *jobRecord) bool {
 		return false
 	case f.users != nil && !f.users[r.Req.UserID]:
 		return false
-	case f.accounts != nil && !f.accounts[r.St.Account]:
+	case f.accounts != nil && !f.accounts[f.key(r.St.Account)]:
 		return false
 	case f.states != nil && !f.states[f.state(r)]:
 		return false
-	case f.names != nil && !f.names[r.Req.Name]:
+	case f.names != nil && !f.names[f.key(r.Req.Name)]:
 		return false
 	case f.qos != nil && !f.qos[r.Req.QOS]:
 		return false
@@ -130,10 +139,10 @@ func (f *jobFilter) state(r *jobRecord) job.State {
 
 func (f *jobFilter) matchPartition(r *jobRecord) bool {
 	if !r.pending() {
-		return f.partitions[r.St.Partition]
+		return f.partitions[f.key(r.St.Partition)]
 	}
 	for _, p := range r.St.Partitions {
-		if f.partitions[p] {
+		if f.partitions[f.key(p)] {
 			return true
 		}
 	}
@@ -219,4 +228,36 @@ func (c *Controller) candidates(id uint32) []uint32 {
 		out = append(out, id)
 	}
 	return out
+}
+
+// key is v as the filter's sets hold it.
+func (f *jobFilter) key(v string) string {
+	if !f.fold {
+		return v
+	}
+	return lowerASCII(v)
+}
+
+// lowerASCII lowercases A-Z alone, byte by byte, as SQLite's NOCASE
+// compares, so that live jobs and stored ones select alike.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// foldSet is set over the items as key makes them.
+func foldSet(list []string) map[string]bool {
+	if len(list) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[lowerASCII(s)] = true
+	}
+	return m
 }

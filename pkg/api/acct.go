@@ -4,6 +4,8 @@ import "github.com/loamhpc/loam/pkg/job"
 
 // AcctQuery selects accounting records for sacct: finished jobs from the
 // controller's history and the live ones. Empty lists do not filter.
+// Accounts, Partitions and Names compare without ASCII case, as Slurm's
+// accounting database does.
 type AcctQuery struct {
 	JobIDs     []string `json:"job_ids,omitempty"` // as ParseJobRef reads them
 	Users      []string `json:"users,omitempty"`   // names or numeric uids; empty: all users

@@ -42,7 +42,8 @@ func (t *Tx) PutAcct(r AcctRow) error {
 }
 
 // AcctFilter narrows an accounting query. Empty lists do not filter; a
-// job matches one entry of every non-empty list.
+// job matches one entry of every non-empty list. Accounts, partitions and
+// names compare without ASCII case, as Slurm's accounting database does.
 type AcctFilter struct {
 	// JobIDs match a job's id or its array job id.
 	JobIDs     []uint32
@@ -82,7 +83,8 @@ func acctWhere(f AcctFilter) (string, []any) {
 	for _, c := range []struct {
 		col  string
 		list []string
-	}{{"account", f.Accounts}, {"partition", f.Partitions}, {"state", f.States}, {"name", f.Names}} {
+	}{{"account COLLATE NOCASE", f.Accounts}, {"partition COLLATE NOCASE", f.Partitions}, {"state", f.States},
+		{"name COLLATE NOCASE", f.Names}} {
 		if len(c.list) > 0 {
 			add(inList(c.col, c.list))
 		}

@@ -209,6 +209,7 @@ func TestAccountingQuery(t *testing.T) {
 		"ended after a start time": {AcctFilter{Start: 250}, "[2 3]"},
 		"submitted before an end":  {AcctFilter{End: 120}, "[1]"},
 		"account and partition":    {AcctFilter{Accounts: []string{"research"}, Partitions: []string{"normal"}}, "[1]"},
+		"names without case":       {AcctFilter{Names: []string{"B"}, Accounts: []string{"PRODUCT"}, Partitions: []string{"Batch"}}, "[2 3]"},
 		"limit":                    {AcctFilter{Limit: 1}, "[1]"},
 	}
 	for name, tc := range tests {

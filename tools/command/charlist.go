@@ -1,8 +1,8 @@
 package command
 
 import (
+	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/loamhpc/loam/pkg/hostlist"
 )
@@ -17,15 +17,15 @@ import (
 //   - a piece ending in brackets is a host list, one item per name
 //     ("rack[1-2]": rack1 and rack2); a comma inside brackets does not
 //     split, and the one right after a closing bracket is skipped;
-//   - items are lowercased, and an item already listed (either case)
-//     moves to the end;
+//   - items are lowercased (A-Z only, as C's tolower), and an item
+//     already listed (either case) moves to the end;
 //   - a value that adds nothing new adds what is left of it, so an empty
 //     value adds the empty item.
 func addCharList(list []string, value string) []string {
 	before := len(list)
 	add := func(item string) {
-		item = strings.ToLower(item)
-		if i := slices.IndexFunc(list, func(s string) bool { return strings.EqualFold(s, item) }); i >= 0 {
+		item = lowerASCII(item)
+		if i := slices.IndexFunc(list, func(s string) bool { return lowerASCII(s) == item }); i >= 0 {
 			list = slices.Delete(list, i, i+1)
 		}
 		list = append(list, item)
@@ -75,4 +75,48 @@ scan:
 		add(string(b[start:i]))
 	}
 	return list
+}
+
+// parseCharList splits one option value into items the way Slurm 22.05's
+// slurm_parse_char_list does, for the lists whose items it converts
+// (states, user ids, job steps, QOS names):
+//   - a value that starts with a quote ends at the same quote; quotes
+//     inside become '`';
+//   - commas split items and empty items are dropped, so an empty value
+//     gives none;
+//   - no brackets, no case change and no de-duplication: each caller's
+//     conversion decides what a repeated item is.
+func parseCharList(value string) []string {
+	b := []byte(value)
+	if len(b) > 0 && (b[0] == '"' || b[0] == '\'') {
+		if end := bytes.IndexByte(b[1:], b[0]); end >= 0 {
+			b = b[1 : 1+end]
+		} else {
+			b = b[1:]
+		}
+	}
+	for i, c := range b {
+		if c == '"' || c == '\'' {
+			b[i] = '`'
+		}
+	}
+	var items []string
+	for _, item := range bytes.Split(b, []byte{','}) {
+		if len(item) > 0 {
+			items = append(items, string(item))
+		}
+	}
+	return items
+}
+
+// lowerASCII lowercases A-Z alone, byte by byte, as Slurm's xstrtolower
+// does in the C locale.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

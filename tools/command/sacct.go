@@ -82,6 +82,13 @@ func Sacct(ctx context.Context, env *Env, args []string) int {
 		w.errf("%s", errText(err))
 		return w.exit(1)
 	}
+	if rq.qosSet {
+		var msg string
+		if rq.qos, msg = sacctQOS(rq.qosArg); msg != "" {
+			w.raw(msg)
+			return w.exit(1)
+		}
+	}
 	resp, err := c.Accounting(ctx, q)
 	if err != nil {
 		w.errf("Problem talking to the database: %s", errText(err))
@@ -129,8 +136,13 @@ func (pr *acctPrinter) print(b []byte, jobs []api.AcctJob, q *api.AcctQuery, rq 
 
 // selects applies the filters sacct applies itself: -q, -k/-K and -C.
 func (rq *sacctRequest) selects(j *api.AcctJob) bool {
-	return (rq.qos == nil || containsFold(rq.qos, j.QOS)) && rq.timeLimitMatches(j) &&
-		constraintsMatch(rq.constraints, j)
+	return rq.qosMatches(j.QOS) && rq.timeLimitMatches(j) && constraintsMatch(rq.constraints, j)
+}
+
+// qosMatches is -q: Slurm's accounting looks the names up without case
+// and compares ids; "" (from an empty -q) selects the jobs without one.
+func (rq *sacctRequest) qosMatches(qos string) bool {
+	return rq.qos == nil || slices.ContainsFunc(rq.qos, func(q string) bool { return strings.EqualFold(q, qos) })
 }
 
 // timeLimitMatches is -k/-K: with both, a limit between them; with -k

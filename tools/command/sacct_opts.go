@@ -1,11 +1,13 @@
 package command
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
@@ -85,7 +87,9 @@ type sacctRequest struct {
 	brief, long      bool
 	header, allUsers bool
 	startSet, endSet bool
-	qos              []string
+	qosArg           string    // the last -q, read by sacctQOS
+	qosSet           bool      // -q given
+	qos              []string  // sacctQOS's list; nil: any QOS
 	constraints      []string  // -C items, every one required (sacct_constraints.go)
 	tlMin, tlMax     int64     // -k/-K in minutes; 0 when not given
 	sels             []acctSel // -j entries (sacct_steps.go)
@@ -99,7 +103,7 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 	case "a":
 		rq.allUsers = true
 	case "A":
-		q.Accounts = append(q.Accounts, strtok(o.val, ",")...)
+		q.Accounts = addCharList(q.Accounts, o.val)
 	case "X", "t":
 		q.AllocationsOnly = true
 	case "D":
@@ -122,7 +126,7 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		w.printf("%s\n", versionLine)
 		return 0, true
 	case "name":
-		q.Names = append(q.Names, strtok(o.val, ",")...)
+		q.Names = addCharList(q.Names, o.val)
 	case "j":
 		refs, sels, msg := parseAcctJobs(o.val)
 		if msg != "" {
@@ -131,6 +135,10 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		}
 		q.JobIDs, rq.sels = append(q.JobIDs, refs...), append(rq.sels, sels...)
 	case "N":
+		if q.Nodes != nil {
+			w.errf("Already asked for nodes '%s'", q.Nodes[0])
+			break
+		}
 		q.Nodes = []string{o.val}
 	case "n":
 		rq.header = false
@@ -139,13 +147,18 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 	case "P":
 		pr.parsable = 2
 	case "q":
-		rq.qos = strtok(o.val, ",")
+		rq.qosArg, rq.qosSet = o.val, true // read once the options are all in, as Slurm does
 	case "C":
 		rq.constraints = addCharList(rq.constraints, o.val)
 	case "r":
-		q.Partitions = append(q.Partitions, strtok(o.val, ",")...)
+		q.Partitions = addCharList(q.Partitions, o.val)
 	case "s":
-		q.States = append(q.States, strtok(o.val, ",")...)
+		states, msg := addAcctStates(q.States, o.val)
+		if msg != "" {
+			w.raw("sacct: fatal: " + msg + "\n")
+			return 1, true
+		}
+		q.States = states
 	case "S", "E":
 		return sacctWindow(w, o, now, q, rq)
 	case "k", "K":
@@ -218,15 +231,69 @@ func sacctUsers(w *output, env *Env, val string, q *api.AcctQuery, rq *sacctRequ
 		return 0, false
 	}
 	rq.allUsers = false
-	for _, u := range strtok(val, ",") {
+	added := 0
+	for _, u := range parseCharList(val) {
 		uid, ok := env.Users.UID(u)
 		if !ok {
 			w.errf("Invalid user id: %s", u)
 			return 1, true
 		}
-		q.Users = append(q.Users, strconv.FormatUint(uint64(uid), 10))
+		if id := strconv.FormatUint(uint64(uid), 10); !slices.Contains(q.Users, id) {
+			q.Users, added = append(q.Users, id), added+1
+		}
+	}
+	// Slurm ends, silently, when a -u adds no user it did not have.
+	if added == 0 {
+		return 1, true
 	}
 	return 0, false
+}
+
+// sacctAccountedStates are the states Slurm 22.05's sacct -s accepts
+// (options.c's _supported_state): the others are never stored.
+var sacctAccountedStates = map[job.State]bool{
+	job.Pending: true, job.Running: true, job.Suspended: true, job.Completed: true,
+	job.Cancelled: true, job.Failed: true, job.Timeout: true, job.NodeFail: true,
+	job.Preempted: true, job.BootFail: true, job.Deadline: true, job.OutOfMemory: true,
+	job.Requeued: true, job.Resizing: true, job.Revoked: true,
+}
+
+// addAcctStates adds the states of one -s value to list, each once by its
+// full name, as sacct's _addto_state_char_list: items split as
+// parseCharList does, a name or short code in any case. msg is sacct's
+// fatal line for a state it does not know or does not account.
+func addAcctStates(list []string, val string) (states []string, msg string) {
+	for _, item := range parseCharList(val) {
+		st, err := job.ParseState(item)
+		switch {
+		case err != nil:
+			return nil, "unrecognized job state value '" + item + "'"
+		case !sacctAccountedStates[st]:
+			return nil, "job state " + item + " is not supported / accounted"
+		case !slices.Contains(list, string(st)):
+			list = append(list, string(st))
+		}
+	}
+	return list, ""
+}
+
+// sacctQOS reads the last -q as Slurm's slurmdb_addto_qos_char_list: an
+// empty value is the one QOS "" (jobs without one); otherwise the items
+// as parseCharList splits them, each once whatever its case. msg is the
+// error and fatal lines for a value without any item.
+func sacctQOS(val string) (qos []string, msg string) {
+	if val == "" {
+		return []string{""}, ""
+	}
+	for _, item := range parseCharList(val) {
+		if !containsFold(qos, item) {
+			qos = append(qos, item)
+		}
+	}
+	if len(qos) == 0 {
+		return nil, "sacct: error: You gave me an empty qos list\nsacct: fatal: problem processing qos list\n"
+	}
+	return qos, ""
 }
 
 // acctDefaults applies sacct's defaults. Users: the caller's own jobs,

@@ -20,11 +20,12 @@ const noStep = "4294967294"
 
 // parseAcctJobs reads a -j list as sacct's slurm_addto_step_list does:
 // "JOB", "JOB_TASK", "JOB.STEP" and "JOB_TASK.STEP", STEP a number or
-// batch, extern or interactive. It returns the job references for the
+// batch, extern or interactive, the entries split as parseCharList
+// splits them (quotes, empty entries). It returns the job references for the
 // controller and the selections; msg is sacct's fatal line for a bad
 // entry. An entry of another shape goes to the controller as it is.
 func parseAcctJobs(list string) (refs []string, sels []acctSel, msg string) {
-	for _, tok := range strtok(list, ",") {
+	for _, tok := range parseCharList(list) {
 		i := leadingDigits(tok)
 		if i == 0 {
 			return nil, nil, "Bad job/step specified: " + tok

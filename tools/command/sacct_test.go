@@ -107,14 +107,14 @@ func TestSacctQuery(t *testing.T) {
 			want: api.AcctQuery{Nodes: []string{"cpu01"}, StartTime: midnight, EndTime: now + 1},
 		},
 		"states alone: the instant now": {
-			args: []string{"-s", "R"}, want: api.AcctQuery{States: []string{"R"}, StartTime: now, EndTime: now + 1},
+			args: []string{"-s", "R"}, want: api.AcctQuery{States: []string{"RUNNING"}, StartTime: now, EndTime: now + 1},
 		},
 		"states with a start end there": {
 			args: []string{"-s", "CD", "-S", "2026-11-28T00:00"},
-			want: api.AcctQuery{States: []string{"CD"}, StartTime: 1795824000, EndTime: 1795824001},
+			want: api.AcctQuery{States: []string{"COMPLETED"}, StartTime: 1795824000, EndTime: 1795824001},
 		},
 		"states with jobs: from the Epoch": {
-			args: []string{"-s", "CD", "-j", "5"}, want: api.AcctQuery{States: []string{"CD"}, JobIDs: []string{"5"}, EndTime: now + 1},
+			args: []string{"-s", "CD", "-j", "5"}, want: api.AcctQuery{States: []string{"COMPLETED"}, JobIDs: []string{"5"}, EndTime: now + 1},
 		},
 		"repeated lists add up": {
 			args: []string{"-j", "1", "-j", "2", "-r", "a", "--partition=b", "-X", "-t"},
@@ -124,7 +124,7 @@ func TestSacctQuery(t *testing.T) {
 			args: []string{"-u", "alice", "-A", "nlp", "-r", "normal", "-s", "CD,F", "-S", "2026-11-28T00:00",
 				"-E", "2026-11-29T10:00", "-X", "--name", "x", "-N", "gpu[001-002]"},
 			want: api.AcctQuery{Users: []string{"1000"}, Accounts: []string{"nlp"}, Partitions: []string{"normal"},
-				States: []string{"CD", "F"}, StartTime: 1795824000, EndTime: 1795946400, AllocationsOnly: true,
+				States: []string{"COMPLETED", "FAILED"}, StartTime: 1795824000, EndTime: 1795946400, AllocationsOnly: true,
 				Names: []string{"x"}, Nodes: []string{"gpu001", "gpu002"}},
 		},
 		"duplicates asks for every run": {

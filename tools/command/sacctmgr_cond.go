@@ -10,6 +10,9 @@ type mgrCond struct {
 	w *output
 	// A nil list does not filter; a list with "" selects the rows
 	// without a value (user= selects the accounts' own associations).
+	// Condition lists come lowercased from addCharList, as Slurm 22.05's
+	// sacctmgr reads every one with slurm_addto_char_list; format is
+	// kept as given.
 	names, users, accounts, clusters, partitions []string
 	defAccounts, descrs, orgs, types, ids        []string
 	format                                       []string
@@ -61,7 +64,7 @@ func parseMgrConds(w *output, ent *mgrEntity, args []string) (*mgrCond, int) {
 				c.onlyDefaults = true
 				continue
 			case ent.names:
-				c.names = append(c.names, mgrValues(a)...)
+				c.names = addCharList(c.names, a)
 				continue
 			}
 			return nil, mgrUnknownCond(w, ent, a)
@@ -71,23 +74,13 @@ func parseMgrConds(w *output, ent *mgrEntity, args []string) (*mgrCond, int) {
 			return nil, mgrUnknownCond(w, ent, a)
 		}
 		dst := k.dst(c)
-		vals := mgrValues(val)
-		if k.name == "accounts" || k.name == "acct" {
-			for i := range vals {
-				vals[i] = strings.ToLower(vals[i])
-			}
+		if k.name == "format" {
+			*dst = append(*dst, strings.Split(val, ",")...)
+			continue
 		}
-		if *dst == nil {
-			*dst = []string{}
-		}
-		*dst = append(*dst, vals...)
+		*dst = addCharList(*dst, val)
 	}
 	return c, 0
-}
-
-// mgrValues splits a comma list; an empty value is the one value "".
-func mgrValues(v string) []string {
-	return strings.Split(v, ",")
 }
 
 func mgrFindKey(ent *mgrEntity, lk string) *mgrKey {
@@ -109,9 +102,10 @@ func mgrUnknownCond(w *output, ent *mgrEntity, arg string) int {
 	return 1
 }
 
-// match reports whether v passes a filter (nil passes everything).
+// mgrMatch reports whether v passes a filter (nil passes everything).
+// The filter is lowercase and Slurm's database compares without case.
 func mgrMatch(filter []string, v string) bool {
-	return filter == nil || slices.Contains(filter, v)
+	return filter == nil || slices.Contains(filter, lowerASCII(v))
 }
 
 // mgrMatchFold is mgrMatch ignoring case.

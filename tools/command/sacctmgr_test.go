@@ -47,6 +47,17 @@ func TestSacctmgrLoam(t *testing.T) {
 		"a user's associations by name, then account": {
 			[]string{"-nP", "list", "user", "-s", "bob", "format=user,defaultaccount,account"},
 			"bob|product|product\nbob|product|verylongaccountname22\nrc=0\n"},
+		// Conditions are read by slurm_addto_char_list: lowercased,
+		// quotes dropped, empty items and a trailing comma ignored.
+		"conditions lowercased": {
+			[]string{"-nP", "show", "user", "names=BOB,Alice", "format=user"},
+			"alice\nbob\nrc=0\n"},
+		"a trailing comma adds no empty item": {
+			[]string{"-nP", "show", "assoc", "account=product,", "user=alice,", "format=account,user"},
+			"product|alice\nrc=0\n"},
+		"a quoted list": {
+			[]string{"-nP", "show", "account", `"Research,Product"`, "format=account"},
+			"product\nresearch\nrc=0\n"},
 		"statistics are not kept": {
 			[]string{"show", "stats"},
 			"sacctmgr: error: Loam keeps no stats: it has no accounting database (see sacct and sreport)\nrc=1\n"},
