@@ -13,17 +13,20 @@ import (
 // reading of the request (cluster.ShapeOf): totals over the job and the
 // least each of its nodes must offer.
 type demand struct {
-	nodes    int // exact node count; 0: the scheduler chooses
-	cpus     int64
-	gpus     int64
-	memMB    int64
-	perCPUs  int // on each node
-	perGPUs  int
-	perMemMB int64
-	gpuType  string
-	features []string
-	exclude  []string
-	include  []string
+	nodes int // exact or least node count; 0: the scheduler chooses
+	// mostNodes is the top of a -N min-max range (0: none): the tasks
+	// may spread over that many, so each node's share is the least.
+	mostNodes int
+	cpus      int64
+	gpus      int64
+	memMB     int64
+	perCPUs   int // on each node
+	perGPUs   int
+	perMemMB  int64
+	gpuType   string
+	features  []string
+	exclude   []string
+	include   []string
 	// contiguous is --contiguous: the nodes are consecutive in node
 	// table order (admission_contiguous.go).
 	contiguous bool
@@ -50,7 +53,10 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	}
 	d := demand{nodes: s.Nodes, gpuType: strings.ToLower(s.GPUType), features: s.Features, exclude: s.Exclude, include: s.NodeList}
 	d.contiguous = s.Contiguous
-	n := max(s.Nodes, 1)
+	if s.Nodes > 0 && s.MaxNodes > s.Nodes {
+		d.mostNodes = s.MaxNodes
+	}
+	n := max(s.Nodes, d.mostNodes, 1)
 	d.cpus, d.perCPUs = int64(s.CPUs), max(s.CPUsPerNode, 1)
 	if s.CPUsPerNode > 0 && s.CPUs == 0 {
 		d.cpus = int64(s.CPUsPerNode * n)
@@ -188,7 +194,7 @@ func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
 	}
 	k := len(nodes)
 	if d.nodes > 0 {
-		k = d.nodes
+		k = max(d.nodes, d.mostNodes)
 	}
 	cpus := topSum(nodes, k, func(n nodeCap) int64 { return int64(n.cpus) })
 	gpus := topSum(nodes, k, func(n nodeCap) int64 { return int64(n.gpus) })

@@ -65,6 +65,18 @@ func TestPreCheck(t *testing.T) {
 			mod: func(r *job.Request) { r.NTasks = 100000 }, wantCode: api.CodeTooManyCPUs},
 		"-n 70 spreads over two nodes and fits": {
 			mod: func(r *job.Request) { r.NTasks = 70 }},
+		// A -N range spreads the shares over its top (the peer takes
+		// -N2-4 -n256 and -N2-4 --gpus=32, refuses -n257 and --gpus=33).
+		"-N2-4 -n256 fits four nodes": {
+			mod: func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.NTasks = 2, 4, true, 256 }},
+		"-N2-4 -n257 is more than four nodes hold": {
+			mod:      func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.NTasks = 2, 4, true, 257 },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"-N1-2 --gpus=16 fits two nodes": {
+			mod: func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.GPUs = 1, 2, true, gpus(16) }},
+		"-N1-2 --gpus=17 is more than two nodes hold": {
+			mod:      func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.GPUs = 1, 2, true, gpus(17) },
+			wantCode: api.CodeNodeConfigUnavailable},
 		"more GPUs per node than any node has": {
 			mod: func(r *job.Request) { r.GPUsPerNode = gpus(9) }, wantCode: api.CodeNodeConfigUnavailable},
 		"a GPU total beyond the cluster": {

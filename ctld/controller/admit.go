@@ -12,6 +12,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
 	"github.com/loamhpc/loam/pkg/batchscript"
+	"github.com/loamhpc/loam/pkg/cluster"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
@@ -453,8 +454,8 @@ func perNodeNeed(r *job.Request) nodeNeed {
 	if r.NTasksPerNode == 0 && r.NTasks > 0 && r.MinNodes > 0 {
 		// Without -N the scheduler spreads the tasks over as many nodes
 		// as it needs: one node must hold one task (admission.go checks
-		// the total).
-		nodes := r.MinNodes
+		// the total). With -N min-max, over as many as max.
+		nodes := max(r.MinNodes, cluster.RangeNodes(r))
 		n.cpus = cpt * ((r.NTasks + nodes - 1) / nodes)
 	}
 	if r.Overcommit {

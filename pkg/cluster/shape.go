@@ -52,11 +52,8 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	if err := shapeConstraint(&s, req); err != nil { // constraint.go: counts raise the node count
 		return sched.Shape{}, err
 	}
-	if req.MaxNodes > s.Nodes && req.NTasksPerNode == 0 && !req.Overcommit && !req.UseMinNodes {
-		s.MaxNodes = req.MaxNodes // -N1-2 -n2: two nodes when free
-	}
-	if spread := spreadNodes(req); spread > s.Nodes {
-		s.MaxNodes = spread
+	if most := RangeNodes(req); most > s.Nodes {
+		s.MaxNodes = most
 	}
 	shapeCPUs(&s, req, cpt)
 	shapeGPUs(&s, req, gpn, gpt)
@@ -83,6 +80,18 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		s.SwitchWait = SwitchWait(req, cfg)
 	}
 	return s, nil
+}
+
+// RangeNodes is the most nodes the scheduler may spread a job's tasks
+// over beyond its node count: the top of -N min-max (-N1-2 -n2: two nodes
+// when free), unless --ntasks-per-node, -O or --use-min-nodes fix the
+// count, or spreadNodes for --spread-job. 0: no range.
+func RangeNodes(req *job.Request) int {
+	most := 0
+	if req.NTasksPerNode == 0 && !req.Overcommit && !req.UseMinNodes {
+		most = req.MaxNodes
+	}
+	return max(most, spreadNodes(req))
 }
 
 // spreadNodes is the most nodes --spread-job asks for: a task a node

@@ -116,7 +116,8 @@ type Shape struct {
 	Nodes int
 	// MaxNodes, when above Nodes, is -N's maximum: a job without GPUs
 	// starts on that many nodes when they are free now, else on Nodes (as
-	// Slurm: -N1-2 -n2 on an idle cluster runs on 2 nodes).
+	// Slurm: -N1-2 -n2 on an idle cluster runs on 2 nodes), or on the
+	// fewest nodes of the range that hold its shares when Nodes cannot.
 	MaxNodes    int
 	GPUs        int // total GPUs when GPUsPerNode is 0
 	GPUsPerNode int

@@ -259,7 +259,29 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache, alt
 	if p.cfg.MaxMemPerNode > 0 && pj.Shape.LimitMem > p.cfg.MaxMemPerNode {
 		return demand{}, ReasonMaxMemPerLimit
 	}
-	d, r := c.resolveDemand(&pj.Shape, p, alt)
+	d, r := c.demandOn(pj, &pj.Shape, p, feas, alt)
+	// -N min-max: when min nodes cannot hold the job's shares, the
+	// fewest nodes in the range that can (Slurm: -N2-4 -n200 runs on 4
+	// nodes of 64 CPUs, -N2-4 --gpus=32 on 4 nodes of 8 GPUs).
+	for n := pj.Shape.Nodes + 1; countBound(r) && pj.Shape.Nodes > 0 && n <= min(pj.Shape.MaxNodes, len(p.nodes)); n++ {
+		sh := pj.Shape
+		sh.Nodes = n
+		if dn, rn := c.demandOn(pj, &sh, p, feas, alt); rn == "" {
+			return dn, ""
+		}
+	}
+	return d, r
+}
+
+// countBound reports whether r, why a demand cannot run, may go away on
+// more nodes: no node can hold its share, or too few can.
+func countBound(r Reason) bool {
+	return r == ReasonPartitionConfig || r == ReasonPartitionNodeLimit || r == ReasonBadConstraints
+}
+
+// demandOn resolves shape sh of pj on p and checks it can ever run there.
+func (c *cycle) demandOn(pj *PendingJob, sh *Shape, p *partInfo, feas *feasCache, alt int) (demand, Reason) {
+	d, r := c.resolveDemand(sh, p, alt)
 	if r == "" {
 		r = maxCPUsReason(p, &d) // maxcpus.go
 		c.userExclDemand(&d, pj) // userexcl.go
