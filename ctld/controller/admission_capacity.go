@@ -17,6 +17,10 @@ type demand struct {
 	// mostNodes is the top of a -N min-max range (0: none): the tasks
 	// may spread over that many, so each node's share is the least.
 	mostNodes int
+	// taskNodes is -n (given, or from --ntasks-per-node) without -N: a
+	// node holds at least one task, so no more nodes than that (0: no
+	// such bound).
+	taskNodes int
 	cpus      int64
 	gpus      int64
 	memMB     int64
@@ -55,6 +59,9 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	d.contiguous = s.Contiguous
 	if s.Nodes > 0 && s.MaxNodes > s.Nodes {
 		d.mostNodes = s.MaxNodes
+	}
+	if q := a.req; s.Nodes == 0 && q.NTasks > 0 && !q.Overcommit {
+		d.taskNodes = q.NTasks
 	}
 	n := max(s.Nodes, d.mostNodes, 1)
 	d.cpus, d.perCPUs = int64(s.CPUs), max(s.CPUsPerNode, 1)
@@ -203,6 +210,10 @@ func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
 	}
 	if d.gpus > gpus {
 		return api.Errorf(api.CodeNodeConfigUnavailable, "%d GPUs requested: partition %s has %d GPUs on the nodes that can hold the job", d.gpus, p.Name, gpus)
+	}
+	if d.taskNodes > 0 && d.taskNodes < k && d.gpus > topSum(nodes, d.taskNodes, func(n nodeCap) int64 { return int64(n.gpus) }) {
+		// -n1 --gpus=16 on 8-GPU nodes: Slurm refuses with its one line.
+		return api.NewError(api.CodeNodeConfigUnavailable)
 	}
 	return nil
 }

@@ -72,6 +72,18 @@ func TestPreCheck(t *testing.T) {
 		"-N2-4 -n257 is more than four nodes hold": {
 			mod:      func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.NTasks = 2, 4, true, 257 },
 			wantCode: api.CodeNodeConfigUnavailable},
+		// No more nodes than tasks: the peer refuses -n1 --gpus=16 and
+		// --ntasks-per-node=2 --gpus=24, takes -n2 --gpus=16 and
+		// --gpus=16 --ntasks-per-node=4.
+		"-n1 --gpus=16 needs two nodes for one task": {
+			mod: func(r *job.Request) { r.NTasks, r.GPUs = 1, gpus(16) }, wantCode: api.CodeNodeConfigUnavailable},
+		"-n2 --gpus=16 fits": {
+			mod: func(r *job.Request) { r.NTasks, r.GPUs = 2, gpus(16) }},
+		"--gpus=16 --ntasks-per-node=4 fits two nodes": { // sbatch derives -n4
+			mod: func(r *job.Request) { r.NTasks, r.NTasksPerNode, r.GPUs = 4, 4, gpus(16) }},
+		"--gpus=24 --ntasks-per-node=2 needs three nodes for two tasks": {
+			mod:      func(r *job.Request) { r.NTasks, r.NTasksPerNode, r.GPUs = 2, 2, gpus(24) },
+			wantCode: api.CodeNodeConfigUnavailable},
 		"-N1-2 --gpus=16 fits two nodes": {
 			mod: func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.GPUs = 1, 2, true, gpus(16) }},
 		"-N1-2 --gpus=17 is more than two nodes hold": {

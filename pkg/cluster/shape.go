@@ -17,9 +17,10 @@ import (
 //
 //   - nodes: -N's minimum (-w raises it to the host count in the client),
 //     and its maximum (capped at -n by the client) to try first;
-//     with --ntasks-per-node and -n, ceil(n / per-node); --ntasks-per-node
-//     or --gpus-per-node alone mean one node; otherwise 0 (the scheduler
-//     takes the fewest nodes that hold the job: -n70 lands on 3 nodes);
+//     with --ntasks-per-node and -n, ceil(n / per-node), unless --gpus
+//     decides; --ntasks-per-node or --gpus-per-node alone mean one node;
+//     otherwise 0 (the scheduler takes the fewest nodes that hold the
+//     job: -n70 lands on 3 nodes, --gpus=16 --ntasks-per-node=8 on 2);
 //   - CPUs: at least --mincpus a node; with -O one task's CPUs a node;
 //     else tasks x CPUs per task, per node with --ntasks-per-node, one
 //     task per node with -N alone (-N3 holds 3 CPUs); with -n and more
@@ -111,6 +112,11 @@ func nodeCount(req *job.Request, gpn int) int {
 	switch {
 	case req.NodesSet || req.MinNodes > 0:
 		return req.MinNodes
+	case req.NTasksPerNode > 0 && gpuCount(req.GPUs) > 0:
+		// --gpus with --ntasks-per-node: as many nodes as the GPUs need,
+		// each with its tasks (the peer runs --gpus=16
+		// --ntasks-per-node=8 on two 8-GPU nodes, 16 tasks).
+		return 0
 	case req.NTasksPerNode > 0 && req.NTasks > 0:
 		return (req.NTasks + req.NTasksPerNode - 1) / req.NTasksPerNode
 	case req.NTasksPerNode > 0 || gpn > 0:
