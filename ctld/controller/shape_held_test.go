@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -50,5 +51,41 @@ func TestHeldSubmitShape(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("held shape (-want +got):\n%s", diff)
+	}
+}
+
+// TestPendingGPUNodes: a pending job's node count covers its GPU total
+// over the largest node (the peer, on 8-GPU nodes, shows --gpus=12 as 2
+// nodes and --gpus=20 as 3), but not for a job submitted held, which
+// slurmctld never tried to place (held --gpus=16 is 1 node), nor with
+// -N. The harness's nodes have 4 GPUs.
+func TestPendingGPUNodes(t *testing.T) {
+	cases := map[string]struct {
+		gpus, minNodes int
+		held           bool
+		want           int
+	}{
+		"--gpus=8":      {gpus: 8, want: 2},
+		"--gpus=5":      {gpus: 5, want: 2},
+		"--gpus=4":      {gpus: 4, want: 1},
+		"held --gpus=8": {gpus: 8, held: true, want: 1},
+		"-N1 --gpus=4":  {gpus: 4, minNodes: 1, want: 1},
+		"-N2 --gpus=8":  {gpus: 8, minNodes: 2, want: 2},
+	}
+	h := newHarness(t)
+	h.node("n01")
+	h.node("n02")
+	got, want := map[string]int{}, map[string]int{}
+	for name, tc := range cases {
+		id := h.mustSubmit(alice, simpleJob(func(r *job.Request) {
+			r.Hold, r.GPUs = tc.held, gpus(int64(tc.gpus))
+			r.MinNodes, r.NodesSet = tc.minNodes, tc.minNodes > 0
+			begin := time.Now().Add(time.Hour) // pending, not held
+			r.Begin = &begin
+		}))
+		got[name], want[name] = h.job(fmt.Sprint(id)).NodeCount, tc.want
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pending NumNodes (-want +got):\n%s", diff)
 	}
 }

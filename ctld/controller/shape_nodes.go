@@ -2,6 +2,7 @@ package controller
 
 import (
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
@@ -20,6 +21,48 @@ func (c *Controller) cpuBoundNodes(r *jobRecord, cpus int) int {
 		return 0
 	}
 	return min(q.NTasks, (cpus+largest-1)/largest)
+}
+
+// gpuBoundNodes is the fewest nodes a pending job's GPU total fits on, as
+// slurmctld's test placement counts them: the GPUs over the most one node
+// of its partitions has, rounded up (the peer, with 8-GPU nodes, shows
+// --gpus=12 as 2 nodes, --gpus=20 as 3, -n4 --gpus-per-task=4 as 2). 0
+// with -N, with GPUs per node, or for a job submitted held, which
+// slurmctld has not tried to place (it shows held --gpus=16 as 1 node).
+func (c *Controller) gpuBoundNodes(r *jobRecord) int {
+	q := r.Req
+	if q.NodesSet || q.MinNodes > 0 || q.NTasksPerNode > 0 && len(q.GPUsPerTask) > 0 || submittedHeld(r) {
+		return 0
+	}
+	for _, list := range [][]resource.GRES{q.GPUsPerNode, q.GRES} {
+		for _, g := range list {
+			if g.Name == "gpu" {
+				return 0
+			}
+		}
+	}
+	total := requestedGPUs(q, 0)
+	largest := c.largestNode(r.St.Partitions, nodeGPUs)
+	if total <= 0 || largest <= 0 {
+		return 0
+	}
+	return (total + largest - 1) / largest
+}
+
+// nodeGPUs is the GPUs a configured node has.
+func nodeGPUs(nc *slurmconf.Node) int {
+	n := 0
+	for _, g := range nc.GRES {
+		if g.Name == "gpu" {
+			n += int(g.Count)
+		}
+	}
+	return n
+}
+
+// submittedHeld reports whether r was submitted held and is held still.
+func submittedHeld(r *jobRecord) bool {
+	return r.Req.Hold && (r.St.Hold == HeldUser || r.St.Hold == HeldAdmin)
 }
 
 // largestNodeCPUs is the CPU count of the largest node in the partitions.
@@ -66,7 +109,7 @@ func (c *Controller) largestNode(parts []string, size func(*slurmconf.Node) int)
 // peer's 64-core nodes is 1 node, where its 70 CPUs alone would make 2.
 func (c *Controller) heldSubmitNodes(r *jobRecord) int {
 	q := r.Req
-	if !q.Hold || (r.St.Hold != HeldUser && r.St.Hold != HeldAdmin) || q.NTasksPerNode > 0 {
+	if !submittedHeld(r) || q.NTasksPerNode > 0 {
 		return 0
 	}
 	part := r.St.Partitions[:min(1, len(r.St.Partitions))]
