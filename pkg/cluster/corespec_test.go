@@ -50,7 +50,8 @@ func TestCoreSpecNodes(t *testing.T) {
 }
 
 // TestCoreSpecMemZero: --mem=0 asks for all the memory a job may have on
-// the partition's smallest node: RealMemory less MemSpecLimit.
+// each node, RealMemory less MemSpecLimit (the nodes' MemMB above), and
+// is checked against MaxMemPerNode as the partition's smallest node.
 func TestCoreSpecMemZero(t *testing.T) {
 	cfg := specConfig(t)
 	p, _ := cfg.Partition("spec")
@@ -58,7 +59,7 @@ func TestCoreSpecMemZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.MemPerNode != 503808 {
-		t.Errorf("MemPerNode = %d, want 503808", s.MemPerNode)
+	if !s.MemWhole || s.MemPerNode != 0 || s.LimitMem != 503808 {
+		t.Errorf("MemWhole %v, MemPerNode %d, LimitMem %d; want true, 0, 503808", s.MemWhole, s.MemPerNode, s.LimitMem)
 	}
 }

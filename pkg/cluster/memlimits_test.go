@@ -37,7 +37,7 @@ func TestMemLimitsShape(t *testing.T) {
 	}{
 		"no --mem: DefMemPerNode (peer MinMemoryNode=1000M)":     {"emnode", "", out{1000, 0, 1000, 4000}},
 		"--mem=5000 over MaxMemPerNode (peer MaxMemPerLimit)":    {"emnode", "--mem=5000", out{5000, 0, 5000, 4000}},
-		"--mem=0 is the whole node (peer MaxMemPerLimit)":        {"emnode", "--mem=0", out{128000, 0, 128000, 4000}},
+		"--mem=0 is the whole node (peer MaxMemPerLimit)":        {"emnode", "--mem=0", out{0, 0, 128000, 4000}},
 		"-n2 --mem-per-cpu=3000 counts one CPU (peer runs)":      {"emnode", "-n2 --mem-per-cpu=3000", out{0, 3000, 3000, 4000}},
 		"-c2 --mem-per-cpu=3000 counts -c":                       {"emnode", "-c2 --mem-per-cpu=3000", out{0, 3000, 6000, 4000}},
 		"emdef: DefMemPerNode over the cluster's DefMemPerCPU":   {"emdef", "-n4", out{3000, 0, 3000, 0}},

@@ -31,8 +31,8 @@ import (
 //   - GPUs: --gpus-per-node or --gres=gpu:N per node; --gpus-per-task per
 //     node with --ntasks-per-node, else times the tasks; --gpus for the
 //     whole job; the first GPU type named is required;
-//   - memory: --mem per node (--mem=0: the smallest node of the partition,
-//     whole; with --exclusive each node's own memory), --mem-per-cpu, --mem-per-gpu, else the partition's
+//   - memory: --mem per node (--mem=0: each node's own memory, whole),
+//     --mem-per-cpu, --mem-per-gpu, else the partition's
 //     DefMemPerGPU for GPU jobs, else DefMemPerCPU, else none (Slurm would
 //     give the whole node; sites set DefMemPerCPU, as the peer does);
 //   - --exclusive or OverSubscribe=EXCLUSIVE: whole nodes; -w, -x host
@@ -58,6 +58,13 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	}
 	shapeCPUs(&s, req, cpt)
 	shapeGPUs(&s, req, gpn, gpt)
+	if n := max(s.Nodes, 1); req.NTasksPerGPU > 0 && s.GPUsPerNode > 0 && req.NTasksPerNode == 0 && !req.Overcommit &&
+		req.NTasks == req.NTasksPerGPU*s.GPUsPerNode*n {
+		// sbatch's tasks for --ntasks-per-gpu: each node runs its GPUs'
+		// (the peer lays -N2 --gpus-per-node=8 --ntasks-per-gpu=1 out
+		// 8(x2), where -N2 -n16 alone is 15,1).
+		s.CPUs, s.CPUsPerNode = 0, req.NTasksPerGPU*s.GPUsPerNode*cpt
+	}
 	if req.NTasks > 0 && req.NTasksPerNode == 0 && cpt > 1 && s.CPUsPerNode == 0 && s.CPUs == req.NTasks*cpt {
 		s.CPUsPerNode = cpt // the least share of a node: one task
 	}
@@ -193,7 +200,10 @@ func shapeMemory(s *sched.Shape, req *job.Request, cfg *slurmconf.Config, part *
 	case req.MemPerNode != nil && *req.MemPerNode == 0 && s.Exclusive:
 		// Whole nodes with all their memory, each its own.
 	case req.MemPerNode != nil && *req.MemPerNode == 0:
-		s.MemPerNode = smallestMemory(cfg, part)
+		// All of each node's memory, whatever its size (the peer gives
+		// -N2 --gres=gpu:8 --mem=0 its GPU nodes' 500G each in a
+		// partition with 125G CPU nodes).
+		s.MemWhole = true
 	case req.MemPerNode != nil:
 		s.MemPerNode = *req.MemPerNode
 	case req.MemPerCPU != nil:

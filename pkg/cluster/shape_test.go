@@ -144,9 +144,12 @@ func TestShapeOf(t *testing.T) {
 		"an EXCLUSIVE partition gives whole nodes, DefMemPerGPU memory per GPU": {
 			opts: "--gpus-per-node=4", part: whole,
 			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, GPUsPerNode: 4, MemPerGPU: 8000, Exclusive: true}},
-		"--mem=0 takes the partition's smallest node's memory": {
+		"--mem=0 takes each node's whole memory": {
 			opts: "--mem=0", part: normal,
-			want: sched.Shape{CPUs: 1, MemPerNode: 128000}},
+			want: sched.Shape{CPUs: 1, MemWhole: true}},
+		"--ntasks-per-gpu with GPUs per node: each node its GPUs' tasks": {
+			opts: "--gpus-per-node=8 -N2 --ntasks-per-gpu=1", part: normal,
+			want: sched.Shape{Nodes: 2, CPUsPerNode: 8, GPUsPerNode: 8, MemPerCPU: 1024}},
 		"--exclusive --mem=0 leaves each node its own memory": {
 			opts: "--exclusive --mem=0 -N1", part: normal,
 			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, Exclusive: true}},

@@ -30,6 +30,7 @@ type failKey struct {
 	n, g, c       int
 	lg, lc        int
 	m, lm         int64
+	memWhole      bool
 	constraintKey string
 	lender        bool
 	head          bool
@@ -43,7 +44,7 @@ type failCache struct {
 func (f *failCache) reset() { clear(f.m) }
 
 func keyOf(p int32, d *demand) failKey {
-	return failKey{part: p, n: d.n, g: d.g, c: d.c, lg: d.lg, lc: d.lc, m: d.m, lm: d.lm, constraintKey: d.key}
+	return failKey{part: p, n: d.n, g: d.g, c: d.c, lg: d.lg, lc: d.lc, m: d.m, lm: d.lm, memWhole: d.memWhole, constraintKey: d.key}
 }
 
 // place finds nodes for demand d in partition p now, for a job that ends at
@@ -303,12 +304,12 @@ func (c *cycle) evalNode(p int32, ni int32, d *demand, end tick, own int32) (can
 		return cand{}, false
 	}
 	cpus = c.capPartCPUs(p, ni, cpus) // maxcpus.go
-	if free < d.lg || cpus < d.lc || mem < d.lm {
+	if free < d.lg || cpus < d.lc || mem < d.memOn(n, d.lm) {
 		return cand{}, false
 	}
 	// The static check already passed for the last node's share.
 	same := d.g == d.lg && d.c == d.lc && d.m == d.lm
-	full := free >= d.g && cpus >= d.c && mem >= d.m && (same || d.nodeStatic(n, ni, d.g, d.c, d.m))
+	full := free >= d.g && cpus >= d.c && mem >= d.memOn(n, d.m) && (same || d.nodeStatic(n, ni, d.g, d.c, d.m))
 	return cand{node: ni, free: free, full: full}, true
 }
 
@@ -375,6 +376,7 @@ func (c *cycle) pickGPUs(p int32, nodes []int32, d *demand, end tick, own int32)
 	for i, ni := range nodes {
 		n := &c.nodes[ni]
 		g, cpus, mem := d.need(i == len(nodes)-1)
+		mem = d.memOn(n, mem)
 		if d.excl {
 			g, cpus, mem = n.gpus, n.cpus, n.mem
 		}

@@ -185,6 +185,7 @@ func (c *cycle) commitPlan(ri int32, pl resvPlan) {
 	for k, ni := range pl.nodes {
 		n := &c.nodes[ni]
 		g, cpus, mem := d.need(k == len(pl.nodes)-1)
+		mem = d.memOn(n, mem)
 		if d.excl || c.pol == PolicyEASY {
 			// Slurm's backfill map reserves whole nodes.
 			g, cpus, mem = n.gpus, n.cpus, n.mem

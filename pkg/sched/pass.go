@@ -194,11 +194,15 @@ func (c *cycle) placeWide(j *jobInfo, part int32, d *demand, end tick, own int32
 // charged whole nodes of the partition's largest size, so the check holds
 // whichever nodes it gets.
 func (c *cycle) want(part int32, d *demand) tres {
+	p := &c.parts[part]
 	if d.excl {
-		p := &c.parts[part]
 		return tres{int64(d.n * p.maxGPUs), int64(d.n * p.maxCPUs), int64(d.n) * p.maxMem, int64(d.n)}
 	}
-	return tres{int64(d.totalG), int64(d.totalC), d.m*int64(d.n-1) + d.lm, int64(d.n)}
+	mem := d.m*int64(d.n-1) + d.lm
+	if d.memWhole {
+		mem = int64(d.n) * p.maxMem // whichever nodes it gets, as for --exclusive
+	}
+	return tres{int64(d.totalG), int64(d.totalC), mem, int64(d.n)}
 }
 
 // commitStart applies a placement: the job (or task) runs from now until

@@ -337,7 +337,7 @@ func (pt *potential) add(c *cycle, ri int32) int {
 			pt.g[ni] = free
 			pt.cpus[ni], pt.mem[ni] = c.nodeCPUFree(n, pt.j.resv, end, tier)
 		}
-		before := pt.fits(ni)
+		before := pt.fits(ni, n)
 		for _, nr := range n.runs {
 			if nr.r == ri {
 				pt.cpus[ni] += nr.cpus
@@ -349,16 +349,16 @@ func (pt *potential) add(c *cycle, ri int32) int {
 				pt.g[ni]++
 			}
 		}
-		if !before && pt.fits(ni) {
+		if !before && pt.fits(ni, n) {
 			pt.fitting++
 		}
 	}
 	return pt.fitting
 }
 
-func (pt *potential) fits(ni int32) bool {
+func (pt *potential) fits(ni int32, n *nodeInfo) bool {
 	d := pt.j.dem
-	return pt.g[ni] >= d.g && pt.cpus[ni] >= d.c && pt.mem[ni] >= d.m
+	return pt.g[ni] >= d.g && pt.cpus[ni] >= d.c && pt.mem[ni] >= d.memOn(n, d.m)
 }
 
 // onPicks keeps the candidates that run on a picked node.

@@ -298,7 +298,7 @@ func (c *cycle) planFor(j *jobInfo, own int32, others bool) (resvPlan, bool) {
 		if !n.schedulable() || !d.nodeStatic(n, ni, d.g, d.c, d.m) {
 			continue
 		}
-		t, ok := c.readyAt(ni, need{d.g, d.c, d.m}, d.excl, c.plannerOf(j, own), others, nil)
+		t, ok := c.readyAt(ni, need{d.g, d.c, d.memOn(n, d.m)}, d.excl, c.plannerOf(j, own), others, nil)
 		if c.adv.byNode != nil && ok {
 			t = c.advReady(j, ni, t) // admin windows are busy time (advresv.go)
 			ok = t != never
@@ -392,7 +392,7 @@ func (c *cycle) waitsOn(nodes []int32, who planner, others bool, d *demand) []in
 	var w []int32
 	for _, ni := range nodes {
 		var nw []int32
-		c.readyAt(ni, need{d.g, d.c, d.m}, d.excl, who, true, &nw)
+		c.readyAt(ni, need{d.g, d.c, d.memOn(&c.nodes[ni], d.m)}, d.excl, who, true, &nw)
 		for _, h := range nw {
 			if !slices.Contains(w, h) {
 				w = append(w, h)

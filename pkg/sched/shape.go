@@ -23,6 +23,7 @@ type demand struct {
 	lg, lc     int
 	lm         int64
 	excl       bool
+	memWhole   bool // Shape.MemWhole: m and lm are 0, each node gives all its memory (memOn)
 	gpuType    string
 	features   []string
 	feat       *job.NodeTest      // -C beyond an AND list: every node passes it (constraint.go)
@@ -78,6 +79,7 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) 
 	d.splitCPUs(sh, p)
 	d.splitMem(sh)
 	d.excl = sh.Exclusive
+	d.memWhole = sh.MemWhole
 	d.totalG = d.g*(d.n-1) + d.lg
 	d.totalC = d.c*(d.n-1) + d.lc
 	if d.n > len(p.nodes) || (p.cfg.MaxNodes > 0 && d.n > p.cfg.MaxNodes) {
@@ -274,6 +276,15 @@ func (d *demand) nodeStatic(n *nodeInfo, ni int32, g, cpus int, mem int64) bool 
 // uniform reports whether every node of the demand needs the same share.
 func (d *demand) uniform() bool {
 	return d.n == 1 || (d.lg == d.g && d.lc == d.c && d.lm == d.m)
+}
+
+// memOn is the memory the demand takes on node n when its share there is
+// m: all of the node's with MemWhole.
+func (d *demand) memOn(n *nodeInfo, m int64) int64 {
+	if d.memWhole {
+		return n.mem
+	}
+	return m
 }
 
 // need returns what the k-th of the demand's nodes needs (the last one may

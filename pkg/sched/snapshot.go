@@ -118,7 +118,11 @@ type Shape struct {
 	// starts on that many nodes when they are free now, else on Nodes (as
 	// Slurm: -N1-2 -n2 on an idle cluster runs on 2 nodes), or on the
 	// fewest nodes of the range that hold its shares when Nodes cannot.
-	MaxNodes    int
+	MaxNodes int
+	// MemWhole is --mem=0 without --exclusive: each node's whole memory,
+	// which must all be free (other jobs may use its CPUs and GPUs only
+	// without memory). MemPerNode, MemPerCPU and MemPerGPU are 0.
+	MemWhole    bool
 	GPUs        int // total GPUs when GPUsPerNode is 0
 	GPUsPerNode int
 	GPUType     string

@@ -132,7 +132,7 @@ type plainKey struct {
 	limitMem                int64 // checked against MaxMemPerNode
 	limit                   time.Duration
 	gpuType                 int32 // 0: none; else feasCache.gpuTypes[GPUType]
-	exclusive               bool
+	exclusive, memWhole     bool
 }
 
 // parts resolves pj's partitions, from the cache when its request is
@@ -151,7 +151,8 @@ func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	}
 	k := plainKey{part: part, tenant: -1, gpuType: f.gpuType(sh.GPUType), nodes: sh.Nodes, maxNodes: sh.MaxNodes, gpus: sh.GPUs,
 		gpusPerNode: sh.GPUsPerNode, cpus: sh.CPUs, cpusPerNode: sh.CPUsPerNode, memNode: sh.MemPerNode,
-		memCPU: sh.MemPerCPU, memGPU: sh.MemPerGPU, limitMem: sh.LimitMem, limit: pj.Limit, exclusive: sh.Exclusive}
+		memCPU: sh.MemPerCPU, memGPU: sh.MemPerGPU, limitMem: sh.LimitMem, limit: pj.Limit, exclusive: sh.Exclusive,
+		memWhole: sh.MemWhole}
 	if f.accounts {
 		k.tenant = c.assocs[j.as].tenantID // the tenant matters only here
 	}

@@ -23,7 +23,7 @@ import (
 //	nodes LIST gpus=N cpus=N mem=MB tmp=MB features=A,B type=T weight=N state=up|drain|down|reserved
 //	node NAME state=...
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
-//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D restarts=N at=-D prev=N fixed=N
+//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl memwhole nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D restarts=N at=-D prev=N fixed=N
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D fixed=N
@@ -289,6 +289,7 @@ func (s *Scenario) submit(a *args) {
 	sh.CPUs, sh.CPUsPerNode = int(a.int64("cpus", 1)), int(a.int64("cpn", 0))
 	sh.MemPerNode, sh.MemPerCPU, sh.MemPerGPU = a.int64("mem", 0), a.int64("memcpu", 0), a.int64("memgpu", 0)
 	_, sh.Exclusive = a.d.Arg("excl")
+	_, sh.MemWhole = a.d.Arg("memwhole")
 	sh.NodeList, sh.Exclude, sh.Features = a.list("nodelist"), a.list("exclude"), a.list("features")
 	sh.GPUType, sh.TmpDiskMB = a.str("type", ""), a.int64("tmp", 0)
 	sh.Switches, sh.SwitchWait = int(a.int64("switches", 0)), a.durOr("switchwait", 5*time.Minute)
