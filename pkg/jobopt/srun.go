@@ -201,12 +201,17 @@ func (b *builder) verifyStep(st *srunState) error {
 		return err
 	}
 	r := &b.req
-	// The peer warns only when there are more tasks than nodes ("-n1" and
-	// "-n2" in a two-node job with SLURM_NTASKS_PER_NODE=2 pass silently).
-	if r.NTasksPerNode > 0 && r.NodesSet && r.MinNodes > 0 && r.NTasks > r.MinNodes && r.NTasks != r.MinNodes*r.NTasksPerNode {
-		b.warnings = append(b.warnings, fmt.Sprintf("%s: Warning: can't honor --ntasks-per-node set to %d which doesn't match "+
-			"the requested tasks %d with the number of requested nodes %d. Ignoring --ntasks-per-node.",
-			b.p.prog(), r.NTasksPerNode, r.NTasks, r.MinNodes))
+	// As srun's opt.c: with -N and -n, a --ntasks-per-node other than
+	// the tasks over the nodes (rounded down) is dropped, with a warning
+	// only when there are more tasks than it (-n2 in a two-node job with
+	// SLURM_NTASKS_PER_NODE=2 passes silently, and so does the batch
+	// step of --gpus=16 --ntasks-per-node=8: 8 tasks on 2 nodes).
+	if r.NTasksPerNode > 0 && r.NodesSet && r.MinNodes > 0 && r.NTasks > 0 && r.NTasksPerNode != r.NTasks/r.MinNodes {
+		if r.NTasks > r.NTasksPerNode {
+			b.warnings = append(b.warnings, fmt.Sprintf("%s: Warning: can't honor --ntasks-per-node set to %d which doesn't match "+
+				"the requested tasks %d with the number of requested nodes %d. Ignoring --ntasks-per-node.",
+				b.p.prog(), r.NTasksPerNode, r.NTasks, r.MinNodes))
+		}
 		r.NTasksPerNode = 0
 	}
 	if err := b.verifyTasksPerGPU(st); err != nil {

@@ -49,11 +49,16 @@ func TestSrunParse(t *testing.T) {
 		"inside a job: the job's shape, the command's name": {env: insideJob, args: []string{"hostname"},
 			want: stepShape{JobID: 12, Nodes: 2, Tasks: 4, TasksPerNode: 2, Name: "hostname", Command: []string{"hostname"}}},
 		"-n1 shrinks the nodes": {env: insideJob, args: []string{"-n1", "true"},
-			want: stepShape{JobID: 12, Nodes: 1, Tasks: 1, TasksPerNode: 2, Name: "true", Command: []string{"true"},
+			want: stepShape{JobID: 12, Nodes: 1, Tasks: 1, Name: "true", Command: []string{"true"},
 				Warnings: []string{"srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1"}}},
 		"-N2 -n3 ignores the job's tasks per node": {env: insideJob, args: []string{"-N2", "-n3", "-l", "true"},
 			want: stepShape{JobID: 12, Nodes: 2, Tasks: 3, Name: "true", Command: []string{"true"}, Label: true,
 				Warnings: []string{"srun: Warning: can't honor --ntasks-per-node set to 2 which doesn't match the requested tasks 3 with the number of requested nodes 2. Ignoring --ntasks-per-node."}}},
+		// The batch step of --gpus=16 --ntasks-per-node=8 on two nodes:
+		// the peer's srun drops the 8 a node without a word.
+		"-n8 on two nodes at 8 a node: dropped silently": {env: []string{"SLURM_JOB_ID=12", "SLURM_JOBID=12", "SLURM_NNODES=2",
+			"SLURM_JOB_NUM_NODES=2", "SLURM_NTASKS=8", "SLURM_NPROCS=8", "SLURM_NTASKS_PER_NODE=8", "PATH=/usr/bin:/bin"}, args: []string{"true"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 8, Name: "true", Command: []string{"true"}}},
 		"-N1 keeps the job's task count": {env: insideJob, args: []string{"-N1", "true"},
 			want: stepShape{JobID: 12, Nodes: 1, Tasks: 4, Name: "true", Command: []string{"true"},
 				Warnings: []string{"srun: Warning: can't honor --ntasks-per-node set to 2 which doesn't match the requested tasks 4 with the number of requested nodes 1. Ignoring --ntasks-per-node."}}},
@@ -65,7 +70,7 @@ func TestSrunParse(t *testing.T) {
 		"sbatch -m plane=2 passes its plane on": {env: append([]string{"SLURM_DISTRIBUTION=plane", "SLURM_DIST_PLANESIZE=2"}, insideJob...), args: []string{"true"},
 			want: stepShape{JobID: 12, Nodes: 2, Tasks: 4, TasksPerNode: 2, Name: "true", Command: []string{"true"}}},
 		"--exact is kept for the step": {env: insideJob, args: []string{"-n2", "--exact", "true"},
-			want: stepShape{JobID: 12, Nodes: 2, Tasks: 2, TasksPerNode: 2, Name: "true", Command: []string{"true"}, Exact: true}},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 2, Name: "true", Command: []string{"true"}, Exact: true}},
 		"--jobid attaches to a job": {args: []string{"--jobid=7", "-c2", "true"},
 			want: stepShape{JobID: 7, CPUsPerTask: 2, Name: "true", Command: []string{"true"}}},
 	}
