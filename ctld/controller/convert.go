@@ -208,7 +208,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	if q.NTasks == 0 {
 		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*cpt)
 	}
-	j.NodeCount = max(j.NodeCount, c.cpuBoundNodes(r, j.CPUs), c.gpuBoundNodes(r)) // shape_nodes.go
+	j.NodeCount = max(j.NodeCount, c.cpuBoundNodes(r, j.CPUs), c.gpuBoundNodes(r), c.placedNodes(r)) // shape_nodes.go
 	if n := c.heldSubmitNodes(r); n > 0 {
 		j.NodeCount = n
 	}

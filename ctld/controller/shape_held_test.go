@@ -89,3 +89,44 @@ func TestPendingGPUNodes(t *testing.T) {
 		t.Errorf("pending NumNodes (-want +got):\n%s", diff)
 	}
 }
+
+// TestPlacedNodes: the node count slurmctld's submit-time test placement
+// gives a pending job, as the peer shows it on its own shape (32-CPU 125G
+// and 64-CPU 500G nodes in one partition): the smallest nodes first until
+// they hold the tasks, a -N range's top, and nothing for a job submitted
+// held, one that fits a node, or one with -N alone.
+func TestPlacedNodes(t *testing.T) {
+	cs := admissionState(t) // 4 GPU nodes of 64 CPUs and 500G, 2 CPU nodes of 32 and 125G, DefMemPerCPU=1000
+	c := &Controller{}
+	c.conf.Store(cs)
+	mem := func(mb int64) *int64 { return &mb }
+	cases := map[string]struct {
+		q    job.Request
+		held bool
+		want int
+	}{
+		"-n65: two 32-CPU nodes, then one more":       {q: job.Request{NTasks: 65}, want: 3},
+		"-n100":                                       {q: job.Request{NTasks: 100}, want: 3},
+		"-n65 -C gpu: the 64-CPU nodes only":          {q: job.Request{NTasks: 65, Features: []string{"gpu"}}, want: 2},
+		"-n65 --mem-per-cpu=8000: 16 a CPU node":      {q: job.Request{NTasks: 65, MemPerCPU: mem(8000)}, want: 3},
+		"-n20 -c4: 8 and 16 tasks' room":              {q: job.Request{NTasks: 20, CPUsPerTask: 4}, want: 3},
+		"-n32 fits the first node":                    {q: job.Request{NTasks: 32}, want: 0},
+		"-N1-3 -n2: the range's top within the tasks": {q: job.Request{NTasks: 2, MinNodes: 1, MaxNodes: 3, NodesSet: true}, want: 2},
+		"-N1-2: a task a node":                        {q: job.Request{MinNodes: 1, MaxNodes: 2, NodesSet: true}, want: 2},
+		"-N2 -n65: -N decides":                        {q: job.Request{NTasks: 65, MinNodes: 2, MaxNodes: 2, NodesSet: true}, want: 0},
+		"held -n65: never tried":                      {q: job.Request{NTasks: 65, Hold: true}, held: true, want: 0},
+		"-n65 --gpus=1: GPUs decide":                  {q: job.Request{NTasks: 65, GPUs: gpus(1)}, want: 0},
+	}
+	got, want := map[string]int{}, map[string]int{}
+	for name, tc := range cases {
+		q := tc.q
+		r := &jobRecord{Req: &q, St: jobStatus{Partitions: []string{"normal"}, Partition: "normal"}}
+		if tc.held {
+			r.St.Hold = HeldUser
+		}
+		got[name], want[name] = c.placedNodes(r), tc.want
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("placed nodes (-want +got):\n%s", diff)
+	}
+}

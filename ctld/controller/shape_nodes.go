@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"slices"
+
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/slurmconf"
@@ -47,6 +49,77 @@ func (c *Controller) gpuBoundNodes(r *jobRecord) int {
 		return 0
 	}
 	return (total + largest - 1) / largest
+}
+
+// placedNodes is the node count slurmctld's submit-time test placement
+// gives a pending job without -N or GPUs, which it shows until the job
+// runs (node_cnt_wag; a job submitted held has none, heldSubmitNodes):
+//   - a -N range or --spread-job: its top, no more than its tasks (the
+//     peer shows -N1-3 -n2 as NumNodes=2-2, --spread-job -n4 as 4-4);
+//   - otherwise the partition's nodes the job may use, fewest CPUs first,
+//     until they hold its tasks, a node holding as many CPUs as its
+//     memory allows at the job's memory per CPU (the peer, with 32-CPU
+//     125G and 64-CPU 500G nodes: -n65 is 3 nodes, -n300 9, -n65
+//     --mem-per-cpu=8G 5, -n65 -C gpu 2), though it may then start on
+//     fewer, larger nodes.
+//
+// 0 when it does not apply: -w, -x, -C beyond a plain list, memory per
+// node, --ntasks-per-node, -O, or tasks that fit one node.
+func (c *Controller) placedNodes(r *jobRecord) int {
+	q := r.Req
+	if submittedHeld(r) || q.NTasksPerNode > 0 || q.Overcommit || q.UseMinNodes || len(r.St.Partitions) == 0 ||
+		requestedGPUs(q, 1) > 0 {
+		return 0
+	}
+	if q.MaxNodes > q.MinNodes && q.MinNodes > 0 {
+		if q.NTasks == 0 {
+			return q.MaxNodes // a task a node
+		}
+		return min(q.MaxNodes, max(q.NTasks, q.MinNodes))
+	}
+	if n := c.spreadMaxNodes(r); n > 0 { // task_layout.go
+		return n
+	}
+	if q.NodesSet || q.MinNodes > 0 || q.NTasks <= 1 || q.NodeList != "" || q.Exclude != "" ||
+		(q.Constraint != "" && q.Features == nil) || q.MemPerNode != nil {
+		return 0
+	}
+	cs := c.confNow()
+	p, ok := cs.parts[r.St.Partitions[0]]
+	if !ok {
+		return 0
+	}
+	perCPU := c.defaultMemPerCPU(r)
+	if q.MemPerCPU != nil {
+		perCPU = *q.MemPerCPU
+	}
+	cpt := taskCPUs(q)
+	type room struct{ cpus, tasks int }
+	var rooms []room
+	for _, name := range p.Nodes {
+		nc, ok := cs.conf.Node(name)
+		if !ok || !hasFeatures(nc, q.Features) {
+			continue
+		}
+		cpus := nc.EffectiveCPUs()
+		if perCPU > 0 {
+			cpus = min(cpus, int(nc.UsableMemory()/perCPU))
+		}
+		if t := cpus / cpt; t > 0 {
+			rooms = append(rooms, room{nc.EffectiveCPUs(), t})
+		}
+	}
+	slices.SortStableFunc(rooms, func(a, b room) int { return a.cpus - b.cpus })
+	left := q.NTasks
+	for i, rm := range rooms {
+		if left -= rm.tasks; left <= 0 {
+			if i == 0 {
+				return 0 // one node holds them
+			}
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // nodeGPUs is the GPUs a configured node has.
