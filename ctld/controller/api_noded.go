@@ -29,6 +29,7 @@ func (c *Controller) handleRegister(ctx context.Context, id auth.Identity, body 
 	wasDown := n.schedState() == NodeDown
 	before := nodeView(n) // for the triggers (trigger_fire.go)
 	n.addr, n.report, n.health, n.lastSeen = nodeAddr(in.Addr, n.conf), &in, in.Health, now
+	n.cpuLoad, n.freeMem = in.CPULoad, in.FreeMemory
 	n.registered, n.notResponding = true, false
 	c.checkHardware(&b, n, &in)
 	if n.admin.DownByController && c.confNow().conf.ReturnToService > 0 {

@@ -39,3 +39,18 @@ func TestNodeLastBusy(t *testing.T) {
 		t.Errorf("after resuming: LastBusy = %d, want %d", got, want)
 	}
 }
+
+// TestNodeLoadAtRegistration: CPULoad and FreeMem come with the node's
+// registration, as slurmd's does, not only with its first heartbeat
+// (sinfo %O and %e showed 0 for up to a heartbeat interval).
+func TestNodeLoadAtRegistration(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	var nodes api.NodesResponse
+	if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes); err != nil {
+		t.Fatal(err)
+	}
+	if n := nodes.Nodes[0]; n.CPULoad != 0.5 || n.FreeMemory != 1234 { // the fake node's
+		t.Errorf("after registering: CPULoad %v FreeMemory %d, want 0.5 and 1234", n.CPULoad, n.FreeMemory)
+	}
+}

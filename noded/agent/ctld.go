@@ -59,6 +59,10 @@ func (a *Agent) register(ctx context.Context) (time.Duration, error) {
 	req := a.hw.register(a.nc.node.Name, a.nc.hostname)
 	a.mu.Unlock()
 	req.Addr, req.Version, req.StartTime = a.addr, Version, a.started0.Unix()
+	req.CPULoad = loadAverage()
+	if mb, err := memAvailableMB(); err == nil {
+		req.FreeMemory = mb
+	}
 	req.Running = a.running(true)
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -27,6 +27,11 @@ type RegisterRequest struct {
 	Mounts []string `json:"mounts,omitempty"`
 	Health Health   `json:"health"`
 	OS     string   `json:"operating_system,omitempty"`
+	// CPULoad and FreeMemory (MB) as heartbeats carry them: slurmd's
+	// registration reports them too, so sinfo %O/%e and CPULoad=/FreeMem=
+	// are there before the first heartbeat.
+	CPULoad    float64 `json:"cpu_load,omitempty"`
+	FreeMemory int64   `json:"free_mem,omitempty"`
 
 	BootTime  int64 `json:"boot_time,omitempty"`
 	StartTime int64 `json:"start_time"` // when this daemon started

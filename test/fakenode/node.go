@@ -144,7 +144,7 @@ func (n *Node) Register() (*api.RegisterResponse, error) {
 	_ = n.flush() // what cannot be sent now is reported as ended below
 	n.mu.Lock()
 	req := &api.RegisterRequest{Node: n.Name, Hostname: "localhost", Addr: n.addr, CPUs: n.opts.CPUs, RealMemory: n.opts.RealMemory,
-		Health: api.Health{OK: true}, StartTime: time.Now().Unix(), Version: "fake"}
+		Health: api.Health{OK: true}, StartTime: time.Now().Unix(), Version: "fake", CPULoad: 0.5, FreeMemory: 1234}
 	for i := 0; i < n.opts.GPUs; i++ {
 		req.GPUs = append(req.GPUs, api.GPU{Index: i, Model: "fake", Device: fmt.Sprintf("/dev/null%d", i)})
 	}
