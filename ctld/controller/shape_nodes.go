@@ -44,7 +44,7 @@ func (c *Controller) gpuBoundNodes(r *jobRecord) int {
 		}
 	}
 	total := requestedGPUs(q, 0)
-	largest := c.largestNode(r.St.Partitions, nodeGPUs)
+	largest := c.largestNode(r.St.Partitions, nodeGPUCount) // nodes.go
 	if total <= 0 || largest <= 0 {
 		return 0
 	}
@@ -120,17 +120,6 @@ func (c *Controller) placedNodes(r *jobRecord) int {
 		}
 	}
 	return 0
-}
-
-// nodeGPUs is the GPUs a configured node has.
-func nodeGPUs(nc *slurmconf.Node) int {
-	n := 0
-	for _, g := range nc.GRES {
-		if g.Name == "gpu" {
-			n += int(g.Count)
-		}
-	}
-	return n
 }
 
 // submittedHeld reports whether r was submitted held and is held still.
