@@ -25,10 +25,12 @@ func TestS17RunningTasks(t *testing.T) {
 		"-n65 over three nodes":        {job.Request{NTasks: 65}, 65, 3, 65},
 		// The peer: --gpus=16 --ntasks-per-node=8 (sbatch sends -n8) runs
 		// 16 tasks on two nodes, -n4 --ntasks-per-node=4 --gpus=16 8,
-		// -n16 --ntasks-per-node=8 --gpus=16 16.
+		// -n16 --ntasks-per-node=8 --gpus=16 16, -n8 --ntasks-per-node=4
+		// --gpus=24 on three nodes 12.
 		"--gpus=16 --ntasks-per-node=8":      {job.Request{NTasks: 8, NTasksPerNode: 8, GPUs: gpus(16)}, 8, 2, 16},
 		"-n4 --ntasks-per-node=4 --gpus=16":  {job.Request{NTasks: 4, NTasksPerNode: 4, GPUs: gpus(16)}, 4, 2, 8},
 		"-n16 --ntasks-per-node=8 --gpus=16": {job.Request{NTasks: 16, NTasksPerNode: 8, GPUs: gpus(16)}, 16, 2, 16},
+		"-n8 --ntasks-per-node=4 --gpus=24":  {job.Request{NTasks: 8, NTasksPerNode: 4, GPUs: gpus(24)}, 8, 3, 12},
 	}
 	got, want := map[string]int{}, map[string]int{}
 	for name, tc := range cases {

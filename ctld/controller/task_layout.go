@@ -65,12 +65,12 @@ func taskCPUs(q *job.Request) int {
 // task a node it was given (the peer's sbatch -N1-2 on idle nodes and
 // --gpus=12 on 8-GPU nodes both show NumNodes=2 NumTasks=2).
 //
-// --gpus with --ntasks-per-node and -n no more than one node's tasks
-// (sbatch's own when -n is not given) runs a node's tasks on each node
-// the GPUs took: the peer shows --gpus=16 --ntasks-per-node=8 with
-// NumNodes=2 NumTasks=16 (its batch step still sees SLURM_NTASKS=8).
+// --gpus with --ntasks-per-node and no -N shows a node's tasks on each
+// node the GPUs took: the peer shows --gpus=16 --ntasks-per-node=8 with
+// NumNodes=2 NumTasks=16 (its batch step still sees SLURM_NTASKS=8), and
+// -n8 --ntasks-per-node=4 --gpus=24 with NumNodes=3 NumTasks=12.
 func runningTasks(q *job.Request, pending, nodes int) int {
-	if q.NTasksPerNode > 0 && q.NTasks == q.NTasksPerNode && !q.NodesSet && q.MinNodes == 0 && len(q.GPUs) > 0 {
+	if q.NTasksPerNode > 0 && !q.NodesSet && q.MinNodes == 0 && len(q.GPUs) > 0 {
 		return nodes * q.NTasksPerNode
 	}
 	if q.NTasks > 0 {
