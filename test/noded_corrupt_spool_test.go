@@ -81,7 +81,7 @@ func TestNodedKill9CorruptSpool(t *testing.T) {
 	write(filepath.Join(n.Spool, "done", "later", spool.EndedEvent), "{}")
 	write(filepath.Join(n.Spool, "done", "77", spool.EndedEvent), `{"seq":77,"job_i`)
 
-	p = startNoded(t, cl, 0)
+	startNoded(t, cl, 0)
 	if ev := ended(t, cl, 713); ev.Kind != api.EventEnded || ev.ExitCode.String() != "0:9" {
 		t.Errorf("job whose result.json was cut short ended %s %s, want ended 0:9 (killed, its end unknown)", ev.Kind, ev.ExitCode)
 	}

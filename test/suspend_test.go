@@ -89,7 +89,7 @@ func TestSuspendNoded(t *testing.T) {
 	// The daemon restarts; the job stays frozen and its limit (3 s, well
 	// past by now) does not end it.
 	p.kill9()
-	p = startNoded(t, cl, 0)
+	startNoded(t, cl, 0)
 	assertFrozen(t, count1, "job 601 after a daemon restart")
 	if ev, ok := cl.Ctld.Ended(601); ok {
 		t.Fatalf("suspended job ended %+v", ev)
