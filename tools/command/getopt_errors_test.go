@@ -110,7 +110,7 @@ func TestGetoptAmbiguousOrder(t *testing.T) {
 // TestSacctUnsupportedOptions: options Slurm's sacct has and Loam cannot
 // answer stop with a message naming the option, not a silent wrong list.
 func TestSacctUnsupportedOptions(t *testing.T) {
-	for _, args := range [][]string{{"-i", "2"}, {"--ncpus=4"}, {"--reason=x"}, {"-g", "wheel"}, {"--whole-hetjob"}} {
+	for _, args := range [][]string{{"-i", "2"}, {"--ncpus=4"}, {"--reason=x"}, {"-W", "w"}, {"--whole-hetjob"}} {
 		stderr, code := runCalled(t, "sacct", "", args...)
 		want := "sacct: error: " + sacctUnsupported[optionID(t, args[0])] + " is not supported\n"
 		if stderr != want || code != 1 {

@@ -24,6 +24,16 @@ func (osUsers) GID(name string) (uint32, bool) {
 	return uint32(n), err == nil
 }
 
+// lookupGID finds a group as Slurm's gid_from_string, or, where the
+// users source cannot look groups up, reads a number.
+func lookupGID(env *Env, s string) (uint32, bool) {
+	if g, ok := env.Users.(gidLooker); ok {
+		return g.GID(s)
+	}
+	n, err := strconv.ParseUint(s, 10, 32)
+	return uint32(n), err == nil
+}
+
 // userKnown tells the option parser whether --uid names a user here.
 func userKnown(env *Env) func(string) bool {
 	if env.Users == nil {

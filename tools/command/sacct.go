@@ -136,7 +136,8 @@ func (pr *acctPrinter) print(b []byte, jobs []api.AcctJob, q *api.AcctQuery, rq 
 
 // selects applies the filters sacct applies itself: -q, -k/-K and -C.
 func (rq *sacctRequest) selects(j *api.AcctJob) bool {
-	return rq.qosMatches(j.QOS) && rq.timeLimitMatches(j) && constraintsMatch(rq.constraints, j)
+	return rq.qosMatches(j.QOS) && rq.timeLimitMatches(j) && constraintsMatch(rq.constraints, j) &&
+		(rq.gids == nil || slices.Contains(rq.gids, j.GroupID))
 }
 
 // qosMatches is -q: Slurm's accounting looks the names up without case

@@ -77,6 +77,8 @@ func TestSacctListErrors(t *testing.T) {
 		"only commas":         {[]string{"-u", ","}, ""},
 		"the same user again": {[]string{"-u", "alice", "-u", "alice"}, ""},
 		"bad job in quotes":   {[]string{"-j", `"12,abc"`}, "sacct: fatal: Bad job/step specified: abc\n"},
+		"no such group":       {[]string{"-g", "0,nosuch"}, "sacct: error: Invalid group id: nosuch\n"},
+		"empty group list":    {[]string{"-g", ""}, ""},
 		"empty qos list": {[]string{"-q", ","},
 			"sacct: error: You gave me an empty qos list\nsacct: fatal: problem processing qos list\n"},
 	}
@@ -106,6 +108,27 @@ func TestSacctNodesOnce(t *testing.T) {
 	}
 	if got := f.acctQs[0].Nodes; !cmp.Equal(got, []string{"cpu001"}) {
 		t.Errorf("nodes %q, want [cpu001]", got)
+	}
+}
+
+// TestSacctGroups: -g selects jobs by group, each group once, and leaves
+// the users alone (root sees everyone's).
+func TestSacctGroups(t *testing.T) {
+	jobs := acctJobs()[:2]
+	jobs[0].GroupID, jobs[1].GroupID = 0, 100
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-g", "100"}, "13\n"},
+		{[]string{"-g", `"0,100"`}, "12\n13\n"},
+		{[]string{"-g", "7"}, ""},
+	} {
+		te := newTestEnv(&fakeController{acct: jobs}, 1795950000)
+		args := append([]string{"-X", "-n", "-P", "-o", "jobid"}, tc.args...)
+		if code := Sacct(context.Background(), te.Env, args); code != 0 || te.stdout.String() != tc.want {
+			t.Errorf("sacct %q: exit %d, %q (%s), want %q", tc.args, code, te.stdout, te.stderr, tc.want)
+		}
 	}
 }
 

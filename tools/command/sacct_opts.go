@@ -74,10 +74,10 @@ var sacctOpts = []optSpec{
 
 // sacctUnsupported are sacct options Loam knows but cannot answer: its
 // accounting keeps no job scripts, environments, reasons, WCKeys or
-// associations, and no groups, node or CPU counts to filter on.
+// associations, and no node or CPU counts to filter on.
 var sacctUnsupported = map[string]string{
 	"x": "--associations", "B": "--batch-script", "c": "--completion",
-	"env-vars": "--env-vars", "f": "--file", "F": "--flags", "g": "--gid", "i": "--nnodes",
+	"env-vars": "--env-vars", "f": "--file", "F": "--flags", "i": "--nnodes",
 	"I": "--ncpus", "reason": "--reason", "W": "--wckeys", "whole-hetjob": "--whole-hetjob",
 }
 
@@ -90,6 +90,7 @@ type sacctRequest struct {
 	qosArg           string    // the last -q, read by sacctQOS
 	qosSet           bool      // -q given
 	qos              []string  // sacctQOS's list; nil: any QOS
+	gids             []uint32  // -g, each once; nil: any group
 	constraints      []string  // -C items, every one required (sacct_constraints.go)
 	tlMin, tlMax     int64     // -k/-K in minutes; 0 when not given
 	sels             []acctSel // -j entries (sacct_steps.go)
@@ -150,6 +151,8 @@ func sacctOption(w *output, env *Env, o option, now time.Time, q *api.AcctQuery,
 		rq.qosArg, rq.qosSet = o.val, true // read once the options are all in, as Slurm does
 	case "C":
 		rq.constraints = addCharList(rq.constraints, o.val)
+	case "g":
+		return sacctGroups(w, env, o.val, rq)
 	case "r":
 		q.Partitions = addCharList(q.Partitions, o.val)
 	case "s":
@@ -243,6 +246,29 @@ func sacctUsers(w *output, env *Env, val string, q *api.AcctQuery, rq *sacctRequ
 		}
 	}
 	// Slurm ends, silently, when a -u adds no user it did not have.
+	if added == 0 {
+		return 1, true
+	}
+	return 0, false
+}
+
+// sacctGroups reads -g as slurm_addto_id_char_list reads a group list:
+// names or numbers split as parseCharList splits them, each once; an
+// unknown one is an error, and a -g that adds no group ends sacct
+// silently, as the peer's (-g ” exits 1). Unlike -u it leaves the user
+// selection alone.
+func sacctGroups(w *output, env *Env, val string, rq *sacctRequest) (int, bool) {
+	added := 0
+	for _, g := range parseCharList(val) {
+		gid, ok := lookupGID(env, g)
+		if !ok {
+			w.errf("Invalid group id: %s", g)
+			return 1, true
+		}
+		if !slices.Contains(rq.gids, gid) {
+			rq.gids, added = append(rq.gids, gid), added+1
+		}
+	}
 	if added == 0 {
 		return 1, true
 	}
