@@ -83,22 +83,11 @@ func TestScontrolUpdateContiguous(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := &fakeController{jobs: []api.Job{{JobID: 12, JobState: job.Pending}}}
-			te := newTestEnv(f, 1795950000)
-			code := Scontrol(context.Background(), te.Env, []string{"update", "JobId=12", tc.arg})
-			if diff := cmp.Diff(tc.wantErr, te.stderr.String()); diff != "" {
-				t.Errorf("stderr (-want +got):\n%s", diff)
-			}
-			if code != tc.wantCode {
-				t.Errorf("exit = %d, want %d", code, tc.wantCode)
-			}
-			var want []api.UpdateRequest
+			var want *api.JobUpdate
 			if tc.want != nil {
-				want = []api.UpdateRequest{{JobIDs: []string{"12"}, Update: api.JobUpdate{Contiguous: tc.want}}}
+				want = &api.JobUpdate{Contiguous: tc.want}
 			}
-			if diff := cmp.Diff(want, f.updates); diff != "" {
-				t.Errorf("sent (-want +got):\n%s", diff)
-			}
+			checkJobUpdate(t, []string{tc.arg}, want, tc.wantErr, tc.wantCode) // scontrol_update_job_test.go
 		})
 	}
 }

@@ -13,7 +13,7 @@ import (
 // each KEY=VALUE and the messages, exit codes and sends of Slurm 22.05's
 // scontrol for values it cannot read (texts captured from the peer).
 func TestScontrolUpdateJobParse(t *testing.T) {
-	const now = 1795950000
+	const now = jobUpdateNow
 	cases := map[string]struct {
 		args     []string
 		want     *api.JobUpdate // nil: nothing is sent
@@ -74,24 +74,33 @@ func TestScontrolUpdateJobParse(t *testing.T) {
 		"Slurm's shortest form":  {args: []string{"res=s12h_a"}, want: &api.JobUpdate{Reservation: pstr("s12h_a")}},
 	}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			f := &fakeController{jobs: []api.Job{{JobID: 12, JobState: job.Pending}}}
-			te := newTestEnv(f, now)
-			code := Scontrol(context.Background(), te.Env, append([]string{"update", "JobId=12"}, tc.args...))
-			if diff := cmp.Diff(tc.wantErr, te.stderr.String()); diff != "" {
-				t.Errorf("stderr (-want +got):\n%s", diff)
-			}
-			if code != tc.wantCode {
-				t.Errorf("exit = %d, want %d", code, tc.wantCode)
-			}
-			var want []api.UpdateRequest
-			if tc.want != nil {
-				want = []api.UpdateRequest{{JobIDs: []string{"12"}, Update: *tc.want}}
-			}
-			if diff := cmp.Diff(want, f.updates); diff != "" {
-				t.Errorf("sent (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkJobUpdate(t, tc.args, tc.want, tc.wantErr, tc.wantCode) })
+	}
+}
+
+// jobUpdateNow is checkJobUpdate's clock.
+const jobUpdateNow = 1795950000
+
+// checkJobUpdate runs "scontrol update JobId=12 ARGS" against pending
+// job 12 and checks standard error, the exit code and the update sent
+// (want nil: nothing is sent).
+func checkJobUpdate(t *testing.T, args []string, want *api.JobUpdate, wantErr string, wantCode int) {
+	t.Helper()
+	f := &fakeController{jobs: []api.Job{{JobID: 12, JobState: job.Pending}}}
+	te := newTestEnv(f, jobUpdateNow)
+	code := Scontrol(context.Background(), te.Env, append([]string{"update", "JobId=12"}, args...))
+	if diff := cmp.Diff(wantErr, te.stderr.String()); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+	if code != wantCode {
+		t.Errorf("exit = %d, want %d", code, wantCode)
+	}
+	var sent []api.UpdateRequest
+	if want != nil {
+		sent = []api.UpdateRequest{{JobIDs: []string{"12"}, Update: *want}}
+	}
+	if diff := cmp.Diff(sent, f.updates); diff != "" {
+		t.Errorf("sent (-want +got):\n%s", diff)
 	}
 }
 

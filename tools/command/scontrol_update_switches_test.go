@@ -1,14 +1,12 @@
 package command
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/loamhpc/loam/pkg/api"
-	"github.com/loamhpc/loam/pkg/job"
 )
 
 // TestScontrolUpdateSwitches checks what scontrol update reads from
@@ -54,24 +52,7 @@ func TestScontrolUpdateSwitches(t *testing.T) {
 			wantErr: "Update of this parameter is not supported: swi=1\nRequest aborted\n", wantCode: 1},
 	}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			f := &fakeController{jobs: []api.Job{{JobID: 12, JobState: job.Pending}}}
-			te := newTestEnv(f, 1795950000)
-			code := Scontrol(context.Background(), te.Env, append([]string{"update", "JobId=12"}, tc.args...))
-			if diff := cmp.Diff(tc.wantErr, te.stderr.String()); diff != "" {
-				t.Errorf("stderr (-want +got):\n%s", diff)
-			}
-			if code != tc.wantCode {
-				t.Errorf("exit = %d, want %d", code, tc.wantCode)
-			}
-			var want []api.UpdateRequest
-			if tc.want != nil {
-				want = []api.UpdateRequest{{JobIDs: []string{"12"}, Update: *tc.want}}
-			}
-			if diff := cmp.Diff(want, f.updates); diff != "" {
-				t.Errorf("sent (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkJobUpdate(t, tc.args, tc.want, tc.wantErr, tc.wantCode) })
 	}
 }
 
