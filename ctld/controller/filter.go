@@ -235,19 +235,7 @@ func (f *jobFilter) key(v string) string {
 	if !f.fold {
 		return v
 	}
-	return lowerASCII(v)
-}
-
-// lowerASCII lowercases A-Z alone, byte by byte, as SQLite's NOCASE
-// compares, so that live jobs and stored ones select alike.
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return api.LowerASCII(v)
 }
 
 // foldSet is set over the items as key makes them.
@@ -257,7 +245,7 @@ func foldSet(list []string) map[string]bool {
 	}
 	m := make(map[string]bool, len(list))
 	for _, s := range list {
-		m[lowerASCII(s)] = true
+		m[api.LowerASCII(s)] = true
 	}
 	return m
 }

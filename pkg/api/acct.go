@@ -4,8 +4,8 @@ import "github.com/loamhpc/loam/pkg/job"
 
 // AcctQuery selects accounting records for sacct: finished jobs from the
 // controller's history and the live ones. Empty lists do not filter.
-// Accounts, Partitions and Names compare without ASCII case, as Slurm's
-// accounting database does.
+// Accounts, Partitions and Names compare without ASCII case (LowerASCII),
+// as Slurm's accounting database does.
 type AcctQuery struct {
 	JobIDs     []string `json:"job_ids,omitempty"` // as ParseJobRef reads them
 	Users      []string `json:"users,omitempty"`   // names or numeric uids; empty: all users
@@ -106,4 +106,17 @@ type AcctStep struct {
 type AcctResponse struct {
 	Now  int64     `json:"now"`
 	Jobs []AcctJob `json:"jobs"`
+}
+
+// LowerASCII lowercases A-Z alone, byte by byte: Slurm's xstrtolower in
+// the C locale, which sacct applies to its lists, and SQLite's NOCASE,
+// by which the controller matches them. Both sides must fold alike.
+func LowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
 )
 
@@ -24,8 +25,8 @@ import (
 func addCharList(list []string, value string) []string {
 	before := len(list)
 	add := func(item string) {
-		item = lowerASCII(item)
-		if i := slices.IndexFunc(list, func(s string) bool { return lowerASCII(s) == item }); i >= 0 {
+		item = api.LowerASCII(item)
+		if i := slices.IndexFunc(list, func(s string) bool { return api.LowerASCII(s) == item }); i >= 0 {
 			list = slices.Delete(list, i, i+1)
 		}
 		list = append(list, item)
@@ -107,16 +108,4 @@ func parseCharList(value string) []string {
 		}
 	}
 	return items
-}
-
-// lowerASCII lowercases A-Z alone, byte by byte, as Slurm's xstrtolower
-// does in the C locale.
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -3,6 +3,8 @@ package command
 import (
 	"slices"
 	"strings"
+
+	"github.com/loamhpc/loam/pkg/api"
 )
 
 // mgrCond is a list command's conditions and options.
@@ -105,7 +107,7 @@ func mgrUnknownCond(w *output, ent *mgrEntity, arg string) int {
 // mgrMatch reports whether v passes a filter (nil passes everything).
 // The filter is lowercase and Slurm's database compares without case.
 func mgrMatch(filter []string, v string) bool {
-	return filter == nil || slices.Contains(filter, lowerASCII(v))
+	return filter == nil || slices.Contains(filter, api.LowerASCII(v))
 }
 
 // mgrMatchFold is mgrMatch ignoring case.
