@@ -375,8 +375,7 @@ func (c *cycle) pickGPUs(p int32, nodes []int32, d *demand, end tick, own int32)
 	out := make([]pick, 0, len(nodes))
 	for i, ni := range nodes {
 		n := &c.nodes[ni]
-		g, cpus, mem := d.need(i == len(nodes)-1)
-		mem = d.memOn(n, mem)
+		g, cpus, mem := d.need(n, i == len(nodes)-1)
 		if d.excl {
 			g, cpus, mem = n.gpus, n.cpus, n.mem
 		}

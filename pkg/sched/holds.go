@@ -184,8 +184,7 @@ func (c *cycle) commitPlan(ri int32, pl resvPlan) {
 	rv.nodes, rv.need, rv.await = pl.nodes, nil, nil
 	for k, ni := range pl.nodes {
 		n := &c.nodes[ni]
-		g, cpus, mem := d.need(k == len(pl.nodes)-1)
-		mem = d.memOn(n, mem)
+		g, cpus, mem := d.need(n, k == len(pl.nodes)-1)
 		if d.excl || c.pol == PolicyEASY {
 			// Slurm's backfill map reserves whole nodes.
 			g, cpus, mem = n.gpus, n.cpus, n.mem

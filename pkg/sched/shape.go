@@ -287,11 +287,11 @@ func (d *demand) memOn(n *nodeInfo, m int64) int64 {
 	return m
 }
 
-// need returns what the k-th of the demand's nodes needs (the last one may
-// need less).
-func (d *demand) need(last bool) (int, int, int64) {
+// need returns what the demand takes on node n, its last node or not
+// (the last one may need less; memOn gives MemWhole its memory).
+func (d *demand) need(n *nodeInfo, last bool) (int, int, int64) {
 	if last {
-		return d.lg, d.lc, d.lm
+		return d.lg, d.lc, d.memOn(n, d.lm)
 	}
-	return d.g, d.c, d.m
+	return d.g, d.c, d.memOn(n, d.m)
 }
