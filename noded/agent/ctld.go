@@ -59,10 +59,7 @@ func (a *Agent) register(ctx context.Context) (time.Duration, error) {
 	req := a.hw.register(a.nc.node.Name, a.nc.hostname)
 	a.mu.Unlock()
 	req.Addr, req.Version, req.StartTime = a.addr, Version, a.started0.Unix()
-	req.CPULoad = loadAverage()
-	if mb, err := memAvailableMB(); err == nil {
-		req.FreeMemory = mb
-	}
+	req.CPULoad, req.FreeMemory = loadNow()
 	req.Running = a.running(true)
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -86,12 +83,10 @@ func (a *Agent) register(ctx context.Context) (time.Duration, error) {
 
 // heartbeat reports the node alive; false asks for a new registration.
 func (a *Agent) heartbeat(ctx context.Context) (bool, error) {
-	req := api.HeartbeatRequest{Node: a.nc.node.Name, Health: a.hw.health(), CPULoad: loadAverage(), Now: time.Now().Unix()}
+	req := api.HeartbeatRequest{Node: a.nc.node.Name, Health: a.hw.health(), Now: time.Now().Unix()}
+	req.CPULoad, req.FreeMemory = loadNow()
 	for _, rj := range a.running(false) {
 		req.Running = append(req.Running, rj.JobID)
-	}
-	if mb, err := memAvailableMB(); err == nil {
-		req.FreeMemory = mb
 	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -135,6 +135,16 @@ func memTotalMB() (int64, error) { return meminfo("MemTotal:") }
 // memAvailableMB reads MemAvailable from /proc/meminfo.
 func memAvailableMB() (int64, error) { return meminfo("MemAvailable:") }
 
+// loadNow is the CPU load and free memory (MB, 0 when unreadable) that
+// registrations and heartbeats report, as slurmd's do.
+func loadNow() (float64, int64) {
+	mb, err := memAvailableMB()
+	if err != nil {
+		mb = 0
+	}
+	return loadAverage(), mb
+}
+
 func meminfo(key string) (int64, error) {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
