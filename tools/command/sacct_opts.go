@@ -234,39 +234,45 @@ func sacctUsers(w *output, env *Env, val string, q *api.AcctQuery, rq *sacctRequ
 		return 0, false
 	}
 	rq.allUsers = false
-	added := 0
-	for _, u := range parseCharList(val) {
-		uid, ok := env.Users.UID(u)
-		if !ok {
-			w.errf("Invalid user id: %s", u)
-			return 1, true
+	return addIDList(w, val, "user", env.Users.UID, func(uid uint32) bool {
+		id := strconv.FormatUint(uint64(uid), 10)
+		if slices.Contains(q.Users, id) {
+			return false
 		}
-		if id := strconv.FormatUint(uint64(uid), 10); !slices.Contains(q.Users, id) {
-			q.Users, added = append(q.Users, id), added+1
-		}
-	}
-	// Slurm ends, silently, when a -u adds no user it did not have.
-	if added == 0 {
-		return 1, true
-	}
-	return 0, false
+		q.Users = append(q.Users, id)
+		return true
+	})
 }
 
-// sacctGroups reads -g as slurm_addto_id_char_list reads a group list:
-// names or numbers split as parseCharList splits them, each once; an
-// unknown one is an error, and a -g that adds no group ends sacct
-// silently, as the peer's (-g ” exits 1). Unlike -u it leaves the user
-// selection alone.
+// sacctGroups reads -g as a group list (addIDList). Unlike -u it leaves
+// the user selection alone.
 func sacctGroups(w *output, env *Env, val string, rq *sacctRequest) (int, bool) {
+	lookup := func(g string) (uint32, bool) { return lookupGID(env, g) }
+	return addIDList(w, val, "group", lookup, func(gid uint32) bool {
+		if slices.Contains(rq.gids, gid) {
+			return false
+		}
+		rq.gids = append(rq.gids, gid)
+		return true
+	})
+}
+
+// addIDList reads one -u or -g value as slurm_addto_id_char_list does:
+// names or numbers split as parseCharList splits them, each looked up
+// (an unknown one prints "Invalid KIND id: X" and ends sacct) and given
+// to add, which reports whether it was new. A value that adds nothing
+// new ends sacct silently, as the peer's (-u with an empty value, or the
+// same user twice, exits 1).
+func addIDList(w *output, val, kind string, lookup func(string) (uint32, bool), add func(uint32) bool) (int, bool) {
 	added := 0
-	for _, g := range parseCharList(val) {
-		gid, ok := lookupGID(env, g)
+	for _, item := range parseCharList(val) {
+		id, ok := lookup(item)
 		if !ok {
-			w.errf("Invalid group id: %s", g)
+			w.errf("Invalid %s id: %s", kind, item)
 			return 1, true
 		}
-		if !slices.Contains(rq.gids, gid) {
-			rq.gids, added = append(rq.gids, gid), added+1
+		if add(id) {
+			added++
 		}
 	}
 	if added == 0 {
