@@ -22,7 +22,10 @@ scontrol show job -d $SLURM_JOB_ID >> layout.txt
 // TestS17GPUTaskLayout runs -N2 -n4 --gpus-per-task=1 on idle 4-GPU
 // nodes: as the peer (Slurm 22.05) runs it, the first node holds 3 tasks
 // with 3 GPUs and the second 1 with 1 (SLURM_TASKS_PER_NODE=3,1), and
-// every task of srun in the job sees its own GPU.
+// every task of srun in the job sees its own GPU. The nodes, given CPUs=8
+// alone, have a socket a CPU (as in Slurm), and Slurm's GPU core filter
+// keeps the four cores of the node's four GPUs' tasks, dropping from the
+// lowest sockets first: the second node's task runs on CPU 4.
 func TestS17GPUTaskLayout(t *testing.T) {
 	s := startSrunCluster(t, clustertest.Spec{Nodes: 2, CPUs: 8, GPUs: 4})
 	dir := sharedDir(t)
@@ -37,7 +40,7 @@ func TestS17GPUTaskLayout(t *testing.T) {
 		t.Errorf("environment: %q", first)
 	}
 	for _, re := range []string{`(?m)^0: 0 0$`, `(?m)^1: 0 1$`, `(?m)^2: 0 2$`, `(?m)^3: 1 0$`,
-		`(?m)^     Nodes=n01 CPU_IDs=\S+ Mem=\d+ GRES=gpu:3\(IDX:0-2\)$`, `(?m)^     Nodes=n02 CPU_IDs=0 Mem=\d+ GRES=gpu:1\(IDX:0\)$`} {
+		`(?m)^     Nodes=n01 CPU_IDs=\S+ Mem=\d+ GRES=gpu:3\(IDX:0-2\)$`, `(?m)^     Nodes=n02 CPU_IDs=4 Mem=\d+ GRES=gpu:1\(IDX:0\)$`} {
 		if !regexp.MustCompile(re).MatchString(got) {
 			t.Errorf("layout lacks %s:\n%s", re, got)
 		}

@@ -13,6 +13,7 @@ import (
 // It runs before r is attached to its nodes.
 func (c *Controller) pinCPUs(r *jobRecord) {
 	conf := c.confNow().conf
+	gpusLeft := jobGPUs(r.Req) // cpu_ids_gpu.go
 	for i := range r.St.Alloc {
 		a := &r.St.Alloc[i]
 		nc, ok := conf.Node(a.Node)
@@ -24,6 +25,7 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 		for _, x := range nc.SpecCPUs { // CoreSpecCount/CPUSpecList: never a job's
 			used[x] = true
 		}
+		freeGPUs := nodeGPUCount(nc)
 		for id := range n.jobs {
 			o := c.jobs[id]
 			if o == nil || o == r {
@@ -33,6 +35,7 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 				if oa.Node != a.Node {
 					continue
 				}
+				freeGPUs -= len(oa.GPUs)
 				ids, _ := resource.ParseCPUList(oa.CPUIDs)
 				for _, x := range ids {
 					if x >= 0 && x < len(used) {
@@ -41,7 +44,8 @@ func (c *Controller) pinCPUs(r *jobRecord) {
 				}
 			}
 		}
-		a.CPUIDs = job.FormatRanges(jobCPUIDs(r.Req, used, nc.Sockets, a.CPUs)) // cpu_ids_gpu.go
+		a.CPUIDs = job.FormatRanges(nodeCPUIDs(r.Req, used, nc.Sockets, a.CPUs, freeGPUs, gpusLeft))
+		gpusLeft -= len(a.GPUs)
 	}
 }
 

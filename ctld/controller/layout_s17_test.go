@@ -77,24 +77,24 @@ func TestS17SpreadJobPending(t *testing.T) {
 // TestS17TasksOfGPUTasks: with --gpus-per-task and --cpus-per-gpu a task
 // is GPUs x CPUs per GPU, as for -c: the peer's -N2 -n4 --gpus-per-task=1
 // --cpus-per-gpu=2 holds 6,2 CPUs, runs 3,1 tasks (SLURM_TASKS_PER_NODE)
-// and pins CPU_IDs=0-3,32-33 and 0-1 on its 2x32-core nodes.
+// and pins CPU_IDs=0-3,32-33 and 0,32 on its idle 2x32-core nodes.
 func TestS17TasksOfGPUTasks(t *testing.T) {
 	q := job.Request{NTasks: 4, CPUsPerGPU: 2, GPUsPerTask: []resource.GRES{{Name: "gpu", Count: 1}}}
 	if diff := cmp.Diff([]int{3, 1}, tasksPerNode(&q, cpusAlloc(6, 2))); diff != "" {
 		t.Errorf("tasks per node (-want +got):\n%s", diff)
 	}
 	got := []string{
-		job.FormatRanges(jobCPUIDs(&q, make([]bool, 64), 2, 6)),
-		job.FormatRanges(jobCPUIDs(&q, make([]bool, 64), 2, 2)),
+		job.FormatRanges(nodeCPUIDs(&q, make([]bool, 64), 2, 6, 8, 4)),
+		job.FormatRanges(nodeCPUIDs(&q, make([]bool, 64), 2, 2, 8, 1)),
 	}
 	// -c2 keeps whole tasks on the first socket: -N2 -n4 -c2 pins 0-5;
-	// with --gpus-per-task=1 too the tasks alternate: -N2 -n8 -c2 pins
-	// 0-7,32-37 for seven tasks.
+	// with --gpus-per-task=1 too the gres filter keeps 8 cores a socket
+	// for the node's 8 GPUs: -N2 -n8 -c2 pins 0-7,32-37 for seven tasks.
 	c2 := job.Request{NTasks: 4, CPUsPerTask: 2}
-	got = append(got, job.FormatRanges(jobCPUIDs(&c2, make([]bool, 64), 2, 6)))
-	c2.GPUsPerTask = q.GPUsPerTask
-	got = append(got, job.FormatRanges(jobCPUIDs(&c2, make([]bool, 64), 2, 14)))
-	if diff := cmp.Diff([]string{"0-3,32-33", "0-1", "0-5", "0-7,32-37"}, got); diff != "" {
+	got = append(got, job.FormatRanges(nodeCPUIDs(&c2, make([]bool, 64), 2, 6, 8, 0)))
+	c2.NTasks, c2.GPUsPerTask = 8, q.GPUsPerTask
+	got = append(got, job.FormatRanges(nodeCPUIDs(&c2, make([]bool, 64), 2, 14, 8, 8)))
+	if diff := cmp.Diff([]string{"0-3,32-33", "0,32", "0-5", "0-7,32-37"}, got); diff != "" {
 		t.Errorf("CPU_IDs (-want +got):\n%s", diff)
 	}
 }

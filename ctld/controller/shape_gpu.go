@@ -12,9 +12,5 @@ func gpuTaskCPUs(q *job.Request) int {
 	if q.CPUsPerGPU <= 0 || q.CPUsPerTask > 0 {
 		return 0
 	}
-	gpus := 0
-	for _, g := range q.GPUsPerTask {
-		gpus += int(g.Count)
-	}
-	return gpus * q.CPUsPerGPU
+	return gpusIn(q.GPUsPerTask) * q.CPUsPerGPU // step_gres.go
 }
