@@ -185,18 +185,26 @@ func equalStrings(a, b []string) bool {
 
 // TestAdmitShapeOvercommit: -N1 -n100 needs 100 CPUs on one node, which
 // no node has; with -O the tasks share one task's CPUs and the peer runs
-// the job, so it is not refused.
+// the job, so it is not refused. Nor is -w gpu1 -n100 without -N: sbatch
+// sets no most nodes, and the peer adds a node to the listed one.
 func TestAdmitShapeOvercommit(t *testing.T) {
 	cs := admissionState(t)
 	for name, tc := range map[string]struct {
 		overcommit bool
+		tasks, cpt int
+		maxNodes   int
+		nodeList   string
 		want       api.Code
 	}{
-		"-N1 -n100":    {false, api.CodeNodeConfigUnavailable},
-		"-N1 -n100 -O": {true, ""},
+		"-N1 -n100":         {false, 100, 1, 1, "", api.CodeNodeConfigUnavailable},
+		"-N1 -n100 -O":      {true, 100, 1, 1, "", ""},
+		"-w gpu1 -n100":     {false, 100, 1, 0, "gpu1", ""},
+		"-w gpu1 -N1 -n100": {false, 100, 1, 1, "gpu1", api.CodeNodeConfigUnavailable},
+		"-w gpu1 -n1 -c100": {false, 1, 100, 0, "gpu1", api.CodeNodeConfigUnavailable},
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := job.Request{MinNodes: 1, NodesSet: true, NTasks: 100, Overcommit: tc.overcommit}
+			r := job.Request{MinNodes: 1, MaxNodes: tc.maxNodes, NodesSet: true, NTasks: tc.tasks, CPUsPerTask: tc.cpt,
+				Overcommit: tc.overcommit, NodeList: tc.nodeList}
 			a := &admitted{req: &r, partitions: []string{"normal"}}
 			var got api.Code
 			if aerr := admitShape(cs, a); aerr != nil {

@@ -81,10 +81,12 @@ func (c *Cluster) fillCPUs(spec *JobSpec, out []sched.NodeAlloc, later map[strin
 	if !ok {
 		return
 	}
-	cpus, ok := spill(tasks, free)
+	order := listedFirst(spec, out)
+	cpus, ok := spill(tasks, permute(free, order))
 	if !ok {
 		return
 	}
+	cpus = unpermute(cpus, order)
 	perCPU := memPerCPU(spec)
 	for i := range out {
 		out[i].CPUs = cpus[i] * unit
@@ -92,6 +94,39 @@ func (c *Cluster) fillCPUs(spec *JobSpec, out []sched.NodeAlloc, later map[strin
 			out[i].MemMB = int64(out[i].CPUs) * perCPU
 		}
 	}
+}
+
+// listedFirst is the order fillCPUs fills a job's nodes in: the nodes
+// named with -w first, then the others, each part in node order. Slurm
+// takes the listed nodes' CPUs before it adds nodes: the peer runs -w
+// gpu032 -n70 on 64-CPU nodes as gpu031 6, gpu032 64.
+func listedFirst(spec *JobSpec, out []sched.NodeAlloc) []int {
+	order := make([]int, 0, len(out))
+	for pass := range 2 {
+		for i, a := range out {
+			if slices.Contains(spec.Shape.NodeList, a.Node) == (pass == 0) {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
+}
+
+// permute is vals in order; unpermute undoes it.
+func permute(vals, order []int) []int {
+	out := make([]int, len(order))
+	for k, i := range order {
+		out[k] = vals[i]
+	}
+	return out
+}
+
+func unpermute(vals, order []int) []int {
+	out := make([]int, len(order))
+	for k, i := range order {
+		out[i] = vals[k]
+	}
+	return out
 }
 
 // taskRoom is a job's CPUs over its nodes as tasks of unit CPUs (a

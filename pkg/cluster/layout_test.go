@@ -135,6 +135,9 @@ func TestSettleSpillsLikeSlurm(t *testing.T) {
 		"the rest split over two nodes": {sched.Shape{Nodes: 2, CPUs: 40}, map[string]int{"gpu01": 40}, []int{1, 39}, []int{24, 16}},
 		// gpu030 with 50 busy, -N3 -n100 -w gpu[029-031]: 64,14,22.
 		"a busy middle node": {sched.Shape{Nodes: 3, CPUs: 100}, map[string]int{"gpu02": 50}, []int{40, 14, 46}, []int{64, 14, 22}},
+		// -w gpu032 -n70: gpu031 6, gpu032 64; -w gpu032 -n100 36, 64.
+		"the -w node fills first": {sched.Shape{CPUs: 70, NodeList: []string{"gpu02"}}, nil, []int{35, 35}, []int{6, 64}},
+		"-w with more tasks":      {sched.Shape{CPUs: 100, NodeList: []string{"gpu02"}}, nil, []int{50, 50}, []int{36, 64}},
 		// --exclusive holds whole nodes (the peer: -N2 -n4 --exclusive
 		// on 32-CPU nodes, 32(x2)); they stay whole.
 		"exclusive nodes stay": {sched.Shape{Nodes: 3, CPUs: 4, Exclusive: true}, nil, []int{64, 64, 64}, []int{64, 64, 64}},

@@ -93,13 +93,30 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 // RangeNodes is the most nodes the scheduler may spread a job's tasks
 // over beyond its node count: the top of -N min-max (-N1-2 -n2: two nodes
 // when free), unless --ntasks-per-node, -O or --use-min-nodes fix the
-// count, or spreadNodes for --spread-job. 0: no range.
+// count, listedNodes for -w without -N, or spreadNodes for --spread-job.
+// 0: no range.
 func RangeNodes(req *job.Request) int {
 	most := 0
 	if req.NTasksPerNode == 0 && !req.Overcommit && !req.UseMinNodes {
-		most = req.MaxNodes
+		most = max(req.MaxNodes, listedNodes(req))
 	}
 	return max(most, spreadNodes(req))
+}
+
+// listedNodes is the most nodes a job given -w and no -N may take. sbatch
+// makes the listed hosts the least node count and sets no most, so the
+// job takes more nodes when its tasks or GPUs need them, as sbatch's man
+// page says of -w (the peer runs -w gpu032 -n100 on 2 nodes of 64 CPUs and
+// -w gpu032 --gpus=12 on 2 nodes of 8 GPUs): no more than a task a node,
+// or a GPU a node without -n. 0 for any other job.
+func listedNodes(req *job.Request) int {
+	if req.NodeList == "" || !req.NodesSet || req.MaxNodes != 0 {
+		return 0
+	}
+	if req.NTasks > 0 {
+		return req.NTasks
+	}
+	return gpuCount(req.GPUs)
 }
 
 // spreadNodes is the most nodes --spread-job asks for: a task a node

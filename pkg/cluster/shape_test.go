@@ -160,6 +160,17 @@ func TestShapeOf(t *testing.T) {
 			opts: "-w gpu[001-002] -x gpu003 -C gpu&ib", part: normal,
 			want: sched.Shape{Nodes: 2, CPUsPerNode: 1, MemPerCPU: 1024, NodeList: []string{"gpu001", "gpu002"},
 				Exclude: []string{"gpu003"}, Features: []string{"gpu", "ib"}}},
+		// The peer runs -w gpu032 -n100 on gpu[031-032], -w gpu032
+		// --gpus=12 on 2 nodes, -w gpu032 -n2 on gpu032 alone.
+		"-w without -N takes more nodes as the tasks need": {
+			opts: "-w gpu032 -n100", part: normal,
+			want: sched.Shape{Nodes: 1, MaxNodes: 100, CPUs: 100, MemPerCPU: 1024, NodeList: []string{"gpu032"}}},
+		"-w without -N takes more nodes as the GPUs need": {
+			opts: "-w gpu032 --gpus=12", part: normal,
+			want: sched.Shape{Nodes: 1, MaxNodes: 12, CPUsPerNode: 1, GPUs: 12, MemPerCPU: 1024, NodeList: []string{"gpu032"}}},
+		"-w with -N keeps the node count": {
+			opts: "-w gpu032 -N1 -n2", part: normal,
+			want: sched.Shape{Nodes: 1, CPUs: 2, MemPerCPU: 1024, NodeList: []string{"gpu032"}}},
 		"-n with -c: one task's CPUs is the least share of a node": {
 			opts: "-N2 -n4 -c2", part: normal,
 			want: sched.Shape{Nodes: 2, CPUs: 8, CPUsPerNode: 2, MemPerCPU: 1024}},
