@@ -183,3 +183,27 @@ func TestToolsSbatchScript(t *testing.T) {
 		t.Errorf("sbatch --test-only: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestToolsSrunTestOnly: srun --test-only prints the estimate as sbatch
+// --test-only does and runs nothing; a refusal is "allocation failure:"
+// with exit 1, as the peer's srun prints it.
+func TestToolsSrunTestOnly(t *testing.T) {
+	c := clustertest.New(t, clustertest.Spec{Nodes: 1})
+	d := c.StartCtld(t)
+	c.StartNode(t, d, 0)
+	dir := t.TempDir()
+	r := runTool(t, c, dir, "", "srun", "--test-only", "-n1", "touch", filepath.Join(dir, "ran"))
+	if r.code != 0 || r.stdout != "" || !regexp.MustCompile(`^srun: Job \d+ to start at \S+ using 1 processors on nodes n01 in partition normal\n$`).MatchString(r.stderr) {
+		t.Errorf("srun --test-only: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Errorf("srun --test-only ran its command")
+	}
+	if out := mustTool(t, c, dir, "squeue", "-h", "-t", "all"); out != "" {
+		t.Errorf("srun --test-only left a job:\n%s", out)
+	}
+	r = runTool(t, c, dir, "", "srun", "--test-only", "-p", "nosuch", "true")
+	if r.code != 1 || r.stderr != "srun: error: invalid partition specified: nosuch\nallocation failure: Invalid partition name specified\n" {
+		t.Errorf("srun --test-only -p nosuch: exit %d stderr %q", r.code, r.stderr)
+	}
+}

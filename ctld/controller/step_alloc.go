@@ -46,6 +46,9 @@ func (c *Controller) handleAllocate(ctx context.Context, id auth.Identity, body 
 		c.burnIDFor(aerr)
 		return nil, aerr
 	}
+	if in.TestOnly {
+		return c.testOnly(a) // submit.go
+	}
 	// An interactive job keeps JobRequeue's default as its Requeue flag
 	// (the peer shows Requeue=1) but is never requeued: its client would
 	// not know. Requeue, preemption and node failure requeue batch jobs

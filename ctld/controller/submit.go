@@ -164,7 +164,8 @@ func (c *Controller) engineJob(r *jobRecord) *EngineJob {
 	return ej
 }
 
-// testOnly answers sbatch --test-only: where and when the job would start.
+// testOnly answers sbatch and srun --test-only: where and when the job
+// would start.
 func (c *Controller) testOnly(a *admitted) (any, *api.Error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

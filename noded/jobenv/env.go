@@ -43,10 +43,16 @@ func Build(in Input) []string {
 	batchTask(&e, in.Node)
 	array(&e, l)
 	gpus(&e, l)
+	DefaultTmpDir(&e)
+	return e.Entries()
+}
+
+// DefaultTmpDir sets TMPDIR to /tmp where the environment has none, as
+// slurmstepd does for the batch script and every step's tasks.
+func DefaultTmpDir(e *List) {
 	if _, ok := e.Get("TMPDIR"); !ok {
 		e.Set("TMPDIR", "/tmp")
 	}
-	return e.Entries()
 }
 
 // job sets the variables that describe the job itself.

@@ -20,13 +20,27 @@ import (
 // Script holds the job's process until its starter has put it in the
 // cgroup, then becomes the program (same pid): it says it runs with one
 // byte on fd 3 (Channel; a starter gone by then is no error), waits for a
-// line there, sets the umask given as
-// $1 and SLURM_TASK_PID (its own pid, which only the process itself knows
-// before the exec) and execs the rest of its arguments. A POSIX shell
-// costs a fraction of a millisecond; a failed exec prints the shell's
-// message to the job's error file and exits 126 or 127, the program's exit
-// status.
-const Script = `trap '' PIPE; printf r 2>/dev/null >&3; trap - PIPE; read -r line <&3 || exit 127; exec 3<&-; umask "$1"; shift; SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"`
+// line there, sets the umask given as $1, drops the PWD the shell itself
+// exports unless $2 is 1 (the environment had one), sets SLURM_TASK_PID
+// (its own pid, which only the process itself knows before the exec) and
+// execs the rest of its arguments. A POSIX shell costs a fraction of a
+// millisecond; a failed exec prints the shell's message to the job's
+// error file and exits 126 or 127, the program's exit status.
+const Script = `trap '' PIPE; printf r 2>/dev/null >&3; trap - PIPE; read -r line <&3 || exit 127; exec 3<&-; umask "$1"; [ "$2" = 1 ] || unset PWD; shift 2; SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"`
+
+// Args are the arguments of the shell that runs Script for argv in
+// environment env: the peer's srun --export=NONE task has no PWD, which
+// a POSIX shell would otherwise add.
+func Args(env, argv []string) []string {
+	hasPWD := "0"
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "PWD=") {
+			hasPWD = "1"
+			break
+		}
+	}
+	return append([]string{"-c", Script, "loam-shim", Umask(env), hasPWD}, argv...)
+}
 
 // Umask is the job's umask: SLURM_UMASK (octal, from sbatch or srun),
 // else 0022.

@@ -21,7 +21,7 @@ func TestScriptLimitsSetWhileHeld(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		cmd := exec.Command("/bin/sh", "-c", Script, "loam-shim", "0022", "/bin/sh", "-c", "ulimit -Ss")
+		cmd := exec.Command("/bin/sh", Args(nil, []string{"/bin/sh", "-c", "ulimit -Ss"})...)
 		cmd.ExtraFiles, cmd.Stdout = []*os.File{child}, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -75,7 +75,7 @@ func TestScriptAborted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", Script, "loam-shim", "0022", "/bin/echo", "ran")
+	cmd := exec.Command("/bin/sh", Args(nil, []string{"/bin/echo", "ran"})...)
 	var out bytes.Buffer
 	cmd.ExtraFiles, cmd.Stdout = []*os.File{child}, &out
 	if err := cmd.Start(); err != nil {
@@ -89,5 +89,32 @@ func TestScriptAborted(t *testing.T) {
 	err = cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 127 || out.Len() != 0 {
 		t.Fatalf("aborted shim: %v, output %q; want exit 127 and nothing run", err, out.String())
+	}
+}
+
+// TestArgsPWD: the shell's own PWD reaches the program only when the
+// environment had one, as slurmstepd execs tasks without a shell (the
+// peer's srun --export=NONE task has no PWD).
+func TestArgsPWD(t *testing.T) {
+	for name, env := range map[string][]string{"without": {"A=1"}, "with": {"A=1", "PWD=/"}} {
+		cmd := exec.Command("/bin/sh", Args(env, []string{"/usr/bin/env"})...)
+		cmd.Env, cmd.Dir = env, "/"
+		r, w, err := Channel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.ExtraFiles = []*os.File{r}
+		if _, err := w.WriteString("go\n"); err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.Output()
+		w.Close()
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, want := strings.Contains(string(out), "PWD="), name == "with"; got != want {
+			t.Errorf("%s PWD: PWD in the program's environment is %v:\n%s", name, got, out)
+		}
 	}
 }

@@ -36,6 +36,7 @@ func Env(in EnvInput) []string {
 	stepVars(&e, r)
 	nodeVars(&e, r, in.JobCPUs)
 	taskVars(&e, in)
+	jobenv.DefaultTmpDir(&e)
 	return e.Entries()
 }
 
@@ -79,12 +80,16 @@ func stepVars(e *jobenv.List, r *api.StepLaunchRequest) {
 	e.Set("SLURM_NTASKS", tasks)
 	e.Set("SLURM_NPROCS", tasks)
 	e.Set("SLURM_TASKS_PER_NODE", perNode)
-	dist, planeSize, plane := strings.Cut(distribution(r), "=")
-	e.Set("SLURM_DISTRIBUTION", dist)
-	if plane {
-		e.Set("SLURM_DIST_PLANESIZE", planeSize)
+	if dist := distribution(r); dist != "" {
+		dist, planeSize, plane := strings.Cut(dist, "=")
+		e.Set("SLURM_DISTRIBUTION", dist)
+		if plane {
+			e.Set("SLURM_DIST_PLANESIZE", planeSize)
+		}
 	}
-	if v, ok := e.Get("SLURM_JOB_CPUS_PER_NODE"); ok {
+	if v, ok := e.Get("SLURM_JOB_CPUS_PER_NODE"); ok && !r.Step.OwnAllocation {
+		// The peer's srun sets it in an allocation (sbatch, salloc,
+		// --jobid), not in one it made itself.
 		e.Set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v)
 	}
 	if r.Step.CPUsPerTask > 0 {
@@ -174,12 +179,15 @@ func gpuBindNone(s *api.StepCreateRequest) bool {
 
 // distribution is SLURM_DISTRIBUTION: -m in lower case (the peer's
 // -m Cyclic shows cyclic; plane=2 becomes "plane" with
-// SLURM_DIST_PLANESIZE=2), else srun's default: cyclic when there are no
-// more tasks than nodes, block otherwise.
+// SLURM_DIST_PLANESIZE=2), else srun's default in an allocation: cyclic
+// when there are no more tasks than nodes, block otherwise. srun in an
+// allocation of its own sets none without -m ("").
 func distribution(r *api.StepLaunchRequest) string {
 	switch {
 	case r.Step.Distribution != "":
 		return strings.ToLower(r.Step.Distribution)
+	case r.Step.OwnAllocation:
+		return ""
 	case r.Layout.Tasks <= len(r.Layout.Nodes):
 		return "cyclic"
 	}

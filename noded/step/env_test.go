@@ -188,6 +188,7 @@ func TestStepDistribution(t *testing.T) {
 	tests := map[string]struct {
 		dist  string
 		tasks int
+		own   bool // srun's own allocation
 		want  map[string]string
 	}{
 		"-m plane=2":      {dist: "plane=2", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "plane", "SLURM_DIST_PLANESIZE": "2"}},
@@ -195,6 +196,12 @@ func TestStepDistribution(t *testing.T) {
 		"-m Cyclic":       {dist: "Cyclic", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_DIST_PLANESIZE": ""}},
 		"no -m, -n1":      {tasks: 1, want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_DIST_PLANESIZE": ""}},
 		"no -m, -n2":      {tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "block", "SLURM_DIST_PLANESIZE": ""}},
+		// The peer's srun -n2 outside any job: no SLURM_DISTRIBUTION nor
+		// SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0; with -m cyclic the first.
+		"own allocation, no -m": {tasks: 2, own: true, want: map[string]string{"SLURM_DISTRIBUTION": "", "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": ""}},
+		"own allocation, -m cyclic": {dist: "cyclic", tasks: 2, own: true,
+			want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": ""}},
+		"in an allocation": {tasks: 2, want: map[string]string{"SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": "2"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -202,9 +209,14 @@ func TestStepDistribution(t *testing.T) {
 			for i := range ids {
 				ids[i] = i
 			}
-			req := &api.StepLaunchRequest{Step: api.StepCreateRequest{Distribution: tc.dist},
+			req := &api.StepLaunchRequest{Step: api.StepCreateRequest{Distribution: tc.dist, OwnAllocation: tc.own,
+				Environment: []string{"SLURM_JOB_CPUS_PER_NODE=2"}},
 				Layout: api.StepLayout{NodeList: "cpu001", Tasks: tc.tasks, Nodes: []api.StepNode{{Node: "cpu001", TaskIDs: ids, CPUs: 2}}}}
-			env := peerView(Env(EnvInput{Req: req, JobCPUs: 2}))
+			all := Env(EnvInput{Req: req, JobCPUs: 2})
+			if !slicesContains(all, "TMPDIR=/tmp") {
+				t.Errorf("no TMPDIR=/tmp, which slurmstepd sets when srun's environment has none")
+			}
+			env := peerView(all)
 			for k, v := range tc.want {
 				if env[k] != v {
 					t.Errorf("%s = %q, want %q", k, env[k], v)

@@ -172,7 +172,7 @@ func (p *proc) spawn(t *task, argv, env []string, files taskFiles, cpus []int) e
 	if len(groups) == 0 {
 		groups = []uint32{cred.GID}
 	}
-	cmd := exec.Command(shell, append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, argv...)...)
+	cmd := exec.Command(shell, shim.Args(env, argv)...)
 	cmd.Env, cmd.Dir = env, p.workDir(t, files)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.in, files.out, files.err
 	cmd.ExtraFiles = []*os.File{goR}

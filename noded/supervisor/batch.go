@@ -241,7 +241,7 @@ func (s *Supervisor) startShim(script string, env []string, files stdio, cred Cr
 	if argv == nil {
 		argv = batchArgv(script, s.launch.Request.Script, s.launch.Node, s.launch.Request.Argv)
 	}
-	args := append([]string{"-c", shim.Script, "loam-shim", shim.Umask(env)}, argv...)
+	args := shim.Args(env, argv)
 	cmd := exec.Command(shell, args...)
 	// The umask is applied; slurmstepd leaves SLURM_UMASK out of a batch
 	// script's environment (srun sets it again for its tasks).

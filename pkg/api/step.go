@@ -74,6 +74,10 @@ type StepCreateRequest struct {
 	CPUBind      string `json:"cpu_bind,omitempty"`
 	GPUBind      string `json:"gpu_bind,omitempty"`
 	Distribution string `json:"distribution,omitempty"`
+	// OwnAllocation: srun made the job for this step (no sbatch, salloc
+	// or --jobid), whose tasks Slurm gives no SLURM_DISTRIBUTION without
+	// -m and no SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0.
+	OwnAllocation bool `json:"own_allocation,omitempty"`
 	// Environment is what the tasks start from (srun's environment as
 	// --export selected it, with the variables srun sets); the nodes add
 	// the step's and each task's SLURM_* variables.

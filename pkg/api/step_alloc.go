@@ -25,6 +25,9 @@ type AllocateRequest struct {
 	// given ("sleep", "/bin/sleep"): scontrol shows it as Command, as
 	// Slurm does; salloc sends none (Command=(null) on the peer).
 	Command string `json:"command,omitempty"`
+	// TestOnly (srun --test-only) runs the checks and answers where and
+	// when the job would start (SubmitResponse.TestOnly) without making it.
+	TestOnly bool `json:"test_only,omitempty"`
 }
 
 // AllocationWaitRequest waits up to Timeout seconds (at most a minute)

@@ -92,6 +92,8 @@ type StepResult struct {
 	// send it without a script.
 	Request job.Request
 	Step    StepOptions
+	// TestOnly is srun's --test-only: estimate the start, run nothing.
+	TestOnly bool
 	// Warnings are lines for standard error ("srun: Warning: ...").
 	Warnings []string
 	// Defined are the options set, for the block srun -v and salloc -v
@@ -156,7 +158,7 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 	if st.srun {
 		defined = withAllocNodes(p, defined)
 	}
-	return &StepResult{Request: b.req, Step: st.StepOptions, Warnings: b.warnings, Defined: defined,
+	return &StepResult{Request: b.req, Step: st.StepOptions, TestOnly: b.testOnly, Warnings: b.warnings, Defined: defined,
 		OptionEnv: b.optionVariables()}, nil
 }
 

@@ -122,7 +122,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "task-epilog", Arg: RequiredArg, Env: env("SLURM_TASK_EPILOG"), set: st.setTaskEpilog},
 		{Long: "task-prolog", Arg: RequiredArg, Env: env("SLURM_TASK_PROLOG"), set: st.setTaskProlog},
 		{Long: "tasks-per-node", Arg: RequiredArg, Key: "ntasks-per-node", set: setNTasksPerNode},
-		{Long: "test-only", Arg: NoArg},
+		{Long: "test-only", Arg: NoArg, set: setTestOnly},
 		{Long: "thread-spec", Arg: RequiredArg, set: setThreadSpec},
 		{Long: "threads", Short: 'T', Arg: RequiredArg},
 		{Long: "threads-per-core", Arg: RequiredArg, set: setThreadsPerCore},

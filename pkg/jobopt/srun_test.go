@@ -158,6 +158,17 @@ func TestSrunWaitOption(t *testing.T) {
 	}
 }
 
+// TestSrunTestOnly: --test-only is srun's own now, not an ignored option.
+func TestSrunTestOnly(t *testing.T) {
+	r, err := (&Parser{Cwd: "/work"}).Srun([]string{"--test-only", "-n2", "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.TestOnly || len(r.Warnings) != 0 || r.Request.NTasks != 2 {
+		t.Errorf("TestOnly %v, warnings %q, tasks %d; want true, none, 2", r.TestOnly, r.Warnings, r.Request.NTasks)
+	}
+}
+
 // TestSrunPtyOption checks that --pty (and SLURM_PTY, as the peer's
 // srun reads no such variable: it stays off) sets the step's terminal.
 func TestSrunPtyOption(t *testing.T) {

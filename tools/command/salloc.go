@@ -91,7 +91,10 @@ func runSalloc(ctx context.Context, env *Env, args []string, h stepHooks) int {
 		argv = []string{shell}
 	}
 	watch := revokedUnder(ctx, a, al.JobID)
+	// salloc's shell has SLURM_NODE_ALIASES, srun's tasks in an allocation
+	// of their own or one named with --jobid do not (the peer).
 	cmdEnv := append(append([]string(nil), env.Environ...), allocationEnv(env, al)...)
+	cmdEnv = append(cmdEnv, "SLURM_NODE_ALIASES=(null)")
 	ec := h.runLocal(argv, append(cmdEnv, res.OptionEnv...), dir, sigs)
 	if watch != nil && watch.end.hasEnded() {
 		w.raw(watch.end.afterCommand()) // a failed Prolog's revocation

@@ -120,7 +120,7 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 	req.Job.SubmitDir, req.Job.SubmitHost, req.Job.AllocSID = env.Cwd, env.Host, env.Sid
 	c, err := env.Dial(ctx)
 	if err != nil {
-		return submitFailed(w, res, err, errorExit(env))
+		return submitFailed(w, res.TestOnly, res.Verbose, err, errorExit(env))
 	}
 	var resp *api.SubmitResponse
 	for retry := 0; ; retry++ {
@@ -137,18 +137,15 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 		}
 	}
 	if err != nil {
-		return submitFailed(w, res, err, errorExit(env))
+		return submitFailed(w, res.TestOnly, res.Verbose, err, errorExit(env))
 	}
 	for _, m := range resp.Warnings {
 		w.raw("sbatch: warning: " + m + "\n")
 	}
 	if t := resp.TestOnly; res.TestOnly && t != nil {
-		if res.Quiet { // an informational line: -Q hides it, as the peer's sbatch
-			return 0
+		if !res.Quiet { // an informational line: -Q hides it, as the peer's sbatch
+			printTestOnly(env, w, "sbatch", t)
 		}
-		tf := newTimeFormat(env, env.Now())
-		w.raw(fmt.Sprintf("sbatch: Job %d to start at %s using %d processors on nodes %s in partition %s\n",
-			t.JobID, tf.appendTime(nil, t.StartTime, "Unknown"), t.Processors, t.Nodes, t.Partition))
 		return 0
 	}
 	switch {
@@ -167,13 +164,20 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 	return 0
 }
 
+// printTestOnly prints a --test-only estimate as sbatch and srun do.
+func printTestOnly(env *Env, w *output, prog string, t *api.TestOnlyResult) {
+	tf := newTimeFormat(env, env.Now())
+	w.raw(fmt.Sprintf("%s: Job %d to start at %s using %d processors on nodes %s in partition %s\n",
+		prog, t.JobID, tf.appendTime(nil, t.StartTime, "Unknown"), t.Processors, t.Nodes, t.Partition))
+}
+
 // submitFailed prints a rejected submission as Slurm does: the
 // controller's detail first, then "Batch job submission failed: <text>"
 // ("allocation failure: <text>" for --test-only). An unknown GRES is one
 // line with no prefix, with or without --test-only, as in Slurm. It
 // returns fail (SLURM_EXIT_ERROR or 1), 1 for --test-only.
-func submitFailed(w *output, res *jobopt.Result, err error, fail int) int {
-	if res.TestOnly {
+func submitFailed(w *output, testOnly bool, verbose int, err error, fail int) int {
+	if testOnly {
 		fail = 1
 	}
 	var ae *api.Error
@@ -182,13 +186,13 @@ func submitFailed(w *output, res *jobopt.Result, err error, fail int) int {
 			w.errf("%s", ae.Detail)
 		}
 		if ae.Code == api.CodeInvalidGRES {
-			if res.Verbose > 0 && ae.Detail != "" {
+			if verbose > 0 && ae.Detail != "" {
 				w.errf("%s", ae.Detail)
 			}
 			w.errf("%s", ae.Message)
 			return fail
 		}
-		if res.TestOnly {
+		if testOnly {
 			w.raw("allocation failure: " + ae.Message + "\n")
 		} else {
 			w.errf("Batch job submission failed: %s", ae.Message)

@@ -230,7 +230,7 @@ func allocationEnv(env *Env, a *api.Allocation) []string {
 		"SLURM_JOB_NUM_NODES=" + strconv.Itoa(len(a.Nodes)), "SLURM_NNODES=" + strconv.Itoa(len(a.Nodes)),
 		"SLURM_JOB_CPUS_PER_NODE=" + repeated(cpus), "SLURM_TASKS_PER_NODE=" + repeated(a.TasksPerNode),
 		"SLURM_JOB_PARTITION=" + a.Partition, "SLURM_CLUSTER_NAME=" + a.ClusterName,
-		"SLURM_SUBMIT_DIR=" + env.Cwd, "SLURM_SUBMIT_HOST=" + env.Host, "SLURM_NODE_ALIASES=(null)"}
+		"SLURM_SUBMIT_DIR=" + env.Cwd, "SLURM_SUBMIT_HOST=" + env.Host}
 	if conf, err := filepath.Abs(client.ConfPath()); err == nil {
 		out = append(out, "SLURM_CONF="+conf)
 	}

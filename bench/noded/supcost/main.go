@@ -205,7 +205,7 @@ func shimOnly(n int, body string) error {
 		if err != nil {
 			return err
 		}
-		cmd := exec.Command("/bin/sh", "-c", shim.Script, "loam-shim", "0022", script)
+		cmd := exec.Command("/bin/sh", shim.Args(nil, []string{script})...)
 		cmd.ExtraFiles = []*os.File{r}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Credential: &syscall.Credential{Groups: []uint32{0}}}
 		err = cmd.Start()
