@@ -89,6 +89,12 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.NoKillInvDep = st.NoKillInvDep
 	if q.MailType != 0 {
 		j.MailType = q.MailType.String()
+		if j.MailUser == "" {
+			// slurmctld mails the job's user when --mail-user is not
+			// given and shows it: the peer's --mail-type=END job shows
+			// MailUser=root MailType=END.
+			j.MailUser = q.UserName
+		}
 	}
 	if q.Signal != nil {
 		j.Signal = q.Signal.String()

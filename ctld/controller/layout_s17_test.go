@@ -152,3 +152,16 @@ func TestS17BlockDistributionCPUIDs(t *testing.T) {
 		t.Errorf("CPU_IDs (-want +got):\n%s", diff)
 	}
 }
+
+// TestMailUserDefaultsToTheUser: --mail-type without --mail-user mails
+// the job's user, and scontrol shows that user, as slurmctld does (the
+// peer's --mail-type=END job shows MailUser=root MailType=END).
+func TestMailUserDefaultsToTheUser(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold, r.MailType = true, job.MailEnd }))
+	j := h.job(fmt.Sprint(id))
+	if j.MailType != "END" || j.MailUser == "" || j.MailUser != j.UserName {
+		t.Errorf("MailUser=%q MailType=%q, want the job's user %q and END", j.MailUser, j.MailType, j.UserName)
+	}
+}
