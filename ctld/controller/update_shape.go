@@ -5,12 +5,18 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 )
 
-// updateShape applies a pending job's new size: NumNodes (min and max),
-// NumTasks, CPUsPerTask and memory, refusing with Slurm's words what
-// Slurm refuses (no nodes, a maximum under the minimum, no tasks).
+// updateShape applies a pending job's new size: NumNodes (min, and max
+// when given, else the job's), NumTasks, CPUsPerTask, MinCPUsNode and
+// memory, refusing with Slurm's words what Slurm refuses (no nodes, a
+// maximum under the minimum, no tasks). As slurmctld, a task count under
+// the new node count rises to it: the peer's -n1 job updated to
+// NumNodes=2 shows NumTasks=2 NumCPUs=2.
 func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
+	if u.NumTasks != nil && *u.NumTasks <= 0 {
+		return api.Errorf(api.CodeBadTaskCount, "NumTasks=%d", *u.NumTasks)
+	}
 	if u.MinNodes != nil {
-		mx := 0
+		mx := q.MaxNodes
 		if u.MaxNodes != nil {
 			mx = *u.MaxNodes
 		}
@@ -20,10 +26,13 @@ func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
 		q.MinNodes, q.MaxNodes, q.NodesSet = *u.MinNodes, mx, true
 	}
 	if u.NumTasks != nil {
-		if *u.NumTasks <= 0 {
-			return api.Errorf(api.CodeBadTaskCount, "NumTasks=%d", *u.NumTasks)
-		}
 		q.NTasks = *u.NumTasks
+	}
+	if u.MinNodes != nil && q.NTasks > 0 && q.NTasks < q.MinNodes {
+		q.NTasks = q.MinNodes
+	}
+	if u.MinCPUsNode != nil && *u.MinCPUsNode > 0 {
+		q.MinCPUs = *u.MinCPUsNode
 	}
 	if u.CPUsPerTask != nil {
 		q.CPUsPerTask = *u.CPUsPerTask

@@ -46,6 +46,27 @@ func TestUpdateJobShape(t *testing.T) {
 		t.Errorf("after the updates: nodes %d-%d tasks %d mem/cpu %d, want 1-2, 2, 3000",
 			j.NodeCount, j.MaxNodes, j.Tasks, j.MemoryPerCPU)
 	}
+	// The peer: NumNodes=N keeps the maximum (a -N2 -n2 job updated to
+	// NumNodes=1 shows 1-2) and refuses a minimum above it; a task count
+	// under the nodes rises to them (-n1 to NumNodes=2: NumTasks=2).
+	if got := upd(api.JobUpdate{MinNodes: ptr(3)}); got != api.CodeInvalidNodeCount {
+		t.Errorf("NumNodes=3 over the maximum of 2: %q", got)
+	}
+	if got := upd(api.JobUpdate{MinNodes: ptr(2)}); got != "" {
+		t.Fatalf("NumNodes=2: %q", got)
+	}
+	if j := h.job(id); j.NodeCount != 2 || j.MaxNodes != 2 || j.Tasks != 2 {
+		t.Errorf("NumNodes=2: nodes %d-%d tasks %d, want 2-2 and 2", j.NodeCount, j.MaxNodes, j.Tasks)
+	}
+	if got := upd(api.JobUpdate{MinNodes: ptr(2), NumTasks: ptr(1)}); got != "" {
+		t.Fatalf("NumNodes=2 NumTasks=1: %q", got)
+	}
+	if got := upd(api.JobUpdate{MinCPUsNode: ptr(4)}); got != "" {
+		t.Fatalf("MinCPUsNode=4: %q", got)
+	}
+	if j := h.job(id); j.NodeCount != 2 || j.Tasks != 2 || j.MinCPUsNode != 4 {
+		t.Errorf("NumNodes=2 NumTasks=1 MinCPUsNode=4: nodes %d tasks %d MinCPUsNode %d, want 2, 2, 4", j.NodeCount, j.Tasks, j.MinCPUsNode)
+	}
 	if got := upd(api.JobUpdate{MemPerNode: ptr(int64(1000))}); got != "" {
 		t.Fatalf("memory per node: %q", got)
 	}

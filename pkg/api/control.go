@@ -121,6 +121,7 @@ type JobUpdate struct {
 	MaxNodes      *int    `json:"max_nodes,omitempty"` // NumNodes=min-max; 0 clears the maximum
 	NumTasks      *int    `json:"tasks,omitempty"`
 	CPUsPerTask   *int    `json:"cpus_per_task,omitempty"`
+	MinCPUsNode   *int    `json:"min_cpus_node,omitempty"` // --mincpus
 	Features      *string `json:"features,omitempty"`
 	RequiredNodes *string `json:"required_nodes,omitempty"`
 	ExcludedNodes *string `json:"excluded_nodes,omitempty"`

@@ -176,6 +176,13 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 			return "scontrol: error: Invalid CPUsPerTask value: " + v + "\n", fieldAbort
 		}
 		u.CPUsPerTask = &n
+	case abbrev(t, "MinCPUsNode", 4):
+		n, ok := parseUint(v, 16)
+		if !ok {
+			return "scontrol: error: Invalid MinCPUsNode value: " + v + "\n", fieldAbort
+		}
+		c := int(n) // 0 changes nothing, without an error (the peer)
+		u.MinCPUsNode = &c
 	default:
 		return "Update of this parameter is not supported: " + a.raw + "\nRequest aborted\n", fieldAbort
 	}
@@ -226,6 +233,8 @@ func parseUint32C(v string) (int64, bool) {
 // setNodeCount reads NumNodes=N or N-M. Slurm's range parser reports a
 // bad value and scontrol then sends nothing, yet exits 0; 0 and a
 // maximum below the minimum go to the controller, which refuses them.
+// A single count leaves the job's maximum as it is (the peer's -N2 -n2
+// job updated to NumNodes=1 shows NumNodes=1-2).
 func setNodeCount(u *api.JobUpdate, v string) (string, fieldOutcome) {
 	bad := "scontrol: error: Invalid numeric value \"" + v + "\" for requested node count.\n"
 	lo, hi, ranged := strings.Cut(v, "-")
@@ -233,14 +242,16 @@ func setNodeCount(u *api.JobUpdate, v string) (string, fieldOutcome) {
 	if !ok {
 		return bad, fieldAbortClean
 	}
-	maxN := int64(0)
+	mn := int(minN)
+	u.MinNodes = &mn
 	if ranged {
-		if maxN, ok = parseUint(hi, 31); !ok {
+		maxN, ok := parseUint(hi, 31)
+		if !ok {
 			return bad, fieldAbortClean
 		}
+		mx := int(maxN)
+		u.MaxNodes = &mx
 	}
-	mn, mx := int(minN), int(maxN)
-	u.MinNodes, u.MaxNodes = &mn, &mx
 	return "", fieldSet
 }
 

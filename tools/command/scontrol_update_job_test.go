@@ -21,10 +21,10 @@ func TestScontrolUpdateJobParse(t *testing.T) {
 		wantCode int
 	}{
 		"a node range": {args: []string{"NumNodes=2-3"}, want: &api.JobUpdate{MinNodes: pint(2), MaxNodes: pint(3)}},
-		"one node count clears the maximum": {args: []string{"NumNodes=2"},
-			want: &api.JobUpdate{MinNodes: pint(2), MaxNodes: pint(0)}},
+		"one node count keeps the maximum": {args: []string{"NumNodes=2"},
+			want: &api.JobUpdate{MinNodes: pint(2)}},
 		"no nodes goes to the controller": {args: []string{"NumNodes=0"},
-			want: &api.JobUpdate{MinNodes: pint(0), MaxNodes: pint(0)}},
+			want: &api.JobUpdate{MinNodes: pint(0)}},
 		"a node count that is no number": {args: []string{"NumNodes=abc"},
 			wantErr: "scontrol: error: Invalid numeric value \"abc\" for requested node count.\n"},
 		"a node range without its end": {args: []string{"NumNodes=2-"},
