@@ -35,6 +35,12 @@ type Options struct {
 	Signer Signer
 	// Timeout bounds one request (DefaultTimeout when 0).
 	Timeout time.Duration
+	// ConnectTries is how often a request tries to connect to the
+	// controller, a second apart, before it fails (at least once): Slurm's
+	// commands try MessageTimeout times, so that they ride out a
+	// controller restart. The commands set it from slurm.conf; daemons,
+	// which retry on their own schedule, leave it 0.
+	ConnectTries int
 }
 
 // Signer signs a daemon's requests with the cluster key (*auth.Signer is
@@ -48,6 +54,18 @@ type Signer interface {
 type Client struct {
 	opts Options
 	unix bool
+	// pause waits between connect tries (a second; tests shorten it).
+	pause func(context.Context) error
+}
+
+// pauseSecond waits a second, or less if ctx ends first.
+func pauseSecond(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Second):
+		return nil
+	}
 }
 
 // Discover loads slurm.conf (LOAM_CONF, SLURM_CONF, /etc/loam/slurm.conf)
@@ -68,7 +86,7 @@ func New(opts Options) (*Client, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	c := &Client{opts: opts}
+	c := &Client{opts: opts, pause: pauseSecond}
 	if opts.Signer == nil && opts.CtldSocket != "" {
 		if fi, err := os.Stat(opts.CtldSocket); err == nil && fi.Mode()&os.ModeSocket != 0 {
 			c.unix = true
@@ -133,6 +151,13 @@ func (c *Client) raw(ctx context.Context, method, path string, in any) ([]byte, 
 		return nil, err
 	}
 	status, data, err := x.do(ctx)
+	for try := 1; try < c.opts.ConnectTries && isDialError(err); try++ {
+		// Nothing was sent: trying again cannot do the request twice.
+		if perr := c.pause(ctx); perr != nil {
+			return nil, perr
+		}
+		status, data, err = x.do(ctx)
+	}
 	if err != nil {
 		return nil, c.connectError(err)
 	}
@@ -142,14 +167,21 @@ func (c *Client) raw(ctx context.Context, method, path string, in any) ([]byte, 
 	return data, nil
 }
 
+// connectError is a failed exchange as the caller sees it. A controller
+// that cannot be reached is Slurm's one line, "Unable to contact slurm
+// controller (connect failure)", which the commands print with nothing
+// before it, as Slurm's do.
 func (c *Client) connectError(err error) error {
-	where := c.opts.CtldAddr
-	if c.unix {
-		where = c.opts.CtldSocket
-	}
 	var ae *api.Error
 	if errors.As(err, &ae) {
 		return ae
+	}
+	if isDialError(err) {
+		return api.NewError(api.CodeCtldConnect)
+	}
+	where := c.opts.CtldAddr
+	if c.unix {
+		where = c.opts.CtldSocket
 	}
 	return api.Errorf(api.CodeCtldConnect, "%s: %v", where, err)
 }

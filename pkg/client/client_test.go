@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 func testKey(t *testing.T) auth.Key {
@@ -164,5 +166,65 @@ func TestConfPath(t *testing.T) {
 	t.Setenv(EnvConf, "/l/slurm.conf")
 	if ConfPath() != "/l/slurm.conf" {
 		t.Errorf("LOAM_CONF first: %q", ConfPath())
+	}
+}
+
+// TestConnectTries: a command tries to reach the controller ConnectTries
+// times before it fails, as Slurm's commands try MessageTimeout times, so
+// that a controller coming back in that time answers; the failure is
+// Slurm's one line, with no detail before it.
+func TestConnectTries(t *testing.T) {
+	key := testKey(t)
+	sock := filepath.Join(t.TempDir(), "ctld.sock")
+	c, err := New(Options{CtldAddr: "127.0.0.1:1", Signer: auth.NewSigner(key, "n"), ConnectTries: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tries := 0
+	c.pause = func(context.Context) error { tries++; return nil }
+	_, err = c.Ping(context.Background())
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.Code != api.CodeCtldConnect || ae.Detail != "" || tries != 2 {
+		t.Errorf("dead controller: %#v after %d pauses, want a connect failure without detail after 2", err, tries)
+	}
+
+	// The controller comes back during the second pause.
+	c.opts.CtldAddr, c.opts.Signer, c.unix, c.opts.CtldSocket = "", nil, true, sock
+	tries = 0
+	c.pause = func(context.Context) error {
+		if tries++; tries == 2 {
+			ln, err := net.Listen("unix", sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := &http.Server{Handler: fakeCtld(t, key), ConnContext: auth.ConnContext}
+			go srv.Serve(ln)
+			t.Cleanup(func() { srv.Close() })
+		}
+		return nil
+	}
+	if _, err := c.Ping(context.Background()); err != nil || tries != 2 {
+		t.Errorf("controller back after 2 pauses: %v after %d pauses", err, tries)
+	}
+
+	once, _ := New(Options{CtldAddr: "127.0.0.1:1", Signer: auth.NewSigner(key, "n")})
+	once.pause = func(context.Context) error { t.Error("a daemon's client paused to try again"); return nil }
+	if _, err := once.Ping(context.Background()); err == nil {
+		t.Error("dead controller answered")
+	}
+}
+
+// TestConnectTriesFromConfig: commands try once a second for
+// MessageTimeout (the peer's MessageTimeout=30 squeue gave up after 29 s).
+func TestConnectTriesFromConfig(t *testing.T) {
+	for _, tc := range []struct {
+		timeout time.Duration
+		want    int
+	}{{30 * time.Second, 30}, {10 * time.Second, 10}, {0, 1}} {
+		cfg := slurmconf.Default()
+		cfg.MessageTimeout = tc.timeout
+		if got := OptionsFrom(cfg).ConnectTries; got != tc.want {
+			t.Errorf("MessageTimeout=%v: %d tries, want %d", tc.timeout, got, tc.want)
+		}
 	}
 }

@@ -69,7 +69,8 @@ func localOptions() (Options, bool) {
 	if err != nil {
 		return Options{}, false
 	}
-	o := Options{CtldSocket: slurmconf.Default().LoamCtldSocket, Timeout: DefaultTimeout}
+	def := slurmconf.Default()
+	o := Options{CtldSocket: def.LoamCtldSocket, Timeout: DefaultTimeout, ConnectTries: connectTries(def.MessageTimeout)}
 	if v := vals["LoamCtldSocket"]; len(v) > 0 {
 		o.CtldSocket = v[len(v)-1]
 	}
@@ -79,6 +80,7 @@ func localOptions() (Options, bool) {
 			return Options{}, false
 		}
 		o.Timeout = max(time.Duration(secs)*time.Second*6, DefaultTimeout)
+		o.ConnectTries = connectTries(time.Duration(secs) * time.Second)
 	}
 	if s := os.Getenv(EnvCtldSocket); s != "" {
 		o.CtldSocket = s
@@ -87,6 +89,12 @@ func localOptions() (Options, bool) {
 		return Options{}, false
 	}
 	return o, true
+}
+
+// connectTries is how often a command tries to reach the controller: once
+// a second for MessageTimeout, as Slurm's _open_controller_conn.
+func connectTries(messageTimeout time.Duration) int {
+	return max(int(messageTimeout/time.Second), 1)
 }
 
 // OptionsFrom derives connection options from a configuration and the
@@ -100,6 +108,7 @@ func OptionsFrom(cfg *slurmconf.Config) Options {
 		}
 		o.NodedSocket = localNodedSocket(cfg)
 		o.Timeout = max(cfg.MessageTimeout*6, DefaultTimeout)
+		o.ConnectTries = connectTries(cfg.MessageTimeout)
 	}
 	if v := os.Getenv(EnvCtldSocket); v != "" {
 		o.CtldSocket = v

@@ -45,12 +45,23 @@ type exchange struct {
 // errBodyTooLarge is returned for an answer longer than exchange.limit.
 var errBodyTooLarge = errors.New("answer too large")
 
+// dialError is a connection that could not be made: nothing was sent.
+type dialError struct{ err error }
+
+func (e *dialError) Error() string { return e.err.Error() }
+func (e *dialError) Unwrap() error { return e.err }
+
+func isDialError(err error) bool {
+	var de *dialError
+	return errors.As(err, &de)
+}
+
 // do runs the exchange and returns the status code and body of the answer.
 func (x *exchange) do(ctx context.Context) (int, []byte, error) {
 	d := net.Dialer{Timeout: x.timeout}
 	conn, err := d.DialContext(ctx, x.network, x.addr)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, &dialError{x.ctxErr(ctx, err)}
 	}
 	defer conn.Close()
 	deadline := time.Now().Add(x.timeout)

@@ -126,7 +126,9 @@ func submit(ctx context.Context, env *Env, w *output, res *jobopt.Result) int {
 	for retry := 0; ; retry++ {
 		resp, err = c.Submit(ctx, req)
 		var ae *api.Error
-		if err == nil || !errors.As(err, &ae) || !ae.Retry || retry >= sbatchRetries {
+		// A controller that cannot be reached was tried for MessageTimeout
+		// already (the client's connect tries): Slurm's sbatch then fails.
+		if err == nil || !errors.As(err, &ae) || !ae.Retry || ae.Code == api.CodeCtldConnect || retry >= sbatchRetries {
 			break
 		}
 		if retry == 0 {
