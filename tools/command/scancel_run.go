@@ -449,6 +449,7 @@ func baseState(s job.State) job.State {
 // error number, truncated to 8 bits.
 func slurmErrno(c api.Code) int {
 	n, ok := map[api.Code]int{
+		api.CodeCtldConnect:     1800, // the peer's scancel exits 8
 		api.CodeAccessDenied:    2002,
 		api.CodeInvalidJobID:    2017,
 		api.CodeTransitionState: 2020,

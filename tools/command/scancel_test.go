@@ -69,6 +69,12 @@ func TestScancel(t *testing.T) {
 			wantErr: "scancel: Terminating job 999999\n" +
 				"scancel: error: Kill job error on job id 999999: Invalid job id specified\n",
 		},
+		// The peer's scancel against a controller it cannot reach exits 8,
+		// SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR (1800) in 8 bits.
+		"an unreachable controller": {
+			args: []string{"1"}, results: failAll(api.CodeCtldConnect), wantSent: [][]string{{"1"}}, wantCode: 8,
+			wantErr: "scancel: error: Kill job error on job id 1: Unable to contact slurm controller (connect failure)\n",
+		},
 		"an ended job reads as completed with -v": {
 			args: []string{"-v", "14"}, results: failAll(api.CodeAlreadyDone), wantSent: [][]string{{"14"}},
 			wantErr: "scancel: Terminating job 14\n" +
