@@ -66,6 +66,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 			return nil, err
 		}
 	}
+	applyReboot(a.req) // recorded.go
 	applyDefaults(cs, a)
 	applyMemLimits(cs, a)         // memlimits.go
 	applyPartKeys(cs, a)          // partkeys.go

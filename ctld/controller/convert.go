@@ -162,6 +162,7 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
 	j.SpreadJob, j.Contiguous = q.SpreadJob, q.Contiguous
 	fillLayout(j, q)
+	fillRecorded(j, q)
 	if n := c.spreadMaxNodes(r); n > 0 { // task_layout.go
 		j.MaxNodes = n
 	}

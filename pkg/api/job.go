@@ -94,6 +94,19 @@ type Job struct {
 	// waits for them; 0 and 0 when not given.
 	RequiredSwitch int   `json:"required_switch,omitempty"`
 	WaitForSwitch  int64 `json:"wait4switch,omitempty"`
+	// What the job asked for that Loam records and shows but does not
+	// act on (job.Request): --reboot, --bb, --network,
+	// --cluster-constraint, --delay-boot (seconds; UnlimitedSeconds),
+	// --power ("LEVEL"), --gres-flags (job.GresFlags) and
+	// --gpus-per-socket ("gres:gpu:2").
+	Reboot          bool   `json:"reboot,omitempty"`
+	BurstBuffer     string `json:"burst_buffer,omitempty"`
+	Network         string `json:"network,omitempty"`
+	ClusterFeatures string `json:"cluster_features,omitempty"`
+	DelayBoot       int64  `json:"delay_boot,omitempty"`
+	Power           string `json:"power_flags,omitempty"`
+	GresFlags       string `json:"gres_flags,omitempty"`
+	TRESPerSocket   string `json:"tres_per_socket,omitempty"`
 
 	TimeLimit    int64 `json:"time_limit"` // seconds; UnlimitedSeconds
 	TimeMinimum  int64 `json:"time_minimum,omitempty"`

@@ -121,6 +121,27 @@ type Request struct {
 	// Contiguous is --contiguous: the job's nodes are consecutive in the
 	// order slurm.conf lists them.
 	Contiguous bool `json:"contiguous,omitempty"`
+	// Reboot is --reboot. Slurm reboots the job's nodes before it starts
+	// and so gives it whole nodes; Loam reboots nothing but gives it whole
+	// nodes all the same (the controller makes it Exclusive).
+	Reboot bool `json:"reboot,omitempty"`
+
+	// Options Loam records and shows as Slurm does (scontrol show job,
+	// squeue) but does not act on: it has no burst buffers, interconnect
+	// or power plugins, federation, node features to boot into, or GPU
+	// placement by socket. "" and 0 are not given.
+	BurstBuffer       string `json:"burst_buffer,omitempty"`       // --bb as given
+	Network           string `json:"network,omitempty"`            // --network as given
+	ClusterConstraint string `json:"cluster_constraint,omitempty"` // --cluster-constraint as given
+	// DelayBoot is --delay-boot in seconds; slurmtime.InfiniteSecs for
+	// UNLIMITED.
+	DelayBoot  int64 `json:"delay_boot,omitempty"`
+	PowerLevel bool  `json:"power_level,omitempty"` // --power=level
+	// GresFlags is --gres-flags: GresEnforceBinding or GresDisableBinding.
+	GresFlags GresFlags `json:"gres_flags,omitempty"`
+	// GPUsPerSocket is --gpus-per-socket as given ("2", "a100:2"): Slurm
+	// prefixes it with "gres:gpu:" without reading it.
+	GPUsPerSocket string `json:"gpus_per_socket,omitempty"`
 
 	// Time. A nil limit was not given; slurmtime.Unlimited is UNLIMITED.
 	TimeLimit *time.Duration `json:"time_limit,omitempty"`
@@ -192,6 +213,15 @@ const (
 	ExclusiveUser  Exclusive = "user"          // share only with the same user
 	ExclusiveMCS   Exclusive = "mcs"           // share only with the same MCS label
 	Oversubscribe  Exclusive = "oversubscribe" // --oversubscribe / --exclusive=oversubscribe
+)
+
+// GresFlags is --gres-flags' binding of CPUs to GRES.
+type GresFlags string
+
+// The two --gres-flags values; "" is not given.
+const (
+	GresEnforceBinding GresFlags = "enforce-binding"
+	GresDisableBinding GresFlags = "disable-binding"
 )
 
 // SimpleFeatures returns the features of a constraint that is a plain AND

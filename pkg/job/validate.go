@@ -25,12 +25,15 @@ func (e *InvalidError) Error() string {
 // Slurm's messages for invalid requests, kept exact because users and their
 // scripts read them.
 const (
-	MsgMemoryOptions  = "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive."
-	MsgBeginDeadline  = "Incompatible begin and deadline time specification"
-	MsgInvalidGRES    = "Invalid generic resource (gres) specification"
-	MsgGRESTypeMix    = "Invalid GRES specification (with and without type identification)"
-	MsgTimeMin        = "Invalid time-min specification (exceeds job's time or other limits)"
-	MaxNice           = 2147483645 // NICE_OFFSET - 3
+	MsgMemoryOptions = "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive."
+	MsgBeginDeadline = "Incompatible begin and deadline time specification"
+	MsgInvalidGRES   = "Invalid generic resource (gres) specification"
+	MsgGRESTypeMix   = "Invalid GRES specification (with and without type identification)"
+	MsgTimeMin       = "Invalid time-min specification (exceeds job's time or other limits)"
+	MaxNice          = 2147483645 // NICE_OFFSET - 3
+	// MsgGPUsPerSocket is the line before MsgInvalidGRES for
+	// --gpus-per-socket without a socket count.
+	MsgGPUsPerSocket  = "--gpus-per-socket option requires --sockets-per-node specification"
 	msgGPUsPerTask    = "Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed."
 	msgMemPerGPUNoGPU = "Requested mem_per_tres=gres:gpu:%d but did not request any GPU."
 )
@@ -115,6 +118,8 @@ func (r *Request) checkGRES() error {
 	switch {
 	case resource.CheckTypes(all) != nil:
 		return &InvalidError{Msg: MsgGRESTypeMix}
+	case r.GPUsPerSocket != "" && r.SocketsPerNode == 0:
+		return &InvalidError{Detail: MsgGPUsPerSocket, Msg: MsgInvalidGRES}
 	case len(r.GPUsPerTask) > 0 && len(r.GPUs) == 0 && r.NTasks == 0:
 		return &InvalidError{Detail: msgGPUsPerTask, Msg: MsgInvalidGRES}
 	case r.MemPerGPU != nil && !gpus:

@@ -188,6 +188,9 @@ func (b *builder) verifyStep(st *srunState) error {
 	if st.Pty && (st.Input != "" || st.Output != "" || st.Error != "") {
 		return b.exitError("--error/--input/--output are incompatible with --pty")
 	}
+	if err := b.checkBurstBuffer(); err != nil { // recorded.go
+		return err
+	}
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
@@ -225,6 +228,10 @@ func (b *builder) verifyStep(st *srunState) error {
 	b.deriveTasksPerGPU()
 	b.deriveTasks()
 	b.layoutTasks(st.srun) // layout.go
+	// The check sbatch makes in job.Request.ValidateClient.
+	if r.GPUsPerSocket != "" && r.SocketsPerNode == 0 {
+		return b.exitError(job.MsgGPUsPerSocket, job.MsgInvalidGRES)
+	}
 	b.fitNodesToTasks(hosts)
 	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {
 		st.NodesOnCommandLine = true

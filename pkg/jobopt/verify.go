@@ -18,6 +18,9 @@ func (b *builder) verify(cl *CommandLine) error {
 	var deferred []string
 	stop := func(err error) error { return prepend(deferred, err) }
 
+	if err := b.checkBurstBuffer(); err != nil { // recorded.go
+		return err
+	}
 	// 1. At most one memory option, the command line beating the environment.
 	if err := b.verifyMemory(); err != nil {
 		return err

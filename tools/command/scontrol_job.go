@@ -43,7 +43,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 	b = append(b, "JobState="+string(shownJobState(j))+" Reason="+underscored(reasonText(j))+
 		" Dependency="+orNull(j.Dependency)+sep...)
 	b = append(b, "Requeue="+bit(j.Requeue)+" Restarts="+strconv.Itoa(j.Restarts)+" BatchFlag="+bit(j.BatchFlag)+
-		" Reboot=0 ExitCode="+j.ExitCode.String()+sep...)
+		" Reboot="+bit(j.Reboot)+" ExitCode="+j.ExitCode.String()+sep...)
 	if f.detail {
 		b = append(b, "DerivedExitCode="+j.DerivedExitCode.String()+sep...)
 	}
@@ -186,11 +186,15 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 	}
 	b = append(b, "MinCPUsNode="+strconv.Itoa(minCPUsNode(j))+" MinMemory"+memKind+"="+resource.FormatMemory(mem)+
 		" MinTmpDiskNode="+resource.FormatMemory(j.MinTmpDisk)+sep...)
-	b = append(b, "Features="+orNull(j.Features)+" DelayBoot=00:00:00"+sep...)
+	b = append(b, "Features="+orNull(j.Features)+" DelayBoot="...)
+	b = append(appendHMS(b, j.DelayBoot), sep...)
+	if j.ClusterFeatures != "" {
+		b = append(b, "ClusterFeatures="+j.ClusterFeatures+sep...)
+	}
 	if j.Reservation != "" {
 		b = append(b, "Reservation="+j.Reservation+sep...)
 	}
-	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous="+contiguousFlag(j)+" Licenses="+orNull(j.Licenses)+" Network=(null)"+sep...)
+	return append(b, "OverSubscribe="+shareString(j.Exclusive)+" Contiguous="+contiguousFlag(j)+" Licenses="+orNull(j.Licenses)+" Network="+orNull(j.Network)+sep...)
 }
 
 // contiguousFlag is show job's Contiguous= (and squeue's %O): 1 for
@@ -355,24 +359,17 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"Switches="+strconv.Itoa(j.RequiredSwitch)+"@"+
 			slurmtime.FormatDuration(time.Duration(j.WaitForSwitch)*time.Second)...)
 	}
+	if j.BurstBuffer != "" {
+		b = append(b, sep+"BurstBuffer="+j.BurstBuffer...)
+	}
 	if f := jobCPUFreq(j); f != "" {
 		b = append(b, sep+f...)
 	}
-	b = append(b, sep+"Power="...)
-	kill := j.KillInvDep || j.NoKillInvDep
-	if j.KillInvDep {
-		b = append(b, sep+"KillOInInvalidDependent=Yes"...)
-	} else if j.NoKillInvDep {
-		b = append(b, sep+"KillOInInvalidDependent=No"...)
-	}
-	if j.SpreadJob && kill {
-		// Slurm 22.05 leaves out the line break after the kill flag.
-		b = append(b, "SpreadJob=Yes"...)
-	} else if j.SpreadJob {
-		b = append(b, sep+"SpreadJob=Yes"...)
-	}
+	b = append(b, sep+"Power="+j.Power...)
+	b = appendJobFlags(b, j, sep)
 	for _, kv := range [][2]string{{"CpusPerTres", cpusPerTRES(j)}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
-		{"TresBind", j.TRESBind}, {"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode}, {"TresPerTask", j.TRESPerTask}} {
+		{"TresBind", j.TRESBind}, {"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode},
+		{"TresPerSocket", j.TRESPerSocket}, {"TresPerTask", j.TRESPerTask}} {
 		if kv[1] != "" {
 			b = append(b, sep+kv[0]+"="+kv[1]...)
 		}
@@ -384,6 +381,32 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 		b = append(b, sep+"MailUser="+j.MailUser+" MailType="+j.MailType...)
 	}
 	return b
+}
+
+// appendJobFlags prints the line of the job's flags after Power=:
+// --gres-flags, --kill-on-invalid-dep and --spread-job. Slurm 22.05 puts
+// them on one line with nothing between them
+// ("GresEnforceBind=YesKillOInInvalidDependent=NoSpreadJob=Yes").
+func appendJobFlags(b []byte, j *api.Job, sep string) []byte {
+	var flags []string
+	switch job.GresFlags(j.GresFlags) {
+	case job.GresDisableBinding:
+		flags = append(flags, "GresEnforceBind=No")
+	case job.GresEnforceBinding:
+		flags = append(flags, "GresEnforceBind=Yes")
+	}
+	if j.KillInvDep {
+		flags = append(flags, "KillOInInvalidDependent=Yes")
+	} else if j.NoKillInvDep {
+		flags = append(flags, "KillOInInvalidDependent=No")
+	}
+	if j.SpreadJob {
+		flags = append(flags, "SpreadJob=Yes")
+	}
+	if len(flags) == 0 {
+		return b
+	}
+	return append(b, sep+strings.Join(flags, "")...)
 }
 
 // loamLines prints Loam's additions after every Slurm field, each only

@@ -134,10 +134,10 @@ func (d *jobData) record() *slurmdata.Dict {
 	r.Set("batch_flag", dBool(j.BatchFlag))
 	r.Set("batch_host", dStr(j.BatchHost))
 	r.Set("flags", slurmdata.Strs(d.flags()))
-	r.Set("burst_buffer", dStr(""))
+	r.Set("burst_buffer", dStr(j.BurstBuffer))
 	r.Set("burst_buffer_state", dStr(""))
 	r.Set("cluster", dStr(d.cluster))
-	r.Set("cluster_features", dStr(""))
+	r.Set("cluster_features", dStr(j.ClusterFeatures))
 	r.Set("command", dStr(j.Command))
 	r.Set("comment", dStr(j.Comment))
 	r.Set("container", dStr(""))
@@ -160,7 +160,7 @@ func (d *jobData) record() *slurmdata.Dict {
 	r.Set("cpu_frequency_governor", intOrNull(j.CPUFreqGov, j.CPUFreqGov != 0))
 	r.Set("cpus_per_tres", dStr(perGPU(int64(d.j.CPUsPerGPU))))
 	r.Set("deadline", dInt(j.Deadline))
-	r.Set("delay_boot", dInt(0))
+	r.Set("delay_boot", dInt(int64(uint32(j.DelayBoot))))
 	r.Set("dependency", dStr(j.Dependency))
 	r.Set("derived_exit_code", dNum(waitStatus(j.DerivedExitCode)))
 	r.Set("eligible_time", dInt(j.EligibleTime))
@@ -218,7 +218,7 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("priority", dInt(j.Priority))
 	r.Set("profile", dNull())
 	r.Set("qos", dStr(j.QOS))
-	r.Set("reboot", dBool(false))
+	r.Set("reboot", dBool(j.Reboot))
 	r.Set("required_nodes", dStr(j.RequiredNodes))
 	r.Set("requeue", dBool(j.Requeue))
 	r.Set("resize_time", dInt(0))
@@ -245,7 +245,7 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("tres_freq", dStr(""))
 	r.Set("tres_per_job", dStr(j.TRESPerJob))
 	r.Set("tres_per_node", dStr(j.TRESPerNode))
-	r.Set("tres_per_socket", dStr(""))
+	r.Set("tres_per_socket", dStr(j.TRESPerSocket))
 	r.Set("tres_per_task", dStr(j.TRESPerTask))
 	r.Set("tres_req_str", dStr(j.TRESReqStr))
 	r.Set("tres_alloc_str", dStr(j.TRESAllocStr))
@@ -299,11 +299,20 @@ func (d *jobData) flags() []string {
 	if j.NoKillInvDep {
 		f = append(f, "NO_KILL_INV_DEP")
 	}
+	if j.GresFlags == string(job.GresEnforceBinding) {
+		f = append(f, "GRES_ENFORCE_BIND")
+	}
+	if j.SpreadJob {
+		f = append(f, "SPREAD_JOB")
+	}
 	if j.JobState.IsTerminal() && j.StartTime > 0 && j.Nodes != "" {
 		f = append(f, "TRES_STR_CALC")
 	}
 	if j.CPUsPerTask > 1 && j.CPUsPerGPU == 0 { // -c given: --cpus-per-gpu excludes it
 		f = append(f, "JOB_CPUS_SET")
+	}
+	if j.GresFlags == string(job.GresDisableBinding) {
+		f = append(f, "GRES_DISABLE_BIND")
 	}
 	if j.JobState == job.Running || j.JobState == job.Suspended {
 		f = append(f, "JOB_WAS_RUNNING")
