@@ -273,12 +273,8 @@ func isPartitionWord(args []string) bool {
 	return abbrev(tag, "PartitionName", 3)
 }
 
-// partAvail is sinfo's AVAIL: the state in lower case, INACTIVE
-// shortened to "inact" as Slurm prints it.
+// partAvail is sinfo's AVAIL: the state in lower case ("inactive", which
+// the default format's %.5a cuts to "inact", as the peer's sinfo does).
 func partAvail(p *api.Partition) string {
-	s := strings.ToLower(orDefault(p.State, "up"))
-	if s == "inactive" {
-		return "inact"
-	}
-	return s
+	return strings.ToLower(orDefault(p.State, "up"))
 }

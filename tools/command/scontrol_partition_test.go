@@ -136,13 +136,13 @@ func TestScontrolPartitionUpdateSends(t *testing.T) {
 }
 
 // TestSinfoPartAvail: sinfo's AVAIL for each partition state, as the peer
-// prints it ("inact" for INACTIVE).
+// prints it with %a ("inactive"; the default format's %.5a cuts it).
 func TestSinfoPartAvail(t *testing.T) {
 	got := map[string]string{}
 	for _, s := range []string{"UP", "DOWN", "DRAIN", "INACTIVE", ""} {
 		got[s] = partAvail(&api.Partition{State: s})
 	}
-	want := map[string]string{"UP": "up", "DOWN": "down", "DRAIN": "drain", "INACTIVE": "inact", "": "up"}
+	want := map[string]string{"UP": "up", "DOWN": "down", "DRAIN": "drain", "INACTIVE": "inactive", "": "up"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("AVAIL (-want +got):\n%s", diff)
 	}
