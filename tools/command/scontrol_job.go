@@ -50,7 +50,13 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 	b = f.timeLines(b, j, sep)
 	b = append(b, "Partition="+j.Partition+" AllocNode:Sid="+orNull(orDefault(j.AllocNode, j.SubmitHost))+":"+strconv.Itoa(j.AllocSID)+sep...)
 	b = append(b, "ReqNodeList="+orNull(j.RequiredNodes)+" ExcNodeList="+orNull(j.ExcludedNodes)+sep...)
-	b = append(b, "NodeList="+j.Nodes+sep...)
+	b = append(b, "NodeList="+j.Nodes...)
+	if j.SchedNodes != "" && j.Nodes == "" {
+		// The nodes a pending job is planned on (squeue's SCHEDNODES), as
+		// slurmctld shows them once backfill has planned it.
+		b = append(b, " SchedNodeList="+j.SchedNodes...)
+	}
+	b = append(b, sep...)
 	if j.BatchHost != "" {
 		b = append(b, "BatchHost="+j.BatchHost+sep...)
 	}
