@@ -15,6 +15,20 @@ func applyReboot(r *job.Request) {
 	}
 }
 
+// schedRequest is q as the scheduler reads it: a --reboot job takes
+// whole nodes whatever sharing it shows. Slurm gives such a job idle
+// nodes, yet an update of Reboot= or OverSubscribe= after applyReboot
+// leaves the sharing shown as the peer shows it (Reboot=1 beside
+// OverSubscribe=OK or YES).
+func schedRequest(q *job.Request) *job.Request {
+	if !q.Reboot || q.Exclusive == job.ExclusiveNodes {
+		return q
+	}
+	s := *q
+	s.Exclusive = job.ExclusiveNodes
+	return &s
+}
+
 // fillRecorded copies the options Loam records and shows without acting
 // on them (job.Request) into the job record, in the forms Slurm shows.
 func fillRecorded(j *api.Job, q *job.Request) {

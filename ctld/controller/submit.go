@@ -153,7 +153,7 @@ func initialReason(r *jobRecord) job.Reason {
 // engineJob is r as the scheduler sees it.
 func (c *Controller) engineJob(r *jobRecord) *EngineJob {
 	ej := &EngineJob{
-		ID: r.ID, Req: r.Req, Partitions: r.St.Partitions, Tenant: r.St.Account, User: r.Req.UserName,
+		ID: r.ID, Req: schedRequest(r.Req), Partitions: r.St.Partitions, Tenant: r.St.Account, User: r.Req.UserName,
 		Limit: limitDuration(r.St.TimeLimit), Submit: fromUnix(r.St.Submit), Begin: fromUnix(r.St.Begin),
 		Nice: r.St.Nice, Hold: r.St.Hold, Requeue: requeues(r), Throttle: r.St.Throttle, Restarts: r.St.Restarts,
 		FixedPriority: r.St.Pinned,

@@ -30,6 +30,9 @@ func (c *Controller) handleUpdate(ctx context.Context, id auth.Identity, body []
 
 // updateJob checks every change first, then applies them together.
 func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operator bool) *api.Error {
+	if err := refuseBurstBuffer(r, u, operator); err != nil { // update_recorded.go
+		return err
+	}
 	if r.finished() {
 		return api.NewError(api.CodeJobFinished)
 	}
@@ -44,6 +47,7 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 		func() *api.Error { return c.updateJobLicenses(r, &next, u) },  // licenses.go
 		func() *api.Error { return c.updateSwitches(&next, u) },        // switches.go
 		func() *api.Error { return updateContiguous(r, &next, u, operator) },
+		func() *api.Error { return updateNodeUse(r, &next, u, operator) }, // update_recorded.go
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -153,6 +153,23 @@ type JobUpdate struct {
 	// Contiguous is Contiguous=: 0 clears --contiguous, anything else
 	// sets it (pending jobs; only operators may set it).
 	Contiguous *int `json:"contiguous,omitempty"`
+	// OverSubscribe is OverSubscribe= (or Shared=): 0 gives the job whole
+	// nodes (OverSubscribe=NO), anything else lets it share them (YES).
+	// Pending jobs; only operators may change it.
+	OverSubscribe *int `json:"shared,omitempty"`
+	// Reboot is Reboot=: 0 clears --reboot, anything else sets it.
+	// Pending jobs; root and SlurmUser only.
+	Reboot *int `json:"reboot,omitempty"`
+	// DelayBoot is DelayBoot= in seconds (slurmtime.InfiniteSecs for
+	// UNLIMITED): pending or running jobs, anyone.
+	DelayBoot *int64 `json:"delay_boot,omitempty"`
+	// WCKey is WCKey=: pending jobs only. Loam keeps no workload
+	// characterization keys, so it changes nothing.
+	WCKey *string `json:"wckey,omitempty"`
+	// BurstBuffer and ClusterFeatures are refused as Slurm refuses them
+	// without burst buffers or federation.
+	BurstBuffer     *string `json:"burst_buffer,omitempty"`
+	ClusterFeatures *string `json:"cluster_features,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

@@ -184,7 +184,7 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 		c := int(n) // 0 changes nothing, without an error (the peer)
 		u.MinCPUsNode = &c
 	default:
-		return "Update of this parameter is not supported: " + a.raw + "\nRequest aborted\n", fieldAbort
+		return setJobRecorded(u, a) // scontrol_update_recorded.go
 	}
 	return "", fieldSet
 }
@@ -206,7 +206,15 @@ func parseUint(v string, bits int) (int64, bool) {
 // and a sign may lead, nothing may follow, and an empty value is 0
 // (MinTmpDiskNode= clears --tmp on the peer); negative values and
 // NO_VAL (4294967294) and up are refused.
-func parseUint32C(v string) (int64, bool) {
+func parseUint32C(v string) (int64, bool) { return parseUintC(v, 4294967294) }
+
+// parseUint16C is Slurm's parse_uint16, the same over 16 bits: NO_VAL16
+// (65534) and up are refused.
+func parseUint16C(v string) (int64, bool) { return parseUintC(v, 65534) }
+
+// parseUintC reads v as parse_uint32 and parse_uint16 do, refusing noVal
+// and up.
+func parseUintC(v string, noVal int64) (int64, bool) {
 	s := strings.TrimLeft(v, " \t\n\v\f\r")
 	if v == "" {
 		return 0, true
@@ -224,7 +232,7 @@ func parseUint32C(v string) (int64, bool) {
 		return 0, false
 	}
 	n, _ := strconv.ParseInt("0"+s, 10, 64)
-	if neg && n != 0 || n >= 4294967294 {
+	if neg && n != 0 || n >= noVal {
 		return 0, false
 	}
 	return n, true

@@ -1,0 +1,119 @@
+package controller
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// TestUpdateJobNodeUse: OverSubscribe=, Reboot=, DelayBoot=, WCKey=,
+// BurstBuffer= and ClusterFeatures= answer as Slurm 22.05's controller
+// does for a pending job (the peer: a user's OverSubscribe or Reboot is
+// "Access/permission denied", BurstBuffer "Requested operation not
+// supported on this system", ClusterFeatures "Unspecified error"), and
+// show in the job's record as the peer's scontrol show job then does.
+func TestUpdateJobNodeUse(t *testing.T) {
+	h := newHarness(t)
+	raw := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
+	id := fmt.Sprint(raw)
+	upd := func(uid uint32, u api.JobUpdate) api.Code {
+		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+	}
+	cases := []struct {
+		name string
+		uid  uint32
+		u    api.JobUpdate
+		want api.Code
+	}{
+		{"the owner's OverSubscribe", alice, api.JobUpdate{OverSubscribe: ptr(1)}, api.CodeAccessDenied},
+		{"the owner's Reboot", alice, api.JobUpdate{Reboot: ptr(1)}, api.CodeAccessDenied},
+		{"the owner's DelayBoot", alice, api.JobUpdate{DelayBoot: ptr(int64(600))}, ""},
+		{"the owner's WCKey", alice, api.JobUpdate{WCKey: ptr("abc")}, ""},
+		{"a burst buffer", 0, api.JobUpdate{BurstBuffer: ptr("")}, api.CodeNotSupported},
+		{"cluster features", 0, api.JobUpdate{ClusterFeatures: ptr("x")}, api.CodeError},
+		{"sharing", 0, api.JobUpdate{OverSubscribe: ptr(2)}, ""},
+		{"a reboot", 0, api.JobUpdate{Reboot: ptr(1)}, ""},
+	}
+	for _, tc := range cases {
+		if got := upd(tc.uid, tc.u); got != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// The peer shows Reboot=1 OverSubscribe=YES; the job still takes
+	// whole nodes, as Slurm gives a reboot job idle ones.
+	j := h.job(id)
+	if !j.Reboot || job.Exclusive(j.Exclusive) != job.Oversubscribe || j.DelayBoot != 600 {
+		t.Errorf("after the updates: Reboot %v sharing %q DelayBoot %d, want true, %q, 600", j.Reboot, j.Exclusive, j.DelayBoot, job.Oversubscribe)
+	}
+	h.c.mu.Lock()
+	ej := h.c.engineJob(h.c.jobs[raw])
+	h.c.mu.Unlock()
+	if ej.Req.Exclusive != job.ExclusiveNodes {
+		t.Errorf("the scheduler reads sharing %q for a reboot job, want %q", ej.Req.Exclusive, job.ExclusiveNodes)
+	}
+	if got := upd(0, api.JobUpdate{OverSubscribe: ptr(0), Reboot: ptr(0)}); got != "" {
+		t.Fatalf("Shared=0 Reboot=0: %q", got)
+	}
+	if j := h.job(id); j.Reboot || job.Exclusive(j.Exclusive) != job.ExclusiveNodes {
+		t.Errorf("Shared=0 Reboot=0: Reboot %v sharing %q, want false, %q", j.Reboot, j.Exclusive, job.ExclusiveNodes)
+	}
+}
+
+// TestUpdateStartedNodeUse: once a job runs only DelayBoot= may change
+// (the peer: "Job is no longer pending execution" for OverSubscribe,
+// Reboot and WCKey, a user's Reboot "Access/permission denied" first);
+// once it ended, "Job has already finished", but for a burst buffer
+// other than an operator's empty one.
+func TestUpdateStartedNodeUse(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	n.AutoEnd = true
+	raw := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, raw, 5*time.Second)
+	id := fmt.Sprint(raw)
+	upd := func(uid uint32, u api.JobUpdate) api.Code {
+		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+	}
+	running := []struct {
+		name string
+		uid  uint32
+		u    api.JobUpdate
+		want api.Code
+	}{
+		{"sharing", 0, api.JobUpdate{OverSubscribe: ptr(1)}, api.CodeJobNotPending},
+		{"a reboot", 0, api.JobUpdate{Reboot: ptr(1)}, api.CodeJobNotPending},
+		{"the owner's reboot", alice, api.JobUpdate{Reboot: ptr(1)}, api.CodeAccessDenied},
+		{"a WCKey", alice, api.JobUpdate{WCKey: ptr("")}, api.CodeJobNotPending},
+		{"a boot delay", alice, api.JobUpdate{DelayBoot: ptr(int64(30))}, ""},
+	}
+	for _, tc := range running {
+		if got := upd(tc.uid, tc.u); got != tc.want {
+			t.Errorf("running, %s: error %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if j := h.job(id); j.DelayBoot != 30 {
+		t.Errorf("running job's DelayBoot %d, want 30", j.DelayBoot)
+	}
+	results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{id}}})
+	h.waitState(id, job.Cancelled)
+	ended := []struct {
+		name string
+		uid  uint32
+		u    api.JobUpdate
+		want api.Code
+	}{
+		{"a burst buffer", 0, api.JobUpdate{BurstBuffer: ptr("x")}, api.CodeNotSupported},
+		{"an empty burst buffer", 0, api.JobUpdate{BurstBuffer: ptr("")}, api.CodeJobFinished},
+		{"the owner's empty burst buffer", alice, api.JobUpdate{BurstBuffer: ptr("")}, api.CodeNotSupported},
+		{"a boot delay", 0, api.JobUpdate{DelayBoot: ptr(int64(30))}, api.CodeJobFinished},
+	}
+	for _, tc := range ended {
+		if got := upd(tc.uid, tc.u); got != tc.want {
+			t.Errorf("ended, %s: error %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
