@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"slices"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/job"
@@ -43,9 +44,15 @@ func (c *Controller) evalCorr(r *jobRecord, d *job.Dep) (depOutcome, time.Time) 
 }
 
 // evalTask evaluates condition d against task of its target array only:
-// an aftercorr task waits for the task with the same index.
+// an aftercorr task waits for the task with the same index, or, when the
+// target array has no such task, for the whole array, as slurmctld does
+// (the peer's --array=1-5 -d aftercorr on a 3-task array runs tasks 4
+// and 5 once all three have ended).
 func (c *Controller) evalTask(d *job.Dep, task int) (depOutcome, time.Time) {
 	recs := c.targets(d.JobID, task)
+	if len(recs) == 0 {
+		recs = c.targets(d.JobID, -1)
+	}
 	if len(recs) == 0 {
 		if e, ok := c.deps.ended[d.JobID]; ok {
 			return outcome(d.Type, e.state, e.start, e.end)
@@ -62,7 +69,7 @@ func (c *Controller) evalTask(d *job.Dep, task int) (depOutcome, time.Time) {
 // keeps the ones still waiting (or, when none wait, the ones that can
 // start). The split records are evaluated at once.
 func (c *Controller) splitCorr(r *jobRecord) {
-	if r.gone || !r.arrayRecord() {
+	if r.gone || r.St.Dep == nil || !r.arrayRecord() {
 		return
 	}
 	var corr []*job.Dep
@@ -72,6 +79,14 @@ func (c *Controller) splitCorr(r *jobRecord) {
 		}
 	}
 	if len(corr) == 0 {
+		return
+	}
+	if pending := r.pendingTasks(); len(pending) > 1 && len(pending) < correspondAfterTaskCnt {
+		// slurmctld splits such an array into a record per task when it
+		// builds its queue: the peer's --array=1-9 -d aftercorr:N shows
+		// 9 rows, tasks 1-8 with new ids and task 9 with the array's,
+		// where --array=1-12 stays one record.
+		c.splitCorrTasks(r, pending[:len(pending)-1])
 		return
 	}
 	groups := map[depOutcome][]int{}
@@ -96,7 +111,19 @@ func (c *Controller) splitCorr(r *jobRecord) {
 			split = append(split, ts...)
 		}
 	}
-	recs, err := c.splitPendingTasks(&batch{}, r, split)
+	c.splitCorrTasks(r, split)
+}
+
+// correspondAfterTaskCnt is slurmctld's CORRESPOND_ARRAY_TASK_CNT: a
+// pending aftercorr array with fewer tasks than this splits into a record
+// per task.
+const correspondAfterTaskCnt = 10
+
+// splitCorrTasks splits tasks of r off into records of their own and
+// evaluates their dependencies at once.
+func (c *Controller) splitCorrTasks(r *jobRecord, tasks []int) {
+	slices.Sort(tasks)
+	recs, err := c.splitPendingTasks(&batch{}, r, tasks)
 	if err != nil {
 		c.log.WithField("job_id", r.ID).WithField("error", err.Error()).Warn("aftercorr: split tasks")
 		return

@@ -101,3 +101,48 @@ func mustInt(t *testing.T, s string) int {
 	}
 	return v
 }
+
+// TestAftercorrSplitsSmallArrays: a pending aftercorr array of fewer than
+// ten tasks becomes a record per task at once, the first tasks with new
+// ids and the last with the array's, as the peer's --array=1-5 -d
+// aftercorr shows five rows; tasks the target array lacks wait for the
+// whole of it (the peer runs tasks 4 and 5 once all three of a 3-task
+// array have ended). Ten tasks or more stay one record.
+func TestAftercorrSplitsSmallArrays(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	a := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Array = "1-3" }))
+	d := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Array = "1-5"; r.Dependency = fmt.Sprintf("aftercorr:%d", a) }))
+	big := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Array = "1-12"; r.Dependency = fmt.Sprintf("aftercorr:%d", a) }))
+	rows := func(id uint32) string {
+		tbl := h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(id)}, Fields: []string{"job_id", "array_task_id", "array_task_string", "state_reason"}})
+		return fmt.Sprint(tbl.Rows)
+	}
+	want := fmt.Sprintf("[[%d 5  Dependency] [%d 1  Dependency] [%d 2  Dependency] [%d 3  Dependency] [%d 4  Dependency]]",
+		d, d+1, d+2, d+3, d+4)
+	if got := rows(d); got != want {
+		t.Errorf("aftercorr array of 5\n got %s\nwant %s", got, want)
+	}
+	if got, want := rows(big), fmt.Sprintf("[[%d  1-12 Dependency]]", big); got != want {
+		t.Errorf("aftercorr array of 12\n got %s\nwant %s", got, want)
+	}
+	// Task 1 of the target ends: task 1 may run, tasks 4 and 5 still wait.
+	h.cycle()
+	var first uint32
+	for _, row := range h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(a)}, Fields: []string{"job_id", "array_task_id"}}).Rows {
+		if row[1] == "1" {
+			first = uint32(mustUint(t, row[0]))
+		}
+	}
+	h.waitState(fmt.Sprint(first), job.Running)
+	n.Launch(t, first, 5*time.Second)
+	if err := n.End(first, job.ExitCode{}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitState(fmt.Sprint(first), job.Completed)
+	for id, reason := range map[uint32]job.Reason{d + 1: job.ReasonNone, d + 4: job.ReasonDependency, d: job.ReasonDependency} {
+		if j := h.job(fmt.Sprint(id)); j.StateReason != reason && !(reason == job.ReasonNone && j.JobState != job.Pending) {
+			t.Errorf("job %d (task %v): %s %s, want %s", id, j.ArrayTaskID, j.JobState, j.StateReason, reason)
+		}
+	}
+}

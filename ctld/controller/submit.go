@@ -94,6 +94,7 @@ func (c *Controller) createJob(a *admitted) (*jobRecord, *store.Pending, *api.Er
 		}
 	}
 	c.addRecord(rec)
+	c.splitCorr(rec) // deps_corr.go: an aftercorr array of few tasks splits now
 	id, reqBlob, stBlob := rec.ID, rec.requestBlob(), rec.statusBlob()
 	rec.reqBlob = nil
 	pend := c.store.Enqueue(func(tx *store.Tx) error {
