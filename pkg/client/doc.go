@@ -11,6 +11,12 @@
 // socket (LoamNodedSocket). A daemon client (Options.Signer) signs every
 // request with the cluster key instead.
 //
+// A command's request tries to connect once a second for MessageTimeout
+// (Options.ConnectTries), as Slurm's commands do, so that it rides out a
+// restart of the controller; nothing is sent before a connection is made,
+// so a request is never sent twice. Daemons leave ConnectTries at 0 and
+// retry on their own schedules.
+//
 // Errors from the controller are *api.Error values carrying Slurm's code and
 // text; connection failures are *api.Error with CodeCtldConnect.
 package client
