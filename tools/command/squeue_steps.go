@@ -18,11 +18,12 @@ type step struct {
 	id   string // "batch"
 	now  int64
 	name string
-	// tasks, cpus and tres are an srun step's (step_list.go); a batch
+	// tasks, cpus and the TRES are an srun step's (step_list.go): tres
+	// per node (squeue's gres and %b), per step and per task; a batch
 	// step has one task.
-	tasks, cpus int
-	tres        string
-	cluster     string // for -O cluster
+	tasks, cpus              int
+	tres, tresStep, tresTask string
+	cluster                  string // for -O cluster
 }
 
 // stepCols are squeue -s's columns.
@@ -66,7 +67,9 @@ var stepCols = []struct {
 		}
 		return "Unknown-Unknown:Unknown"
 	}},
-	{0, []string{"tres-per-job", "tres-per-step"}, "TRES_PER_STEP", false, func(s *step) string { return orNull(s.tres) }},
+	// The peer's srun -n2 -c2 --gres=gpu:1 step: TRES_PER_STEP cpu:4,
+	// TRES_PER_NODE gres:gpu:1, TRES_PER_TASK cpu:2.
+	{0, []string{"tres-per-job", "tres-per-step"}, "TRES_PER_STEP", false, func(s *step) string { return orNull(s.tresStep) }},
 	// Options Loam's steps do not take: Slurm prints a NULL string.
 	{0, []string{"network"}, "NETWORK", false, nullStep},
 	{0, []string{"resvports"}, "RESERVED_PORTS", false, nullStep},
@@ -75,7 +78,7 @@ var stepCols = []struct {
 	{0, []string{"tres-bind"}, "TRES_BIND", false, nullStep},
 	{0, []string{"tres-freq"}, "TRES_FREQ", false, nullStep},
 	{0, []string{"tres-per-socket"}, "TRES_PER_SOCKET", false, nullStep},
-	{0, []string{"tres-per-task"}, "TRES_PER_TASK", false, nullStep},
+	{0, []string{"tres-per-task"}, "TRES_PER_TASK", false, func(s *step) string { return orNull(s.tresTask) }},
 	{0, []string{"container"}, "CONTAINER", false, nullStep},
 }
 

@@ -94,6 +94,9 @@ func TestSqueueStepsPeer(t *testing.T) {
 	srun, batch := base, base
 	srun.StepID, srun.Name, srun.Nodes, srun.NodeCount, srun.Tasks, srun.CPUs = "0", "stepa", "cpu[001-002]", 2, 2, 2
 	batch.StepID, batch.Name, batch.Nodes, batch.NodeCount, batch.Tasks = "batch", "batch", "cpu001", 1, 1
+	gpu := base
+	gpu.JobID, gpu.StepID, gpu.Name, gpu.Nodes, gpu.NodeCount, gpu.Tasks, gpu.CPUs = 13048, "0", "sleep", "gpu001", 1, 2, 4
+	gpu.TRESPerStep, gpu.TRESPerNode, gpu.TRESPerTask = "cpu:4", "gres:gpu:1", "cpu:2"
 	cases := map[string]struct {
 		args []string
 		now  int64
@@ -113,11 +116,15 @@ func TestSqueueStepsPeer(t *testing.T) {
 			now: 1795977395, want: "STEPID UID\n13047.0 0\n"},
 		"partition filter": {args: []string{"-s", "-j", "13047", "-o", "%i", "-p", "batch"},
 			now: 1795977395, want: "STEPID\n"},
+		// The peer's srun -n2 -c2 --gres=gpu:1 step in a --gres=gpu:8 job.
+		"the step's TRES per step, node and task": {args: []string{"-s", "-j", "13048", "-h", "-O",
+			"stepid:9,tres-per-step:7,tres-per-node:11,tres-per-job:7,gres:11,tres-per-task:6"},
+			now: 1795977393, want: "13048.0  cpu:4  gres:gpu:1 cpu:4  gres:gpu:1 cpu:2 \n"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeStepLister{fakeController: &fakeController{now: tc.now,
-				nodes: peerNodes(t, "testdata/peer/nodes.txt")}, steps: []api.Step{srun, batch}}
+				nodes: peerNodes(t, "testdata/peer/nodes.txt")}, steps: []api.Step{srun, batch, gpu}}
 			te := newTestEnv(f.fakeController, tc.now)
 			te.Dial = func(context.Context) (Controller, error) { return f, nil }
 			if code := Squeue(context.Background(), te.Env, tc.args); code != 0 {

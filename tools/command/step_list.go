@@ -27,7 +27,8 @@ func listSteps(ctx context.Context, c Controller, now int64) (steps []step, ok b
 		s := &resp.Steps[i]
 		j := &api.Job{JobID: s.JobID, ArrayJobID: s.ArrayJobID, ArrayTaskID: s.ArrayTaskID, Partition: s.Partition,
 			UserName: s.UserName, UserID: s.UserID, StartTime: s.StartTime, BatchHost: s.Nodes, JobState: s.State}
-		steps = append(steps, step{j: j, id: s.StepID, name: s.Name, now: now, tasks: s.Tasks, cpus: s.CPUs, tres: s.TRESPerNode})
+		steps = append(steps, step{j: j, id: s.StepID, name: s.Name, now: now, tasks: s.Tasks, cpus: s.CPUs,
+			tres: s.TRESPerNode, tresStep: s.TRESPerStep, tresTask: s.TRESPerTask})
 	}
 	return steps, true, nil
 }
