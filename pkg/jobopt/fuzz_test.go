@@ -44,7 +44,8 @@ func checkParse(t *testing.T, args []string, script string) {
 		mustBeError(t, err)
 		return
 	}
-	if res.Request.Name == "" || res.Request.WorkDir == "" {
+	// -J "" keeps the name empty on purpose, as on the peer (EmptyName).
+	if (res.Request.Name == "" && !res.Request.EmptyName) || res.Request.WorkDir == "" {
 		t.Fatalf("accepted %q with script %q but no name or work dir: %+v", args, script, res.Request)
 	}
 }
