@@ -2,6 +2,8 @@ package job
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/loamhpc/loam/pkg/resource"
 )
@@ -125,5 +127,69 @@ func (r *Request) checkGRES() error {
 	case r.MemPerGPU != nil && !gpus:
 		return &InvalidError{Detail: fmt.Sprintf(msgMemPerGPUNoGPU, *r.MemPerGPU), Msg: MsgInvalidGRES}
 	}
+	if detail := r.gpuCountsDetail(); detail != "" {
+		return &InvalidError{Detail: detail, Msg: MsgInvalidGRES}
+	}
 	return nil
+}
+
+// gpuCountsDetail checks that the GPU counts per job, node, socket and
+// task agree, as Slurm's gres_job_state_validate does (in its order and
+// words: the peer refuses --gpus=3 -N2 --gpus-per-node=2 with "Failed to
+// validate job spec, --gpus is not multiple of --gres=gpu/--gpus-per-node"
+// and then "Invalid generic resource (gres) specification").
+func (r *Request) gpuCountsDetail() string {
+	perJob, perTask := gpuTotal(r.GPUs), gpuTotal(r.GPUsPerTask)
+	perNode := gpuTotal(r.GPUsPerNode) + gpuTotal(r.GRES)
+	if perJob > 0 && perNode > 0 {
+		if perJob%perNode != 0 {
+			return "Failed to validate job spec, --gpus is not multiple of --gres=gpu/--gpus-per-node"
+		}
+		nodes := int(perJob / perNode)
+		if (r.NodesSet && nodes < r.MinNodes) || (r.MaxNodes > 0 && nodes > r.MaxNodes) {
+			return fmt.Sprintf("Failed to validate job spec. Based on --gpu and --gres=gpu/--gpus-per-node required nodes (%d) doesn't fall between min_nodes (%d) and max_nodes (%d) boundaries.",
+				nodes, r.MinNodes, r.MaxNodes)
+		}
+	}
+	if perSocket := socketGPUs(r.GPUsPerSocket); perNode > 0 && perSocket > 0 {
+		if perNode%perSocket != 0 {
+			return "Failed to validate job spec, --gres=gpu/--gpus-per-node not multiple of --gpus-per-socket."
+		}
+		if r.SocketsPerNode != 0 && int64(r.SocketsPerNode) != perNode/perSocket {
+			return "Failed to validate job spec. Based on --gres=gpu/--gpus-per-node and --gpus-per-socket required number of sockets differ from --sockets-per-node."
+		}
+	}
+	if perTask > 0 && perJob > 0 {
+		if perJob%perTask != 0 {
+			return "Failed to validate job spec, --gpus not multiple of --gpus-per-task"
+		}
+		if r.NTasks > 0 && int64(r.NTasks) != perJob/perTask {
+			return "Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks."
+		}
+	}
+	return ""
+}
+
+// gpuTotal is the GPU count of a GRES list.
+func gpuTotal(list []resource.GRES) int64 {
+	var n int64
+	for _, g := range list {
+		if g.Name == "gpu" {
+			n += g.Count
+		}
+	}
+	return n
+}
+
+// socketGPUs reads --gpus-per-socket's count ("2", "a100:2"); 0 when it
+// has none.
+func socketGPUs(spec string) int64 {
+	if i := strings.LastIndexByte(spec, ':'); i >= 0 {
+		spec = spec[i+1:]
+	}
+	n, err := strconv.ParseInt(spec, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }

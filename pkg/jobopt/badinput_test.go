@@ -19,6 +19,13 @@ func TestBadInputAgainstPeer(t *testing.T) {
 		wantWarnings []string
 		wantNodeList string
 	}{
+		// _validate_ntasks_per_gpu, as the peer's sbatch prints it.
+		"--ntasks-per-gpu with --gpus-per-task": {args: []string{"-n2", "--gpus-per-task=1", "--ntasks-per-gpu=1"}, wantCode: 1,
+			wantLines: []string{"sbatch: fatal: --gpus-per-task is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU"}},
+		"--ntasks-per-gpu with --ntasks-per-node": {args: []string{"--ntasks-per-node=2", "--ntasks-per-gpu=1", "--gpus=2"}, wantCode: 1,
+			wantLines: []string{"sbatch: fatal: --ntasks-per-node is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU"}},
+		"--ntasks-per-gpu with --gpus-per-socket": {args: []string{"--gpus-per-socket=1", "--sockets-per-node=2", "--ntasks-per-gpu=1", "--gpus=2"}, wantCode: 1,
+			wantLines: []string{"sbatch: fatal: --gpus-per-socket is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU"}},
 		"--get-user-env=bad": {args: []string{"--get-user-env=bad"}, wantCode: 255,
 			wantLines: []string{"sbatch: error: Invalid --get-user-env specification"}},
 		"--get-user-env=10x": {args: []string{"--get-user-env=10x"}, wantCode: 255,

@@ -27,27 +27,16 @@ func checkGPUBind(spec string) error {
 var errNoBinding = errors.New("no binding")
 
 // verifyTasksPerGPU applies srun's rules for --ntasks-per-gpu: it excludes
-// --ntasks-per-node and --gpus-per-task (the peer's fatal lines name
-// where each came from), and without --gpu-bind it binds each run of N
+// --gpus-per-task, --gpus-per-socket and --ntasks-per-node
+// (verifyNTasksPerGPU), and without --gpu-bind it binds each run of N
 // tasks to one GPU: the peer's srun -n4 --gpus=2 --ntasks-per-gpu=2 gives
 // SLURMD_TRES_BIND=gpu:single:2 and tasks 0,1 GPU 0, tasks 2,3 GPU 1.
 func (b *builder) verifyTasksPerGPU(st *srunState) error {
 	if b.tasksPerGPU <= 0 {
 		return nil
 	}
-	for _, other := range []struct{ long, env string }{
-		{"ntasks-per-node", "SLURM_NTASKS_PER_NODE"},
-		{"gpus-per-task", "SLURM_GPUS_PER_TASK"},
-	} {
-		v, ok := b.passed[other.long]
-		if !ok {
-			continue
-		}
-		name := "--" + other.long
-		if v.src == fromEnv {
-			name = other.env
-		}
-		return b.fatal(name + " is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU")
+	if err := b.verifyNTasksPerGPU(); err != nil { // ntasks_per_gpu.go
+		return err
 	}
 	if st.GPUBind == "" {
 		st.GPUBind = "single:" + strconv.Itoa(b.tasksPerGPU)

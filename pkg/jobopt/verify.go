@@ -21,6 +21,9 @@ func (b *builder) verify(cl *CommandLine) error {
 	if err := b.checkBurstBuffer(); err != nil { // recorded.go
 		return err
 	}
+	if err := b.verifyNTasksPerGPU(); err != nil { // ntasks_per_gpu.go
+		return err
+	}
 	// 1. At most one memory option, the command line beating the environment.
 	if err := b.verifyMemory(); err != nil {
 		return err
