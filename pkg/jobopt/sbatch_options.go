@@ -76,7 +76,7 @@ func SbatchOptions() []Option {
 		{Long: "ntasks-per-gpu", Arg: RequiredArg, set: setNTasksPerGPU},
 		{Long: "ntasks-per-node", Arg: RequiredArg, set: setNTasksPerNode},
 		{Long: "ntasks-per-socket", Arg: RequiredArg, set: setNTasksPerSocket},
-		{Long: "ntasks-per-tres", Arg: RequiredArg},
+		{Long: "ntasks-per-tres", Arg: RequiredArg, set: setNTasksPerTRES},
 		{Long: "open-mode", Arg: RequiredArg, Env: env("SBATCH_OPEN_MODE"), set: setOpenMode},
 		{Long: "output", Short: 'o', Arg: RequiredArg, Env: env("SBATCH_OUTPUT"), set: setOutput},
 		{Long: "overcommit", Short: 'O', Arg: NoArg, Env: env("SBATCH_OVERCOMMIT"), set: setOvercommit},

@@ -327,6 +327,14 @@ func setNTasksPerGPU(b *builder, v value) error {
 	return err
 }
 
+// setNTasksPerTRES is --ntasks-per-tres, which sbatch sends as
+// --ntasks-per-gpu (the peer's --ntasks-per-tres=2 --gpus=2 is 4 tasks).
+func setNTasksPerTRES(b *builder, v value) error {
+	n, err := b.parseInt("--ntasks-per-tres", v.str, true)
+	b.tasksPerGPU, b.req.NTasksPerGPU = n, n
+	return err
+}
+
 // setFlag returns the setter of a flag of the request: set by the option,
 // cleared when an environment variable turned it off.
 func setFlag(field func(r *job.Request) *bool) func(b *builder, v value) error {
