@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // nodeCPUIDs picks the cpus CPU ids of a job of request q on a node
@@ -82,12 +83,12 @@ func keptGRESCPUs(q *job.Request, free, cpus, freeGPUs, gpusLeft int) int {
 	if q.CPUsPerGPU > 0 && gpusLeft > 0 {
 		usable = min(usable, gpusLeft)
 	}
-	gpt := gpusIn(q.GPUsPerTask) // step_gres.go
+	gpt := resource.GPUCount(q.GPUsPerTask)
 	if gpt > 0 {
 		tasks = min(tasks, usable/gpt)
 	}
 	var gpus int
-	switch perNode := gpusIn(q.GPUsPerNode) + gpusIn(q.GRES); {
+	switch perNode := resource.GPUCount(q.GPUsPerNode) + resource.GPUCount(q.GRES); {
 	case perNode > 0:
 		gpus = perNode
 	case gpt > 0:
@@ -101,10 +102,10 @@ func keptGRESCPUs(q *job.Request, free, cpus, freeGPUs, gpusLeft int) int {
 // jobGPUs is the job's GPU count when it is asked for the whole job
 // (-G, or --gpus-per-task times -n), else 0.
 func jobGPUs(q *job.Request) int {
-	if n := gpusIn(q.GPUs); n > 0 {
+	if n := resource.GPUCount(q.GPUs); n > 0 {
 		return n
 	}
-	return gpusIn(q.GPUsPerTask) * q.NTasks
+	return resource.GPUCount(q.GPUsPerTask) * q.NTasks
 }
 
 // nodeTaskCount is the task count cons_tres fixes for each of a job's

@@ -1,6 +1,9 @@
 package controller
 
-import "github.com/loamhpc/loam/pkg/job"
+import (
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
+)
 
 // gpuTaskCPUs is the CPUs per task slurmctld derives from --gpus-per-task
 // with --cpus-per-gpu (they exclude -c): a task's GPUs times the CPUs of
@@ -12,5 +15,5 @@ func gpuTaskCPUs(q *job.Request) int {
 	if q.CPUsPerGPU <= 0 || q.CPUsPerTask > 0 {
 		return 0
 	}
-	return gpusIn(q.GPUsPerTask) * q.CPUsPerGPU // step_gres.go
+	return resource.GPUCount(q.GPUsPerTask) * q.CPUsPerGPU
 }

@@ -17,8 +17,8 @@ func explainStepGRES(aerr *api.Error, q *job.Request, in *api.StepCreateRequest)
 	if aerr == nil || aerr.Code != api.CodeInvalidGRES || aerr.Detail != "" {
 		return aerr
 	}
-	jobPerNode := max(gpusIn(q.GPUsPerNode), gpusIn(q.GRES))
-	jobTotal := gpusIn(q.GPUs)
+	jobPerNode := max(resource.GPUCount(q.GPUsPerNode), resource.GPUCount(q.GRES))
+	jobTotal := resource.GPUCount(q.GPUs)
 	switch {
 	case jobPerNode > 0 && in.GPUsPerNode > jobPerNode:
 		aerr.Detail = fmt.Sprintf("Step requested gres_per_node=gpu:%d is more than the job's gres_per_node=gpu:%d", in.GPUsPerNode, jobPerNode)
@@ -26,15 +26,4 @@ func explainStepGRES(aerr *api.Error, q *job.Request, in *api.StepCreateRequest)
 		aerr.Detail = fmt.Sprintf("Step requested gres=gpu:%d is more than the job's gres=gpu:%d", in.GPUs, jobTotal)
 	}
 	return aerr
-}
-
-// gpusIn is the GPU count of a GRES list.
-func gpusIn(list []resource.GRES) int {
-	n := 0
-	for _, g := range list {
-		if g.Name == "gpu" {
-			n += int(g.Count)
-		}
-	}
-	return n
 }

@@ -139,8 +139,8 @@ func (r *Request) checkGRES() error {
 // validate job spec, --gpus is not multiple of --gres=gpu/--gpus-per-node"
 // and then "Invalid generic resource (gres) specification").
 func (r *Request) gpuCountsDetail() string {
-	perJob, perTask := gpuTotal(r.GPUs), gpuTotal(r.GPUsPerTask)
-	perNode := gpuTotal(r.GPUsPerNode) + gpuTotal(r.GRES)
+	perJob, perTask := int64(resource.GPUCount(r.GPUs)), int64(resource.GPUCount(r.GPUsPerTask))
+	perNode := int64(resource.GPUCount(r.GPUsPerNode) + resource.GPUCount(r.GRES))
 	if perJob > 0 && perNode > 0 {
 		if perJob%perNode != 0 {
 			return "Failed to validate job spec, --gpus is not multiple of --gres=gpu/--gpus-per-node"
@@ -168,17 +168,6 @@ func (r *Request) gpuCountsDetail() string {
 		}
 	}
 	return ""
-}
-
-// gpuTotal is the GPU count of a GRES list.
-func gpuTotal(list []resource.GRES) int64 {
-	var n int64
-	for _, g := range list {
-		if g.Name == "gpu" {
-			n += g.Count
-		}
-	}
-	return n
 }
 
 // socketGPUs reads --gpus-per-socket's count ("2", "a100:2"); 0 when it

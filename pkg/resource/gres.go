@@ -18,6 +18,18 @@ type GRES struct {
 	Count int64  `json:"count"`
 }
 
+// GPUCount is the GPU count of a list: the counts of its "gpu" entries,
+// whatever their type.
+func GPUCount(list []GRES) int {
+	n := 0
+	for _, g := range list {
+		if g.Name == "gpu" {
+			n += int(g.Count)
+		}
+	}
+	return n
+}
+
 // String prints g as Slurm prints it in a node's Gres=: name[:type]:count.
 func (g GRES) String() string {
 	if g.Type == "" {

@@ -238,7 +238,7 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
 		TaskProlog: st.TaskProlog, TaskEpilog: st.TaskEpilog,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
-		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(gresGPUs(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs),
+		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs),
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
 		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes, Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: srunFileName(st.Output, q.NTasks), StdErr: srunFileName(st.Error, q.NTasks), StdIn: srunInputName(st.Input, q.NTasks), OpenMode: q.OpenMode,
@@ -264,18 +264,6 @@ func gpuCount(list []resource.GRES) int {
 	n := 0
 	for _, g := range list {
 		n += int(g.Count)
-	}
-	return n
-}
-
-// gresGPUs is the GPU count of a --gres list (gpu:N per node, as a step
-// reads it).
-func gresGPUs(list []resource.GRES) int {
-	n := 0
-	for _, g := range list {
-		if g.Name == "gpu" {
-			n += int(g.Count)
-		}
 	}
 	return n
 }
