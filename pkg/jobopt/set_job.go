@@ -321,16 +321,15 @@ func setMinCPUs(b *builder, v value) error {
 	return err
 }
 
-func setNTasksPerGPU(b *builder, v value) error {
-	n, err := b.parseInt("--ntasks-per-gpu", v.str, true)
-	b.tasksPerGPU, b.req.NTasksPerGPU = n, n
-	return err
-}
+func setNTasksPerGPU(b *builder, v value) error { return b.setTasksPerGPU("--ntasks-per-gpu", v) }
 
 // setNTasksPerTRES is --ntasks-per-tres, which sbatch sends as
 // --ntasks-per-gpu (the peer's --ntasks-per-tres=2 --gpus=2 is 4 tasks).
-func setNTasksPerTRES(b *builder, v value) error {
-	n, err := b.parseInt("--ntasks-per-tres", v.str, true)
+func setNTasksPerTRES(b *builder, v value) error { return b.setTasksPerGPU("--ntasks-per-tres", v) }
+
+// setTasksPerGPU reads the tasks per GPU given as option flag.
+func (b *builder) setTasksPerGPU(flag string, v value) error {
+	n, err := b.parseInt(flag, v.str, true)
 	b.tasksPerGPU, b.req.NTasksPerGPU = n, n
 	return err
 }
