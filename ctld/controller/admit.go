@@ -48,6 +48,7 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 	steps := []func() *api.Error{
 		func() *api.Error { return c.admitIdentity(a, id, in) },
 		func() *api.Error { return checkRequest(a.req) },
+		func() *api.Error { return checkAcctgFreq(cs, a.req) },
 		func() *api.Error { return admitPartitions(cs, a) },
 		func() *api.Error { return c.admitGroups(cs, a) }, // partition_access.go
 		func() *api.Error { return checkRootOnly(cs, a) }, // partkeys.go
@@ -105,6 +106,21 @@ func (c *Controller) admitIdentity(a *admitted, id auth.Identity, in *api.Submit
 		r.SubmitDir = r.WorkDir
 	}
 	return nil
+}
+
+// checkAcctgFreq refuses an --acctg-freq task interval that would sample
+// less often than the cluster's JobAcctGatherFrequency (30 s unless set),
+// or not at all, for a job with a memory limit, as slurmctld does.
+func checkAcctgFreq(cs *confState, r *job.Request) *api.Error {
+	cluster, ok := cs.conf.Written["jobacctgatherfrequency"]
+	if !ok {
+		cluster = "30"
+	}
+	memLimit := r.MemPerNode == nil || *r.MemPerNode != 0
+	if r.AcctgFreq == "" || job.TaskAcctgFreqAllowed(r.AcctgFreq, cluster, memLimit) {
+		return nil
+	}
+	return api.NewError(api.CodeInvalidAcctFreq)
 }
 
 // checkRequest applies the request's own consistency checks.

@@ -67,6 +67,12 @@ func TestSubmitRefusals(t *testing.T) {
 			wantCode: api.CodeNotSupported, wantMsg: "Requested operation not supported on this system"},
 		"a bad condition before an expand dependency": {req: simpleJob(func(r *job.Request) { r.Dependency = "xexpand:1?expand:1" }),
 			wantCode: api.CodeDependency, wantMsg: "Job dependency problem"},
+		// The peer (JobAcctGatherFrequency unset: 30) refuses --acctg-freq=31,
+		// 0, task=60 and -2 for a job with a memory limit.
+		"task sampling less often than the cluster's": {req: simpleJob(func(r *job.Request) { r.AcctgFreq = "task=60" }),
+			wantCode: api.CodeInvalidAcctFreq, wantMsg: "Invalid accounting frequency requested"},
+		"task sampling off": {req: simpleJob(func(r *job.Request) { r.AcctgFreq = "0,energy=5" }),
+			wantCode: api.CodeInvalidAcctFreq, wantMsg: "Invalid accounting frequency requested"},
 		"--uid as a user": {req: simpleJob(func(r *job.Request) { r.RunAsUser = "root" }),
 			wantCode: api.CodeAccessDenied},
 	}

@@ -74,6 +74,7 @@ const (
 	CodePrioResetFail         Code = "ESLURM_PRIO_RESET_FAIL"
 	CodeInvalidNice           Code = "ESLURM_INVALID_NICE"
 	CodeInvalidTimeMin        Code = "ESLURM_INVALID_TIME_MIN_LIMIT"
+	CodeInvalidAcctFreq       Code = "ESLURMD_INVALID_ACCT_FREQ"
 	CodeAuthCredInvalid       Code = "ESLURM_AUTH_CRED_INVALID"
 	CodeAuthExpired           Code = "ESLURMD_CREDENTIAL_EXPIRED"
 	CodeAuthReplayed          Code = "ESLURMD_CREDENTIAL_REPLAYED"
@@ -168,6 +169,7 @@ var texts = map[Code]string{
 	CodePrioResetFail:         "Changes to job priority are not persistent, change nice instead",
 	CodeInvalidNice:           "Invalid --nice value",
 	CodeInvalidTimeMin:        "Invalid time-min specification (exceeds job's time or other limits)",
+	CodeInvalidAcctFreq:       "Invalid accounting frequency requested",
 	CodeAuthCredInvalid:       "Invalid authentication credential",
 	CodeAuthExpired:           "Job credential expired",
 	CodeAuthReplayed:          "Job credential replayed",

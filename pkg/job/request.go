@@ -139,6 +139,10 @@ type Request struct {
 	PowerLevel bool  `json:"power_level,omitempty"` // --power=level
 	// GresFlags is --gres-flags: GresEnforceBinding or GresDisableBinding.
 	GresFlags GresFlags `json:"gres_flags,omitempty"`
+	// AcctgFreq is --acctg-freq as given: the controller refuses task
+	// intervals Slurm refuses (TaskAcctgFreqAllowed); Loam reads usage
+	// from the job's cgroup counters, which need no sampling.
+	AcctgFreq string `json:"acctg_freq,omitempty"`
 	// GPUsPerSocket is --gpus-per-socket as given ("2", "a100:2"): Slurm
 	// prefixes it with "gres:gpu:" without reading it.
 	GPUsPerSocket string `json:"gpus_per_socket,omitempty"`

@@ -47,8 +47,8 @@
 //
 //   - --data=PATH[,PATH...] is Loam's (requirement R1); a later occurrence
 //     replaces an earlier one, like every other option.
-//   - Options Slurm has and Loam does not implement (--acctg-freq, --bbf,
-//     --wckey, ...) are accepted, so that existing
+//   - Options Slurm has and Loam does not implement (--gpu-freq, --bbf,
+//     --mcs-label, ...) are accepted, so that existing
 //     scripts parse, and ignored with "sbatch: warning: Loam ignores --X".
 //     The values Slurm checks on the client are checked first, with its
 //     messages (check_values.go: --threads-per-core, -B, --propagate,

@@ -63,11 +63,11 @@ func TestClientFlags(t *testing.T) {
 }
 
 func TestUnsupportedOptionsWarn(t *testing.T) {
-	res, err := submit(t, []string{"SBATCH_PROFILE=all"}, "#!/bin/sh\n#SBATCH --mcs-label=x\n", "--acctg-freq=30", "job.sh")
+	res, err := submit(t, []string{"SBATCH_PROFILE=all"}, "#!/bin/sh\n#SBATCH --mcs-label=x\n", "--gpu-freq=high", "job.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"sbatch: warning: Loam ignores --mcs-label", "sbatch: warning: Loam ignores --acctg-freq"}
+	want := []string{"sbatch: warning: Loam ignores --mcs-label", "sbatch: warning: Loam ignores --gpu-freq"}
 	if diff := cmp.Diff(want, res.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}

@@ -10,7 +10,8 @@ import (
 // The setters of the options Loam records in the request and shows as
 // Slurm does (scontrol show job, squeue) without acting on them: --bb,
 // --network, --cluster-constraint, --delay-boot, --power, --gres-flags,
-// --gpus-per-socket. They warn of nothing, as the peer prints nothing:
+// --gpus-per-socket, and --acctg-freq for the controller's check. They
+// warn of nothing, as the peer prints nothing:
 // the man pages say that they have no effect. --reboot is recorded too;
 // the controller gives such a job whole nodes, as Slurm does.
 
@@ -22,6 +23,22 @@ func setClusterConstraint(b *builder, v value) error {
 }
 func setReboot(b *builder, v value) error        { b.req.Reboot = !v.reset; return nil }
 func setGPUsPerSocket(b *builder, v value) error { b.req.GPUsPerSocket = v.str; return nil }
+
+// setAcctgFreq reports every item of --acctg-freq that gives no data type
+// an interval, as Slurm's validate_acctg_freq does, and refuses the value
+// if there was one; the controller checks the task interval.
+func setAcctgFreq(b *builder, v value) error {
+	bad := job.BadAcctgFreqItems(v.str)
+	if len(bad) == 0 {
+		b.req.AcctgFreq = v.str
+		return nil
+	}
+	e := &Error{Code: ExitClient}
+	for _, item := range bad {
+		e.Lines = append(e.Lines, b.p.prog()+": error: Invalid --acctg-freq specification: "+item)
+	}
+	return e
+}
 
 // setDelayBoot reads --delay-boot as Slurm's time_str2secs: minutes, or
 // M:S, H:M:S, D-H[:M[:S]], -1 or UNLIMITED.

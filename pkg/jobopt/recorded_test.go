@@ -16,12 +16,13 @@ type recordedFields struct {
 	DelayBoot                                     int64
 	PowerLevel                                    bool
 	GresFlags                                     job.GresFlags
+	AcctgFreq                                     string
 }
 
 func recordedOf(r *job.Request) recordedFields {
 	return recordedFields{Reboot: r.Reboot, BurstBuffer: r.BurstBuffer, Network: r.Network,
 		ClusterConstraint: r.ClusterConstraint, GPUs: r.GPUsPerSocket, DelayBoot: r.DelayBoot,
-		PowerLevel: r.PowerLevel, GresFlags: r.GresFlags}
+		PowerLevel: r.PowerLevel, GresFlags: r.GresFlags, AcctgFreq: r.AcctgFreq}
 }
 
 // TestRecordedOptions checks the options Loam records without acting on
@@ -70,6 +71,13 @@ func TestRecordedOptions(t *testing.T) {
 		"gpus-per-socket alone": {args: []string{"--gpus-per-socket=2"}, errCode: 1, errLines: []string{
 			"sbatch: error: --gpus-per-socket option requires --sockets-per-node specification",
 			"sbatch: error: Invalid generic resource (gres) specification"}},
+		"acctg-freq":               {args: []string{"--acctg-freq=task=5,energy=60"}, want: recordedFields{AcctgFreq: "task=5,energy=60"}},
+		"acctg-freq type anywhere": {args: []string{"--acctg-freq=xenergy=3"}, want: recordedFields{AcctgFreq: "xenergy=3"}},
+		"acctg-freq bad items": {args: []string{"--acctg-freq=foo,30,bar"}, errCode: 255, errLines: []string{
+			"sbatch: error: Invalid --acctg-freq specification: foo", "sbatch: error: Invalid --acctg-freq specification: bar"}},
+		"acctg-freq -1":           {args: []string{"--acctg-freq=-1"}, errCode: 255, errLines: []string{"sbatch: error: Invalid --acctg-freq specification: -1"}},
+		"acctg-freq no number":    {args: []string{"--acctg-freq=energy=x"}, errCode: 255, errLines: []string{"sbatch: error: Invalid --acctg-freq specification: energy=x"}},
+		"acctg-freq bad variable": {env: []string{"SBATCH_ACCTG_FREQ=foo"}, errCode: 255, errLines: []string{"sbatch: error: Invalid --acctg-freq specification: foo"}},
 		"variables": {env: []string{"SBATCH_BURST_BUFFER=cap=4G", "SBATCH_NETWORK=net1", "SBATCH_DELAY_BOOT=7", "SBATCH_POWER=level",
 			"SBATCH_CLUSTER_CONSTRAINT=cc", "SBATCH_GRES_FLAGS=disable-binding", "SBATCH_GPUS_PER_SOCKET=1"}, args: []string{"--sockets-per-node=1"},
 			want: recordedFields{BurstBuffer: "cap=4G", Network: "net1", DelayBoot: 420, PowerLevel: true, ClusterConstraint: "cc",

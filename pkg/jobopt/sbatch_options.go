@@ -7,7 +7,7 @@ package jobopt
 func SbatchOptions() []Option {
 	return []Option{
 		{Long: "account", Short: 'A', Arg: RequiredArg, Env: env("SBATCH_ACCOUNT"), set: setAccount},
-		{Long: "acctg-freq", Arg: RequiredArg, Env: env("SBATCH_ACCTG_FREQ")},
+		{Long: "acctg-freq", Arg: RequiredArg, Env: env("SBATCH_ACCTG_FREQ"), set: setAcctgFreq},
 		{Long: "array", Short: 'a', Arg: RequiredArg, Env: env("SBATCH_ARRAY_INX"), set: setArray},
 		{Long: "batch", Arg: RequiredArg, Env: env("SBATCH_BATCH")},
 		{Long: "begin", Short: 'b', Arg: RequiredArg, set: setBegin},

@@ -16,7 +16,7 @@ func SrunOptions() []Option { return srunOptions(&srunState{}) }
 func srunOptions(st *srunState) []Option {
 	return []Option{
 		{Long: "account", Short: 'A', Arg: RequiredArg, Env: env("SLURM_ACCOUNT"), set: setAccount},
-		{Long: "acctg-freq", Arg: RequiredArg, Env: env("SLURM_ACCTG_FREQ")},
+		{Long: "acctg-freq", Arg: RequiredArg, Env: env("SLURM_ACCTG_FREQ"), set: setAcctgFreq},
 		{Long: "bb", Arg: RequiredArg, Env: env("SLURM_BURST_BUFFER"), set: setBurstBuffer},
 		{Long: "bbf", Arg: RequiredArg},
 		{Long: "bcast", Arg: OptionalArg, Env: env("SLURM_BCAST")},
