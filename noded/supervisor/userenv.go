@@ -22,7 +22,11 @@ func loginEnv(name string, timeout time.Duration) ([]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	script := "echo; echo " + envMarker + "; env -0; echo; echo " + envMarker
-	out, err := exec.CommandContext(ctx, "su", "-", name, "-c", script).Output()
+	cmd := exec.CommandContext(ctx, "su", "-", name, "-c", script)
+	// Only what slurmd gives su: the daemon's own variables (TERM from
+	// the shell that started it, say) are not the user's login's.
+	cmd.Env = []string{"ENVIRONMENT=BATCH"}
+	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("login environment of %s: %w", name, err)
 	}
