@@ -5,10 +5,12 @@
 // asked for it (--export=NONE or a list: SLURM_GET_USER_ENV=1), then the
 // variables the node daemon owns, which always win:
 //
-//   - SLURM_JOB_ID/SLURM_JOBID, SLURM_JOB_NAME, SLURM_JOB_USER/UID/GID,
+//   - SLURM_JOB_ID/SLURM_JOBID, SLURM_JOB_USER/UID/GID,
 //     SLURM_JOB_PARTITION, SLURM_JOB_ACCOUNT and SLURM_JOB_QOS (when set),
 //     SLURM_CLUSTER_NAME, SLURM_CONF, SLURM_WORKING_CLUSTER,
-//     SLURM_SUBMIT_DIR/HOST, SLURM_PRIO_PROCESS;
+//     SLURM_SUBMIT_HOST, SLURM_SUBMIT_DIR (unless sbatch sent one: it
+//     sends it and SLURM_JOB_NAME, which the node does not set),
+//     SLURM_PRIO_PROCESS;
 //   - the allocation: SLURM_JOB_NODELIST/SLURM_NODELIST,
 //     SLURM_JOB_NUM_NODES/SLURM_NNODES, SLURM_JOB_CPUS_PER_NODE and
 //     SLURM_TASKS_PER_NODE in Slurm's "2(x3),1" form, SLURM_CPUS_ON_NODE,

@@ -61,7 +61,6 @@ func job(e *List, in Input) {
 	id := u32(l.JobID)
 	e.Set("SLURM_JOB_ID", id)
 	e.Set("SLURM_JOBID", id)
-	e.Set("SLURM_JOB_NAME", l.Name)
 	e.Set("SLURM_JOB_USER", l.UserName)
 	e.Set("SLURM_JOB_UID", u32(l.UserID))
 	e.Set("SLURM_JOB_GID", u32(l.GroupID))
@@ -73,7 +72,12 @@ func job(e *List, in Input) {
 	if wc := WorkingCluster(l); wc != "" {
 		e.Set("SLURM_WORKING_CLUSTER", wc)
 	}
-	setIf(e, "SLURM_SUBMIT_DIR", l.SubmitDir)
+	// SLURM_JOB_NAME and SLURM_SUBMIT_DIR come from sbatch, as in Slurm:
+	// a script read from standard input has no SLURM_JOB_NAME, and
+	// --export-file may set its own SLURM_SUBMIT_DIR.
+	if _, ok := e.Get("SLURM_SUBMIT_DIR"); !ok {
+		setIf(e, "SLURM_SUBMIT_DIR", l.SubmitDir)
+	}
 	setIf(e, "SLURM_SUBMIT_HOST", l.SubmitHost)
 	if _, ok := e.Get("SLURM_PRIO_PROCESS"); !ok {
 		e.Set("SLURM_PRIO_PROCESS", "0")

@@ -26,6 +26,8 @@ type builder struct {
 	gresNone bool
 	// exportSpec is --export as given, for SLURM_EXPORT_ENV.
 	exportSpec string
+	// exportFile are --export-file's variables; nil: not given.
+	exportFile []string
 	// propagate is --propagate's list ("" for every limit); nil: not
 	// given (rlimits.go).
 	propagate *string

@@ -22,9 +22,55 @@ func (b *builder) finish(cl *CommandLine, body string) {
 // SLURM_* variables in its own environment, then copies what --export
 // selects (plus every SLURM_* variable), then adds the variables describing
 // the request.
+//
+// With --export-file sbatch clears its own environment once it has read
+// its options, so the file's variables take the place of the submitter's
+// and of what sbatch set while reading the options (SLURM_JOB_NAME,
+// SLURM_EXPORT_ENV, the limits...); only what it sets afterwards is kept:
+// SLURM_PRIO_PROCESS, SLURM_UMASK and the submit directory (unless the
+// file sets it) and host. --export=NONE drops the file's variables too.
 func (b *builder) environment() []string {
 	r := &b.req
 	var own envList
+	if b.exportFile == nil {
+		b.ownVariables(&own)
+	} else {
+		for _, kv := range b.p.Env {
+			if strings.HasPrefix(kv, "SLURM_PRIO_PROCESS=") || strings.HasPrefix(kv, "SLURM_UMASK=") {
+				own.merge(kv)
+			}
+		}
+	}
+	if r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL") {
+		// As sbatch does for NONE or a list: the node loads the user's
+		// login environment under the job's own variables.
+		own.set("SLURM_GET_USER_ENV", "1")
+	}
+	var file envList
+	file.merge(b.exportFile...)
+	if _, ok := file.at["SLURM_SUBMIT_DIR"]; !ok {
+		own.set("SLURM_SUBMIT_DIR", b.p.Cwd)
+	}
+	if b.p.Host != "" {
+		own.set("SLURM_SUBMIT_HOST", b.p.Host)
+	}
+	export := job.Export{All: true}
+	if r.Export != nil {
+		export = *r.Export
+	}
+	var out envList
+	if export.All || len(export.Vars) > 0 {
+		out.merge(file.list...)
+	}
+	out.merge(export.Environment(own.list)...)
+	b.requestVariables(&out)
+	return out.list
+}
+
+// ownVariables is sbatch's own environment as it reads its options: the
+// submitter's, with the variables the options set.
+func (b *builder) ownVariables(own *envList) {
+	r := &b.req
 	own.merge(b.p.Env...)
 	own.merge(rlimit.Env(b.propagate, b.p.RLimits)...) // as sbatch sets them in its own environment
 	if !b.unnamed {
@@ -41,22 +87,7 @@ func (b *builder) environment() []string {
 	}
 	if r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL") {
 		own.setDefault("SLURM_EXPORT_ENV", b.exportSpec)
-		// As sbatch does for NONE or a list: the node loads the user's
-		// login environment under the job's own variables.
-		own.set("SLURM_GET_USER_ENV", "1")
 	}
-	own.set("SLURM_SUBMIT_DIR", b.p.Cwd)
-	if b.p.Host != "" {
-		own.set("SLURM_SUBMIT_HOST", b.p.Host)
-	}
-	export := job.Export{All: true}
-	if r.Export != nil {
-		export = *r.Export
-	}
-	var out envList
-	out.merge(export.Environment(own.list)...)
-	b.requestVariables(&out)
-	return out.list
 }
 
 // requestVariables adds what sbatch's set_env_from_opts and set_envs add.

@@ -36,7 +36,7 @@ func SbatchOptions() []Option {
 		{Long: "exclude", Short: 'x', Arg: RequiredArg, set: setExclude},
 		{Long: "exclusive", Arg: OptionalArg, Env: env("SBATCH_EXCLUSIVE"), set: setExclusive},
 		{Long: "export", Arg: RequiredArg, Env: env("SBATCH_EXPORT"), set: setExport},
-		{Long: "export-file", Arg: RequiredArg},
+		{Long: "export-file", Arg: RequiredArg, set: setExportFile},
 		{Long: "extra-node-info", Short: 'B', Arg: RequiredArg, set: setExtraNodeInfo},
 		{Long: "get-user-env", Arg: OptionalArg, Env: env("SBATCH_GET_USER_ENV")},
 		{Long: "gid", Arg: RequiredArg, set: setGID},
