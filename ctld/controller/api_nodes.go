@@ -187,7 +187,7 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 			c.nodeFailJob(b, r, n.name)
 		}
 	case "RESUME", "IDLE":
-		*a = nodeAdmin{}
+		*a = nodeAdmin{Comment: a.Comment, Extra: a.Extra}
 		if n.notResponding && n.registered {
 			n.notResponding = false
 		}
@@ -199,6 +199,12 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 		if !a.Down {
 			a.Reason, a.ReasonUser, a.ReasonTime = "", "", 0
 		}
+	}
+	if in.Comment != nil {
+		a.Comment = *in.Comment
+	}
+	if in.Extra != nil {
+		a.Extra = *in.Extra
 	}
 	if state == "" && in.Reason != "" && (a.Down || a.Drain || a.Fail) {
 		setReason() // Slurm ignores a reason for a node neither down nor drained

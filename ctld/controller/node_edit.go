@@ -46,14 +46,19 @@ func (c *Controller) editNodes(nodes []*nodeRec, in *api.NodeUpdateRequest) *api
 		if in.Features != nil {
 			nc.Features = slices.Clone(*in.Features)
 		}
+		// As slurmctld: the active features, new or current, must be
+		// among the available ones, new or current, before Features=
+		// makes both the same (so Features=a,b on a node whose active
+		// features are gpu is refused).
+		act := n.active()
 		if in.ActiveFeatures != nil {
-			act := *in.ActiveFeatures
-			for _, f := range act {
-				if !slices.Contains(nc.Features, f) {
-					return api.Errorf(api.CodeActiveNotSubset, "active feature %q of %s is not available", f, n.name)
-				}
-			}
+			act = *in.ActiveFeatures
 			active[n.name] = slices.Clone(act)
+		}
+		for _, f := range act {
+			if !slices.Contains(nc.Features, f) {
+				return api.Errorf(api.CodeActiveNotSubset, "active feature %q of %s is not available", f, n.name)
+			}
 		}
 	}
 	if in.Weight != nil || in.Features != nil {

@@ -53,6 +53,10 @@ type nodeAdmin struct {
 	// DownByController: marked down for not responding (ReturnToService
 	// decides whether registering again brings it back).
 	DownByController bool `json:"down_by_controller,omitempty"`
+	// Comment and Extra are scontrol update's free text, kept across
+	// restarts and state changes as Slurm keeps them.
+	Comment string `json:"comment,omitempty"`
+	Extra   string `json:"extra,omitempty"`
 }
 
 // initNodes builds the node table from the configuration.
@@ -236,6 +240,7 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 	out := api.Node{
 		Name: n.name, Hostname: c.hostnameOf(n.name), Address: nc.Addr, Port: nc.Port,
 		Reason: n.admin.Reason, ReasonUser: n.admin.ReasonUser, ReasonTime: n.admin.ReasonTime,
+		Comment: n.admin.Comment, Extra: n.admin.Extra,
 		CPUs: nc.CPUs, AllocCPUs: cpus, Boards: nc.Boards, Sockets: nc.Sockets, EffectiveCPUs: nc.EffectiveCPUs(),
 		CoreSpecCount: nc.CoreSpecCount, CPUSpecList: nc.SpecCPUList(), MemSpecLimit: nc.MemSpecLimit,
 		CoresPerSocket: nc.CoresPerSocket, ThreadsPerCore: nc.ThreadsPerCore,

@@ -178,6 +178,60 @@ func TestNodeEditConfig(t *testing.T) {
 	}
 }
 
+// TestNodeFeaturesKeepActiveSubset follows the peer (gpu003, active
+// features gpu): Features=a,b is refused ("Active features not subset of
+// available features") as the current active features would not be
+// among them, while Features=a,b ActiveFeatures=a and Features=gpu,a
+// are taken.
+func TestNodeFeaturesKeepActiveSubset(t *testing.T) {
+	h := newHarness(t)
+	upd := func(feats, act []string) api.Code {
+		in := api.NodeUpdateRequest{Nodes: "n01", Features: &feats}
+		if act != nil {
+			in.ActiveFeatures = &act
+		}
+		var out api.NodeUpdateResponse
+		return errCode(h.call(0, api.PathNodeUpdate, in, &out))
+	}
+	got := []api.Code{
+		upd([]string{"gpu"}, nil), // no features yet: any list is a superset
+		upd([]string{"a", "b"}, nil),
+		upd([]string{"gpu", "a"}, nil),
+		upd([]string{"a", "b"}, []string{"a"}),
+	}
+	if diff := cmp.Diff([]api.Code{"", api.CodeActiveNotSubset, "", ""}, got); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
+	}
+}
+
+// TestNodeCommentExtra: Comment= and Extra= are kept and shown, cleared by
+// an empty value, and survive RESUME, as on the peer.
+func TestNodeCommentExtra(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	str := func(s string) *string { return &s }
+	var got []string
+	upd := func(in api.NodeUpdateRequest) {
+		in.Nodes = "n01"
+		var out api.NodeUpdateResponse
+		if err := h.call(0, api.PathNodeUpdate, in, &out); err != nil {
+			t.Fatal(err)
+		}
+		var nodes api.NodesResponse
+		if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, nodes.Nodes[0].Comment+"|"+nodes.Nodes[0].Extra)
+	}
+	upd(api.NodeUpdateRequest{Comment: str("x"), Extra: str("a=b")})
+	upd(api.NodeUpdateRequest{State: "DRAIN", Reason: "fan"})
+	upd(api.NodeUpdateRequest{State: "RESUME"})
+	upd(api.NodeUpdateRequest{Comment: str("")})
+	if diff := cmp.Diff([]string{"x|a=b", "x|a=b", "x|a=b", "|a=b"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestNodeFailState follows the peer (cpu008): State=FAIL needs a reason
 // and shows IDLE+FAIL; DRAIN replaces it; UNDRAIN clears it; RESUME of a
 // node with nothing to resume answers "Invalid node state specified".

@@ -37,6 +37,9 @@ type Node struct {
 	Reason     string   `json:"reason,omitempty"`
 	ReasonUser string   `json:"reason_set_by_user,omitempty"`
 	ReasonTime int64    `json:"reason_changed_at,omitempty"`
+	// Comment and Extra are the admin's free text (scontrol update).
+	Comment string `json:"comment,omitempty"`
+	Extra   string `json:"extra,omitempty"`
 
 	CPUs      int `json:"cpus"`
 	AllocCPUs int `json:"alloc_cpus"`
@@ -143,6 +146,9 @@ type NodeUpdateRequest struct {
 	// time).
 	ActiveFeatures *[]string `json:"active_features,omitempty"`
 	GRES           *string   `json:"gres,omitempty"`
+	// Comment and Extra, when set, replace the node's ("" clears).
+	Comment *string `json:"comment,omitempty"`
+	Extra   *string `json:"extra,omitempty"`
 }
 
 // NodeUpdateResponse answers PathNodeUpdate with the nodes changed.

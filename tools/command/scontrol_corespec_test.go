@@ -75,3 +75,30 @@ func TestScontrolShowPartitionCoreSpec(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestScontrolShowNodeCommentExtra: a drained node with Comment= and
+// Extra= prints them on their own lines after Reason=, as the peer does
+// (testdata/peer/scontrol-sweep/show-node-comment*.txt).
+func TestScontrolShowNodeCommentExtra(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{file: "scontrol-sweep/show-node-comment.txt", args: []string{"show", "node", "gpu005"}},
+		{file: "scontrol-sweep/show-node-comment-oneliner.txt", args: []string{"-o", "show", "node", "gpu005"}},
+	} {
+		path := "testdata/peer/scontrol-sweep/show-node-comment.txt" // the one a parser reads
+		nodes := peerNodes(t, path)
+		for i, r := range parseRecords(t, path) {
+			nodes[i].Comment, nodes[i].Extra = r.kv["Comment"], r.kv["Extra"]
+		}
+		f := &fakeController{now: 1795950000, nodes: nodes}
+		te := newTestEnv(f, 1795950000)
+		if code := Scontrol(context.Background(), te.Env, tc.args); code != 0 {
+			t.Fatalf("exit %d: %s", code, te.stderr.String())
+		}
+		if diff := cmp.Diff(readPeer(t, tc.file), te.stdout.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.file, diff)
+		}
+	}
+}

@@ -106,6 +106,12 @@ func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
 			b = append(b, " ["+orDefault(n.ReasonUser, "root")+"@"+f.time(n.ReasonTime)+"]"...)
 		}
 	}
+	if n.Comment != "" {
+		b = append(b, sep+"Comment="+n.Comment...)
+	}
+	if n.Extra != "" {
+		b = append(b, sep+"Extra="+n.Extra...)
+	}
 	if len(n.GPUs) > 0 && f.detail {
 		b = append(b, sep+"GPUs="+gpuList(n)...)
 	}

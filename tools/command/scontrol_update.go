@@ -354,6 +354,12 @@ func (s *scontrol) updateNode(args []string) {
 		case abbrev(a.tag, "Gres", 1):
 			g := a.val
 			req.GRES = &g
+		case abbrev(a.tag, "Comment", 2):
+			v := a.val
+			req.Comment = &v
+		case abbrev(a.tag, "Extra", 1):
+			v := a.val
+			req.Extra = &v
 		default:
 			s.fail("Update of this parameter is not supported: %s\nRequest aborted\n", a.raw)
 			return

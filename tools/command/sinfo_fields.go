@@ -25,7 +25,7 @@ type sinfoRec struct {
 type sinfoMatch struct {
 	partition, state, features, featuresAct, gres, reason, reasonTime, reasonUser bool
 	hostnames, addr, cpus, memory, disk, weight, sct, load, freeMem, version      bool
-	allocMem, gresUsed, port                                                      bool
+	allocMem, gresUsed, port, comment, extra                                      bool
 
 	// Partition values: lines of different partitions merge when every
 	// partition value the format prints is equal, as _match_part_data.

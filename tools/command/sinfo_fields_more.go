@@ -13,8 +13,10 @@ import (
 var sinfoLongOnlyCols = []sinfoCol{
 	{names: []string{"allocmem"}, header: "ALLOCMEM", match: func(m *sinfoMatch) { m.allocMem = true },
 		val: firstVal(func(n *api.Node) string { return strconv.FormatInt(n.AllocMemory, 10) })},
-	{names: []string{"comment"}, header: "COMMENT", val: func(*sinfoRec, *sinfoPrinter) string { return "(null)" }},
-	{names: []string{"extra"}, header: "EXTRA", val: func(*sinfoRec, *sinfoPrinter) string { return "(null)" }},
+	{names: []string{"comment"}, header: "COMMENT", match: func(m *sinfoMatch) { m.comment = true },
+		val: firstVal(func(n *api.Node) string { return orDefault(n.Comment, "(null)") })},
+	{names: []string{"extra"}, header: "EXTRA", match: func(m *sinfoMatch) { m.extra = true },
+		val: firstVal(func(n *api.Node) string { return orDefault(n.Extra, "(null)") })},
 	{names: []string{"gresused"}, header: "GRES_USED", match: func(m *sinfoMatch) { m.gresUsed = true },
 		val: firstVal(sinfoGRESUsed)},
 	{names: []string{"nodehost"}, header: "HOSTNAMES", hdrNoCut: true, nodeWide: true, match: func(m *sinfoMatch) { m.hostnames = true },

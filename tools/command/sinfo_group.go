@@ -134,7 +134,8 @@ func (p *sinfoParams) sameLine(m sinfoMatch, r *sinfoRec, n *api.Node, s int) bo
 		eq(m.featuresAct, strings.Join(f.ActiveFeatures, ","), strings.Join(n.ActiveFeatures, ",")) &&
 		eq(m.gres, f.GRES, n.GRES) && eq(m.reason, f.Reason, n.Reason) &&
 		eq(m.reasonUser, f.ReasonUser, n.ReasonUser) && (!m.reasonTime || f.ReasonTime == n.ReasonTime) &&
-		(!m.allocMem || f.AllocMemory == n.AllocMemory) && eq(m.gresUsed, sinfoGRESUsed(f), sinfoGRESUsed(n))
+		(!m.allocMem || f.AllocMemory == n.AllocMemory) && eq(m.gresUsed, sinfoGRESUsed(f), sinfoGRESUsed(n)) &&
+		eq(m.comment, f.Comment, n.Comment) && eq(m.extra, f.Extra, n.Extra)
 	if !ok || !p.exact {
 		return ok
 	}
