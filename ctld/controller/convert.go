@@ -231,6 +231,9 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		// NumCPUs=1 and -O -N2 -n8 as NumCPUs=2 (TRES cpu= alike).
 		j.CPUs = max(q.MinNodes, 1)
 	}
+	if q.NumCPUs > 0 {
+		j.CPUs, j.MaxCPUs = q.NumCPUs, q.MaxCPUs // scontrol update NumCPUs=
+	}
 	if r.finished() && q.NTasks == 0 {
 		// Ended before it ran (cancelled, DEADLINE): without -n Slurm
 		// has no task count left (NumTasks=N/A, squeue --json null).

@@ -103,7 +103,8 @@ func (c *Controller) updateTimes(r *jobRecord, st *jobStatus, u *api.JobUpdate, 
 // starts.
 func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
 	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
-		u.NumTasks != nil || u.CPUsPerTask != nil || u.MinCPUsNode != nil || featuresChange(r, u) || u.RequiredNodes != nil ||
+		u.NumTasks != nil || u.CPUsPerTask != nil || u.MinCPUsNode != nil || u.NumCPUs != nil || u.MaxCPUs != nil ||
+		featuresChange(r, u) || u.RequiredNodes != nil ||
 		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
 		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil
 	if !r.pending() {

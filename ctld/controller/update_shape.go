@@ -33,6 +33,15 @@ func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
 	}
 	if u.MinCPUsNode != nil && *u.MinCPUsNode > 0 {
 		q.MinCPUs = *u.MinCPUsNode
+		if u.NumCPUs == nil {
+			// slurmctld recounts the job's CPUs from the new value, even
+			// below its tasks' (the peer's -n4 job updated to
+			// MinCPUsNode=1 shows NumCPUs=1 and runs on one CPU).
+			q.NumCPUs = q.MinCPUs * max(q.MinNodes, 1)
+		}
+	}
+	if err := updateNumCPUs(q, u); err != nil {
+		return err
 	}
 	if u.CPUsPerTask != nil {
 		q.CPUsPerTask = *u.CPUsPerTask
@@ -45,6 +54,24 @@ func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
 		m := *u.MemPerNode
 		q.MemPerNode, q.MemPerCPU, q.MemPerGPU = &m, nil, nil
 	}
+	return nil
+}
+
+// updateNumCPUs applies NumCPUs=N[-M]: the job's CPU count, and most,
+// whatever its tasks need, as the peer shows (and runs) it; a most under
+// the least is "CPU count specification invalid".
+func updateNumCPUs(q *job.Request, u *api.JobUpdate) *api.Error {
+	lo, hi := q.NumCPUs, q.MaxCPUs
+	if u.NumCPUs != nil {
+		lo = *u.NumCPUs
+	}
+	if u.MaxCPUs != nil {
+		hi = *u.MaxCPUs
+	}
+	if (u.NumCPUs != nil && lo < 1) || (hi != 0 && hi < max(lo, 1)) {
+		return api.Errorf(api.CodeInvalidCPUCount, "NumCPUs=%d-%d", lo, hi)
+	}
+	q.NumCPUs, q.MaxCPUs = lo, hi
 	return nil
 }
 

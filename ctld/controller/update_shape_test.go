@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 )
@@ -72,6 +73,32 @@ func TestUpdateJobShape(t *testing.T) {
 	}
 	if j := h.job(id); j.MemoryPerCPU != 0 || j.MemoryPerNode != 1000 {
 		t.Errorf("memory per node replaces per CPU: per CPU %d per node %d", j.MemoryPerCPU, j.MemoryPerNode)
+	}
+}
+
+// TestUpdateNumCPUs follows the peer's held -n4 job: NumCPUs=N sets its
+// CPUs whatever the tasks need, N-M shows as a range, a most under the
+// least is "CPU count specification invalid", and MinCPUsNode=K recounts
+// the CPUs as K a node (NumCPUs=1 for K=1). (That the job then runs on
+// that many CPUs is cluster.ShapeOf's part: this harness's engine
+// counts tasks.)
+func TestUpdateNumCPUs(t *testing.T) {
+	h := newHarness(t)
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NTasks = 4; r.Hold = true })))
+	var got []string
+	upd := func(u api.JobUpdate) {
+		code := firstErr(results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		j := h.job(id)
+		got = append(got, fmt.Sprintf("%s %d-%d", code, j.CPUs, j.MaxCPUs))
+	}
+	upd(api.JobUpdate{NumCPUs: ptr(1)})
+	upd(api.JobUpdate{NumCPUs: ptr(4), MaxCPUs: ptr(8)})
+	upd(api.JobUpdate{NumCPUs: ptr(2), MaxCPUs: ptr(1)})
+	upd(api.JobUpdate{MinCPUsNode: ptr(3)})
+	upd(api.JobUpdate{MinCPUsNode: ptr(1)})
+	want := []string{" 1-0", " 4-8", "ESLURM_INVALID_CPU_COUNT 4-8", " 3-8", " 1-8"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 

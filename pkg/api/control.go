@@ -117,11 +117,15 @@ type JobUpdate struct {
 	Deadline   *int64  `json:"deadline,omitempty"`
 	Dependency *string `json:"dependency,omitempty"` // "" removes every dependency
 	// NumNodes, NumTasks, MinCPUs... apply to pending jobs only.
-	MinNodes      *int    `json:"min_nodes,omitempty"`
-	MaxNodes      *int    `json:"max_nodes,omitempty"` // NumNodes=min-max; 0 clears the maximum
-	NumTasks      *int    `json:"tasks,omitempty"`
-	CPUsPerTask   *int    `json:"cpus_per_task,omitempty"`
-	MinCPUsNode   *int    `json:"min_cpus_node,omitempty"` // --mincpus
+	MinNodes    *int `json:"min_nodes,omitempty"`
+	MaxNodes    *int `json:"max_nodes,omitempty"` // NumNodes=min-max; 0 clears the maximum
+	NumTasks    *int `json:"tasks,omitempty"`
+	CPUsPerTask *int `json:"cpus_per_task,omitempty"`
+	MinCPUsNode *int `json:"min_cpus_node,omitempty"` // --mincpus
+	// NumCPUs and MaxCPUs are NumCPUs=N[-M]: the job's CPUs in place of
+	// its tasks' (Slurm's min_cpus and max_cpus).
+	NumCPUs       *int    `json:"num_cpus,omitempty"`
+	MaxCPUs       *int    `json:"max_cpus,omitempty"`
 	Features      *string `json:"features,omitempty"`
 	RequiredNodes *string `json:"required_nodes,omitempty"`
 	ExcludedNodes *string `json:"excluded_nodes,omitempty"`

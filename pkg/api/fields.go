@@ -98,6 +98,7 @@ var jobFieldList = []jobField{
 	intField("max_nodes", func(j *Job) *int { return &j.MaxNodes }),
 	intField("min_cpus_node", func(j *Job) *int { return &j.MinCPUsNode }),
 	intField("cpus", func(j *Job) *int { return &j.CPUs }),
+	intField("max_cpus", func(j *Job) *int { return &j.MaxCPUs }),
 	intField("tasks", func(j *Job) *int { return &j.Tasks }),
 	intField("cpus_per_task", func(j *Job) *int { return &j.CPUsPerTask }),
 	intField("tasks_per_node", func(j *Job) *int { return &j.TasksPerNode }),

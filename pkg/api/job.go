@@ -50,8 +50,11 @@ type Job struct {
 	MaxNodes int `json:"max_nodes,omitempty"`
 	// MinCPUsNode is Slurm's pn_min_cpus: the larger of --mincpus and
 	// CPUs per task times tasks per node.
-	MinCPUsNode   int   `json:"min_cpus_node,omitempty"`
-	CPUs          int   `json:"cpus"`          // allocated, or requested while pending
+	MinCPUsNode int `json:"min_cpus_node,omitempty"`
+	CPUs        int `json:"cpus"` // allocated, or requested while pending
+	// MaxCPUs is a pending job's most CPUs (scontrol update NumCPUs=N-M),
+	// 0 for none.
+	MaxCPUs       int   `json:"max_cpus,omitempty"`
 	Tasks         int   `json:"tasks"`         // --ntasks (1 when not given)
 	CPUsPerTask   int   `json:"cpus_per_task"` // 1 when not given
 	TasksPerNode  int   `json:"tasks_per_node,omitempty"`

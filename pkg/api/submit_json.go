@@ -55,6 +55,8 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.integer("tasks_per_node", int64(q.NTasksPerNode), true)
 	o.integer("cpus_per_task", int64(q.CPUsPerTask), true)
 	o.integer("min_cpus", int64(q.MinCPUs), true)
+	o.integer("num_cpus", int64(q.NumCPUs), true)
+	o.integer("max_cpus", int64(q.MaxCPUs), true)
 	o.boolean("no_kill", q.NoKill)
 	o.boolean("overcommit", q.Overcommit)
 	o.boolean("spread_job", q.SpreadJob)

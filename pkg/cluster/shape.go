@@ -68,6 +68,11 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	if req.NTasks > 0 && req.NTasksPerNode == 0 && cpt > 1 && s.CPUsPerNode == 0 && s.CPUs == req.NTasks*cpt {
 		s.CPUsPerNode = cpt // the least share of a node: one task
 	}
+	if req.NumCPUs > 0 {
+		// scontrol update NumCPUs= (or MinCPUsNode=): Slurm allocates
+		// that many CPUs, whatever the tasks need, at least one a node.
+		s.CPUs, s.CPUsPerNode = max(req.NumCPUs, s.Nodes), 0
+	}
 	minCPUs(&s, req)
 	s.GPUType = gpuType(req)
 	s.Exclusive = req.Exclusive == job.ExclusiveNodes || (part != nil && part.OverSubscribe == "EXCLUSIVE")

@@ -233,3 +233,25 @@ func mustConstraint(t *testing.T, s string) *job.Constraint {
 	}
 	return c
 }
+
+// TestShapeNumCPUs: scontrol update NumCPUs= (or MinCPUsNode=) gives the
+// job that many CPUs whatever its tasks need, as the peer runs a -n4 job
+// updated to MinCPUsNode=1 on one CPU; at least one a node.
+func TestShapeNumCPUs(t *testing.T) {
+	cfg := peerConfig(t)
+	normal, _ := cfg.Partition("normal")
+	for _, tc := range []struct {
+		req  job.Request
+		want int
+	}{
+		{job.Request{NTasks: 4, NumCPUs: 1}, 1},
+		{job.Request{NTasks: 4, CPUsPerTask: 2, NumCPUs: 3}, 3},
+		{job.Request{MinNodes: 2, NodesSet: true, NumCPUs: 1}, 2},
+		{job.Request{NTasks: 4}, 4},
+	} {
+		s, err := ShapeOf(&tc.req, cfg, normal)
+		if err != nil || s.CPUs != tc.want || (tc.req.NumCPUs > 0 && s.CPUsPerNode != 0) {
+			t.Errorf("%+v: CPUs %d per node %d (%v), want %d", tc.req, s.CPUs, s.CPUsPerNode, err, tc.want)
+		}
+	}
+}

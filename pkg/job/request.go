@@ -48,6 +48,11 @@ type Request struct {
 	NTasksPerNode int  `json:"tasks_per_node,omitempty"`
 	CPUsPerTask   int  `json:"cpus_per_task,omitempty"`
 	MinCPUs       int  `json:"min_cpus,omitempty"` // --mincpus: CPUs each node must have
+	// NumCPUs and MaxCPUs come from scontrol update NumCPUs=N[-M] (or
+	// MinCPUsNode=): the job's CPUs in place of its tasks' CPUs, as
+	// Slurm's min_cpus and max_cpus. 0: from the tasks; no maximum.
+	NumCPUs int `json:"num_cpus,omitempty"`
+	MaxCPUs int `json:"max_cpus,omitempty"`
 	// NoKill (-k, --no-kill): the job keeps running on its other nodes
 	// when one of them fails (not its batch host), as in Slurm.
 	NoKill bool `json:"no_kill,omitempty"`

@@ -175,7 +175,11 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 		// never above its maximum (-n6 --ntasks-per-node=2 -N1-2: 2-2).
 		nodes = strconv.Itoa(min(j.NodeCount, j.MaxNodes)) + "-" + strconv.Itoa(j.MaxNodes)
 	}
-	b = append(b, "NumNodes="+nodes+" NumCPUs="+strconv.Itoa(j.CPUs)+" NumTasks="+tasks+
+	numCPUs := strconv.Itoa(j.CPUs)
+	if j.MaxCPUs > 0 {
+		numCPUs += "-" + strconv.Itoa(j.MaxCPUs)
+	}
+	b = append(b, "NumNodes="+nodes+" NumCPUs="+numCPUs+" NumTasks="+tasks+
 		" CPUs/Task="+strconv.Itoa(max(j.CPUsPerTask, 1))+" ReqB:S:C:T=0:0:"+countOrStar(j.CoresPerSocket)+":"+
 		countOrStar(j.ThreadsPerCore)+sep...)
 	b = append(b, "TRES="+orNull(orDefault(j.TRESAllocStr, j.TRESReqStr))+sep...)

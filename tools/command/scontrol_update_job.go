@@ -1,6 +1,7 @@
 package command
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -176,6 +177,8 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 			return "scontrol: error: Invalid CPUsPerTask value: " + v + "\n", fieldAbort
 		}
 		u.CPUsPerTask = &n
+	case abbrev(t, "NumCPUs", 6):
+		return setNumCPUs(u, v)
 	case abbrev(t, "MinCPUsNode", 4):
 		n, ok := parseUint(v, 16)
 		if !ok {
@@ -261,6 +264,62 @@ func setNodeCount(u *api.JobUpdate, v string) (string, fieldOutcome) {
 		u.MaxNodes = &mx
 	}
 	return "", fieldSet
+}
+
+// setNumCPUs reads NumCPUs=N or N-M as Slurm's get_resource_arg_range
+// (k and m multiply by 1024 and 1048576; "" and "*" are 1-INT_MAX): the
+// least must be positive and the most, when given, no smaller.
+func setNumCPUs(u *api.JobUpdate, v string) (string, fieldOutcome) {
+	lo, hi, msg := resourceArgRange(v, "NumCPUs")
+	if msg != "" || lo <= 0 || (hi != 0 && hi < lo) {
+		return msg + "scontrol: error: Invalid NumCPUs value: " + v + "\n", fieldAbort
+	}
+	u.NumCPUs = &lo
+	if hi != 0 {
+		u.MaxCPUs = &hi
+	}
+	return "", fieldSet
+}
+
+// resourceArgRange is Slurm's get_resource_arg_range: "N" or "N-M", each
+// a number as strtol reads it with an optional k or m multiplier. msg is
+// the error line Slurm prints for what it cannot read; max is 0 when
+// only N is given.
+func resourceArgRange(arg, what string) (lo, hi int, msg string) {
+	if arg == "" || arg[0] == '*' {
+		return 1, math.MaxInt32, ""
+	}
+	invalid := "scontrol: error: Invalid numeric value \"" + arg + "\" for " + what + ".\n"
+	number := func(s string) (int64, string) {
+		v, n := job.Strtol(s)
+		if n < len(s) {
+			switch s[n] {
+			case 'k', 'K':
+				v, n = v*1024, n+1
+			case 'm', 'M':
+				v, n = v*1048576, n+1
+			}
+		}
+		return v, s[n:]
+	}
+	v, rest := number(arg)
+	if (rest != "" && rest[0] != '-') || v < 0 {
+		return 0, 0, invalid
+	}
+	if v > math.MaxInt32 {
+		return 0, 0, "scontrol: error: Numeric argument (" + strconv.FormatInt(v, 10) + ") to big for " + what + ".\n"
+	}
+	if rest == "" {
+		return int(v), 0, ""
+	}
+	w, rest := number(rest[1:])
+	if (rest != "" && rest[0] != '-') || w <= 0 {
+		return 0, 0, invalid
+	}
+	if w > math.MaxInt32 {
+		return 0, 0, "scontrol: error: Numeric argument (" + strconv.FormatInt(w, 10) + ") to big for " + what + ".\n"
+	}
+	return int(v), int(w), ""
 }
 
 // setMemory reads MinMemoryNode= and MinMemoryCPU=: megabytes as a plain
