@@ -78,6 +78,9 @@ func TestScontrolUpdateContiguous(t *testing.T) {
 			wantErr: "scontrol: error: Invalid Contiguous value: -1\n", wantCode: 1},
 		"too large": {arg: "Contiguous=65536",
 			wantErr: "scontrol: error: Invalid Contiguous value: 65536\n", wantCode: 1},
+		"NO_VAL16": {arg: "Contiguous=65534",
+			wantErr: "scontrol: error: Invalid Contiguous value: 65534\n", wantCode: 1},
+		"a blank and a sign": {arg: "Contiguous= +1", want: val(1)},
 		"two letters": {arg: "Co=1",
 			wantErr: "Update of this parameter is not supported: Co=1\nRequest aborted\n", wantCode: 1},
 	}

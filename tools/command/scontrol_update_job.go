@@ -98,22 +98,15 @@ func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (str
 	return "", fieldSet
 }
 
-// setContiguous reads Contiguous= as Slurm's scontrol does: a prefix of
-// YES or NO, else a 16-bit number; nothing is 0 (the peer clears the
-// flag for "Contiguous=").
+// setContiguous reads Contiguous= as Slurm's scontrol does
+// (yesNoUint16): a prefix of YES or NO, else a 16-bit number other than
+// Slurm's NO_VAL16 and INFINITE16; nothing is 0 (the peer clears the flag
+// for "Contiguous="). Any number but 0 sets the flag (Slurm shows the
+// number; Loam shows 1).
 func setContiguous(u *api.JobUpdate, v string) (string, fieldOutcome) {
-	var n int
-	switch {
-	case v == "":
-	case strings.HasPrefix("YES", strings.ToUpper(v)):
-		n = 1
-	case strings.HasPrefix("NO", strings.ToUpper(v)):
-	default:
-		x, ok := parseUint(v, 16)
-		if !ok {
-			return "scontrol: error: Invalid Contiguous value: " + v + "\n", fieldAbort
-		}
-		n = int(x)
+	n, ok := yesNoUint16(v)
+	if !ok {
+		return "scontrol: error: Invalid Contiguous value: " + v + "\n", fieldAbort
 	}
 	u.Contiguous = &n
 	return "", fieldSet

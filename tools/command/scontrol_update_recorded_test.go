@@ -51,7 +51,6 @@ func TestScontrolUpdateNodeUse(t *testing.T) {
 		"cluster features":        {args: []string{"ClusterF=x"}, want: &api.JobUpdate{ClusterFeatures: pstr("x")}},
 		"cluster too short a tag": {args: []string{"Cluster=x"}, wantErr: notSupported("Cluster=x"), wantCode: 1},
 		"no network update":       {args: []string{"Network=foo"}, wantErr: notSupported("Network=foo"), wantCode: 1},
-		"no CPU count update":     {args: []string{"NumCPUs=2"}, wantErr: notSupported("NumCPUs=2"), wantCode: 1},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) { checkJobUpdate(t, tc.args, tc.want, tc.wantErr, tc.wantCode) })
