@@ -15,6 +15,7 @@ const (
 	Help                  // --help: print the help text, exit 0
 	Usage                 // --usage: print the usage text, exit 0
 	Version               // --version: print the version, exit 0
+	ListMPI               // srun --mpi=list: print MPITypes, exit 0
 )
 
 func setHelp(b *builder, v value) error    { b.action = Help; return nil }

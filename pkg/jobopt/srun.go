@@ -147,10 +147,16 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 		}
 	}
 	st.Command = args[g.optind:]
+	if st.mpi == "list" && st.mpiSrc.name != "" {
+		return &StepResult{Action: ListMPI}, nil
+	}
 	if needCommand && len(st.Command) == 0 {
 		return nil, b.fatal("No command given to execute.")
 	}
 	if err := b.verifyStep(st); err != nil {
+		return nil, err
+	}
+	if err := b.checkMPI(st); err != nil {
 		return nil, err
 	}
 	st.Quiet, st.Verbose = b.quiet || st.Quiet, b.verbose

@@ -5,6 +5,10 @@ package jobopt
 type srunState struct {
 	StepOptions
 	srun bool // srun rather than salloc
+	// mpi is --mpi's last value (mpi.go); mpiSrc how it was given, its
+	// name empty when it was not.
+	mpi    string
+	mpiSrc value
 }
 
 // SrunOptions returns srun's option table in Slurm 22.05's order (the
@@ -79,7 +83,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "mem-per-cpu", Arg: RequiredArg, Env: env("SLURM_MEM_PER_CPU"), set: setMemPerCPU},
 		{Long: "mem-per-gpu", Arg: RequiredArg, Env: env("SLURM_MEM_PER_GPU"), set: setMemPerGPU},
 		{Long: "mincpus", Arg: RequiredArg},
-		{Long: "mpi", Arg: RequiredArg, Env: env("SLURM_MPI_TYPE")},
+		{Long: "mpi", Arg: RequiredArg, Env: env("SLURM_MPI_TYPE"), set: st.setMPI},
 		{Long: "msg-timeout", Arg: RequiredArg},
 		{Long: "multi-prog", Arg: NoArg, set: st.setMultiProg},
 		{Long: "network", Arg: RequiredArg, Env: env("SLURM_NETWORK"), set: setNetwork},

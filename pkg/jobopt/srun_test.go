@@ -268,3 +268,56 @@ func splitArgs(s string) []string {
 	}
 	return out
 }
+
+// TestSrunMPI: the peer's srun fails on an MPI type it cannot load (five
+// lines, exit 1), prints its list for a final --mpi=list even without a
+// command, and takes none; Loam ignores Slurm's PMI plugins with a
+// warning.
+func TestSrunMPI(t *testing.T) {
+	foo := []string{
+		"srun: error: Couldn't find the specified plugin name for mpi/foo looking at all files",
+		"srun: error: cannot find mpi plugin for mpi/foo",
+		"srun: error: MPI: Cannot create context for mpi/foo",
+		"srun: error: MPI: Unable to load any plugin",
+		"srun: error: Invalid MPI type 'foo', --mpi=list for acceptable types",
+	}
+	tests := map[string]struct {
+		env      []string
+		args     []string
+		action   Action
+		errLines []string
+		warnings []string
+	}{
+		"an unknown type":            {args: []string{"--mpi=foo", "true"}, errLines: foo},
+		"an unknown type in the env": {env: []string{"SLURM_MPI_TYPE=foo"}, args: []string{"true"}, errLines: foo},
+		"list without a command":     {args: []string{"--mpi=list"}, action: ListMPI},
+		"list, last of two":          {args: []string{"--mpi=none", "--mpi=list", "true"}, action: ListMPI},
+		"list, then none":            {args: []string{"--mpi=list", "--mpi=none", "true"}},
+		"none":                       {args: []string{"--mpi=none", "true"}},
+		"pmix is ignored":            {args: []string{"--mpi=pmix", "true"}, warnings: []string{"srun: warning: Loam ignores --mpi"}},
+		"names are case-sensitive": {args: []string{"--mpi=PMIX", "true"}, errLines: []string{
+			"srun: error: Couldn't find the specified plugin name for mpi/PMIX looking at all files",
+			"srun: error: cannot find mpi plugin for mpi/PMIX",
+			"srun: error: MPI: Cannot create context for mpi/PMIX",
+			"srun: error: MPI: Unable to load any plugin",
+			"srun: error: Invalid MPI type 'PMIX', --mpi=list for acceptable types"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			res, err := (&Parser{Env: tc.env, Cwd: "/home/u", Now: testNow}).Srun(tc.args)
+			if tc.errLines != nil {
+				var e *Error
+				if !errors.As(err, &e) || e.Code != ExitError || !cmp.Equal(e.Lines, tc.errLines) {
+					t.Fatalf("err = %v, want exit 1 and %q", err, tc.errLines)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Action != tc.action || !cmp.Equal(res.Warnings, tc.warnings) {
+				t.Errorf("action %v warnings %q, want %v %q", res.Action, res.Warnings, tc.action, tc.warnings)
+			}
+		})
+	}
+}

@@ -279,6 +279,11 @@ func informed(w *output, a jobopt.Action, help, usage string) bool {
 		w.printf("%s", usage)
 	case jobopt.Version:
 		w.printf("%s\n", versionLine)
+	case jobopt.ListMPI:
+		w.printf("MPI plugin types are...\n")
+		for _, t := range jobopt.MPITypes {
+			w.printf("\t%s\n", t)
+		}
 	default:
 		return false
 	}
