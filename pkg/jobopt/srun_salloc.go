@@ -85,10 +85,14 @@ func (st *srunState) setImmediate(_ *builder, v value) error {
 		st.Immediate = nil
 		return nil
 	}
-	n := 0
+	n := 1 // --immediate alone: Slurm's DEFAULT_IMMEDIATE
 	if v.has {
 		m, _ := cStrtol(v.str)
 		n = int(max(m, 0))
+	}
+	if n == 0 {
+		st.Immediate = nil // -I0 waits as without -I (the peer's srun)
+		return nil
 	}
 	st.Immediate = &n
 	return nil

@@ -33,7 +33,8 @@ func TestSrunStepSharingOptions(t *testing.T) {
 	}{
 		"--overlap":     {args: []string{"--overlap", "true"}, want: shape{Overlap: true}},
 		"SLURM_OVERLAP": {env: []string{"SLURM_OVERLAP=1"}, args: []string{"true"}, want: shape{Overlap: true}},
-		"-I: at once":   {args: []string{"-I", "true"}, want: shape{Immediate: &zero}},
+		"-I: at once":   {args: []string{"-I", "true"}, want: shape{Immediate: &one}},
+		"-I0: no -I":    {args: []string{"-I0", "true"}, want: shape{}},
 		"-r1 -N1":       {args: []string{"-r1", "-N1", "true"}, want: shape{Relative: &one, NodesOnCommandLine: true}},
 		"-r0":           {args: []string{"-r", "0", "true"}, want: shape{Relative: &zero}},
 		"-r-1 is refused as the peer refuses it": {args: []string{"-r-1", "true"},

@@ -72,10 +72,12 @@ func checkChdir(env *Env, w *output, dir string) bool {
 	return false
 }
 
-// allocateImmediate is salloc -I: the allocation must be granted at once
-// (-I or -I1: within the scheduler's next cycle) or within the given
-// seconds, else it is given up, with the peer's words. A held job or one that may not start
-// yet (--begin) is refused as slurmctld refuses it for -I.
+// allocateImmediate is salloc -I (and srun's for its own allocation): the
+// allocation must be granted at once (-I or -I1: within the scheduler's
+// next cycle) or within the given seconds, else it is given up, with the
+// peer's words (srun's without salloc's "has been revoked"). A held job or
+// one that may not start yet (--begin) is refused as slurmctld refuses it
+// for -I.
 func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Request, secs int, sigs <-chan os.Signal) (*api.Allocation, int) {
 	if !a.submit(ctx, env, req) {
 		return nil, errorExit(env)
@@ -83,7 +85,7 @@ func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Req
 	if req.Hold || (req.Begin != nil && req.Begin.After(env.Now())) {
 		a.release(ctx, job.ExitCode{})
 		a.w.errf("%s: %s", allocFailed[a.prog], api.NewError(api.CodeDependency).Message)
-		a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+		a.givenUp()
 		return nil, 1
 	}
 	if secs > 1 {
@@ -103,8 +105,16 @@ func (a *allocator) allocateImmediate(ctx context.Context, env *Env, req job.Req
 		a.w.errf("Unable to allocate resources: Requested nodes are busy") // ESLURM_NODES_BUSY
 	}
 	a.release(ctx, job.ExitCode{})
-	a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+	a.givenUp()
 	return nil, 1
+}
+
+// givenUp is salloc's last line for an allocation it gave up; srun
+// prints none.
+func (a *allocator) givenUp() {
+	if a.prog == "salloc" {
+		a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+	}
 }
 
 // heldNotice says, as Slurm's salloc does when the controller accepts a
@@ -146,7 +156,7 @@ func (a *allocator) allocateWithin(ctx context.Context, secs int64, sigs <-chan 
 			return nil, 1
 		case al.Ready:
 			if waits > 0 {
-				a.w.raw("salloc: job " + u32s(a.id) + " has been allocated resources\n")
+				a.w.raw(a.prog + ": job " + u32s(a.id) + " has been allocated resources\n")
 			}
 			return al, 0
 		case al.Ended:
@@ -154,12 +164,20 @@ func (a *allocator) allocateWithin(ctx context.Context, secs int64, sigs <-chan 
 			return nil, 1
 		}
 		if waits == 0 {
-			a.w.raw("salloc: Pending job allocation " + u32s(a.id) + "\nsalloc: job " + u32s(a.id) +
-				" queued and waiting for resources\n")
+			if a.prog == "salloc" {
+				a.w.raw("salloc: Pending job allocation " + u32s(a.id) + "\n")
+			}
+			a.w.raw(a.prog + ": job " + u32s(a.id) + " queued and waiting for resources\n")
 		}
 	}
-	a.w.errf("Unable to allocate resources: Connection timed out") // ETIMEDOUT
 	a.release(ctx, job.ExitCode{})
-	a.w.raw("salloc: Job allocation " + u32s(a.id) + " has been revoked.\n")
+	if a.prog == "salloc" {
+		// The peer's salloc says so before it reports its timed-out wait;
+		// srun reports the busy nodes as with -I alone.
+		a.givenUp()
+		a.w.errf("Unable to allocate resources: Connection timed out") // ETIMEDOUT
+	} else {
+		a.w.errf("Unable to allocate resources: Requested nodes are busy") // ESLURM_NODES_BUSY
+	}
 	return nil, 1
 }

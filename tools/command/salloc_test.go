@@ -56,8 +56,8 @@ func TestSallocOptions(t *testing.T) {
 		"immediate within seconds, timed out": {args: []string{"-I2", "true"}, waits: []api.Allocation{pending},
 			wantCode: 1, wantAlloc: true, wantRelease: true,
 			wantStderr: "salloc: Pending job allocation 7\nsalloc: job 7 queued and waiting for resources\n" +
-				"salloc: error: Unable to allocate resources: Connection timed out\n" +
-				"salloc: Job allocation 7 has been revoked.\n"},
+				"salloc: Job allocation 7 has been revoked.\n" +
+				"salloc: error: Unable to allocate resources: Connection timed out\n"},
 		"immediate within seconds, granted": {args: []string{"--immediate=2", "true"}, waits: []api.Allocation{pending, ready},
 			wantDir: "/home/alice/work", wantAlloc: true, wantRelease: true,
 			wantStderr: "salloc: Pending job allocation 7\nsalloc: job 7 queued and waiting for resources\n" +

@@ -153,10 +153,15 @@ func (r *srunRun) allocation(ctx context.Context) int {
 		if len(r.res.Step.Command) > 0 {
 			r.allocator.command = r.res.Step.Command[0]
 		}
+		var al *api.Allocation
+		var code int
 		if r.res.Step.Immediate != nil {
-			r.w.raw("srun: warning: Loam ignores --immediate for a new allocation\n") // steps: srun_busy.go
+			// --immediate: granted within the seconds or given up (steps
+			// in an allocation: srun_busy.go)
+			al, code = r.allocator.allocateImmediate(ctx, r.env, r.res.Request, *r.res.Step.Immediate, r.sigs)
+		} else {
+			al, code = r.allocator.allocate(ctx, r.env, r.res.Request, r.sigs)
 		}
-		al, code := r.allocator.allocate(ctx, r.env, r.res.Request, r.sigs)
 		if code != 0 {
 			return code
 		}
