@@ -162,6 +162,9 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 		if picks == nil {
 			picks = c.place(part, d, end, own)
 		}
+		if picks == nil && len(d.grown) > 0 {
+			picks = c.placeGrown(j, part, d, end, own) // growth.go
+		}
 		c.lender, c.headPos = false, -1
 		if picks != nil {
 			c.commitStart(j, part, picks, owned)

@@ -40,6 +40,9 @@ type demand struct {
 	// wide is the same request on Shape.MaxNodes nodes, tried first when
 	// it starts now; nil when there is no wider shape.
 	wide *demand
+	// grown are a -w job's request on one, two... more nodes than it
+	// names (growth.go), tried in turn when it cannot start now on them.
+	grown []demand
 	// maxLeaves is --switches while it binds: the most leaf switches the
 	// nodes may span for a start before leafUntil (0: any). switches.go.
 	maxLeaves int

@@ -268,8 +268,12 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache, alt
 		sh := pj.Shape
 		sh.Nodes = n
 		if dn, rn := c.demandOn(pj, &sh, p, feas, alt); rn == "" {
+			c.growListed(&dn, pj, p, feas, alt) // growth.go
 			return dn, ""
 		}
+	}
+	if r == "" {
+		c.growListed(&d, pj, p, feas, alt)
 	}
 	return d, r
 }
