@@ -35,6 +35,11 @@ func (b *builder) checkValue(o *Option, v value) error {
 	return check(b, v)
 }
 
+// setGetUserEnv takes --get-user-env, which environment() turns into
+// SLURM_GET_USER_ENV=1 as sbatch does; its timeout and mode are checked
+// (checkGetUserEnv) and not used: the node's login shell has its own.
+func setGetUserEnv(b *builder, v value) error { return nil }
+
 // checkGetUserEnv reads --get-user-env=[timeout][S|L] as Slurm does: a
 // number as strtol reads it, then nothing or a mode letter (only the first
 // character after the number is looked at, so "10Lx" passes).

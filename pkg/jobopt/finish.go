@@ -41,9 +41,10 @@ func (b *builder) environment() []string {
 			}
 		}
 	}
-	if r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL") {
-		// As sbatch does for NONE or a list: the node loads the user's
-		// login environment under the job's own variables.
+	if _, asked := b.passed["get-user-env"]; asked || (r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL")) {
+		// As sbatch does for --get-user-env, NONE or a list: the node
+		// loads the user's login environment under the job's own
+		// variables.
 		own.set("SLURM_GET_USER_ENV", "1")
 	}
 	var file envList

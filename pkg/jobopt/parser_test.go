@@ -85,6 +85,9 @@ func TestEnvironment(t *testing.T) {
 		"NONE keeps SLURM variables only": {args: []string{"--export=NONE", "--open-mode=a", "-d", "afterok:5", "job.sh"}, want: []string{
 			"SLURM_CONF=/etc/slurm/slurm.conf", "SLURM_JOB_NAME=job.sh", "SLURM_OPEN_MODE=a",
 			"SLURM_JOB_DEPENDENCY=afterok:5", "SLURM_EXPORT_ENV=NONE", "SLURM_GET_USER_ENV=1", "SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1"}},
+		"--get-user-env asks the node for the login environment": {args: []string{"--get-user-env", "job.sh"}, want: []string{
+			"HOME=/home/u", "FOO=1", "SLURM_CONF=/etc/slurm/slurm.conf", "SLURM_JOB_NAME=job.sh", "SLURM_GET_USER_ENV=1",
+			"SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1"}},
 		"a list with a value and GPU variables": {args: []string{"--export=FOO,BAR=2", "--gpus-per-node=h100:2", "-c", "8", "job.sh"}, want: []string{
 			"FOO=1", "BAR=2", "SLURM_CONF=/etc/slurm/slurm.conf", "SLURM_JOB_NAME=job.sh",
 			"SLURM_EXPORT_ENV=FOO,BAR=2", "SLURM_GET_USER_ENV=1", "SLURM_SUBMIT_DIR=/home/u", "SLURM_SUBMIT_HOST=login1",

@@ -38,7 +38,7 @@ func SbatchOptions() []Option {
 		{Long: "export", Arg: RequiredArg, Env: env("SBATCH_EXPORT"), set: setExport},
 		{Long: "export-file", Arg: RequiredArg, set: setExportFile},
 		{Long: "extra-node-info", Short: 'B', Arg: RequiredArg, set: setExtraNodeInfo},
-		{Long: "get-user-env", Arg: OptionalArg, Env: env("SBATCH_GET_USER_ENV")},
+		{Long: "get-user-env", Arg: OptionalArg, Env: env("SBATCH_GET_USER_ENV"), set: setGetUserEnv},
 		{Long: "gid", Arg: RequiredArg, set: setGID},
 		{Long: "gpu-bind", Arg: RequiredArg, Env: env("SBATCH_GPU_BIND"), set: setGPUBind},
 		{Long: "gpu-freq", Arg: RequiredArg, Env: env("SBATCH_GPU_FREQ")},
