@@ -66,8 +66,9 @@ func setGPUBind(b *builder, v value) error {
 	if err := checkGPUBind(v.str); err != nil {
 		return b.clientError("Invalid --gpu-bind argument: gpu:%s", v.str)
 	}
+	// Not ignored: the job's srun steps read it back from SLURM_GPU_BIND
+	// (finish_passed.go) and bind each task's GPUs, as in Slurm.
 	b.req.TRESBind = "gpu:" + v.str
-	b.ignored(v)
 	return nil
 }
 
