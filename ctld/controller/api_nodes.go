@@ -258,7 +258,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 		State: p.State, Default: p.Default, MaxTime: durationSeconds(p.MaxTime), DefaultTime: durationSeconds(p.DefaultTime),
 		MaxNodes: p.MaxNodes, MinNodes: p.MinNodes, PriorityTier: p.PriorityTier, PriorityJobFactor: p.PriorityJobFactor,
 		PreemptMode: string(p.PreemptMode), GraceTime: int64(p.GraceTime.Seconds()), AllowAccounts: p.AllowAccounts,
-		DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, AllowGroups: p.AllowGroups, Hidden: p.Hidden,
+		DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, DenyQOS: p.DenyQOS, AllowGroups: p.AllowGroups, Hidden: p.Hidden,
 		OverSubscribe: p.OverSubscribe, DefMemPerCPU: p.DefMemPerCPU, DefMemPerGPU: p.DefMemPerGPU, MaxMemPerNode: p.MaxMemPerNode,
 		DefMemPerNode: p.DefMemPerNode, MaxMemPerCPU: p.MaxMemPerCPU, // memlimits.go
 		InheritedMemory: p.InheritedMemory,

@@ -158,6 +158,9 @@ func editPartition(conf *slurmconf.Config, i int, u *api.PartitionUpdate) *api.E
 	if err := setPartLimits(&p, &u.PartitionLimits); err != nil { // partition_limits.go
 		return err
 	}
+	if err := setPartPolicy(conf, &p, &u.PartitionLimits); err != nil { // partition_limits.go
+		return err
+	}
 	if u.AllowAccounts != nil {
 		p.AllowAccounts = lowerAll(*u.AllowAccounts)
 	}

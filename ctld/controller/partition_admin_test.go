@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -306,5 +307,54 @@ func TestKeepPartitions(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPartitionPolicyUpdate follows the peer's answers to scontrol update
+// partition: bad JobDefaults and TRESBillingWeights are refused with
+// slurmctld's words; the accepted keys show as scontrol prints them
+// (JobDefaults replaces the whole list, DenyQos shows without AllowQos,
+// DefMemPerCPU and MaxMemPerNode replace DefMemPerNode and MaxMemPerCPU).
+func TestPartitionPolicyUpdate(t *testing.T) {
+	h := newHarness(t)
+	str := func(s string) *string { return &s }
+	upd := func(l api.PartitionLimits) (api.Partition, *api.Error) {
+		var out api.PartitionsResponse
+		err := h.call(0, api.PathPartitionUpdate, &api.PartitionUpdate{Name: "batch", PartitionLimits: l}, &out)
+		if err != nil {
+			return api.Partition{}, err
+		}
+		return out.Partitions[0], nil
+	}
+	for _, tc := range []struct {
+		l    api.PartitionLimits
+		code api.Code
+		msg  string
+	}{
+		{api.PartitionLimits{JobDefaults: str("foo")}, api.CodeInvalidJobDefaults, "Invalid JobDefaults specification"},
+		{api.PartitionLimits{JobDefaults: str("DefCpuPerGPU=x")}, api.CodeInvalidJobDefaults, "Invalid JobDefaults specification"},
+		{api.PartitionLimits{BillingWeights: str("foo")}, api.CodeInvalidBillingWeights, "Invalid TRESBillingWeights specification"},
+	} {
+		if _, err := upd(tc.l); err == nil || err.Code != tc.code || err.Message != tc.msg {
+			t.Errorf("%+v: %v, want %s %q", tc.l, err, tc.code, tc.msg)
+		}
+	}
+	def, maxNode := int64(2000), int64(1000)
+	p, err := upd(api.PartitionLimits{JobDefaults: str("DefMemPerGPU=100,DefCpuPerGPU=3"), BillingWeights: str("CPU=2.0"),
+		DenyQOS: str("normal"), PreemptMode: str("cancel"), DefMemPerCPU: &def, MaxMemPerNode: &maxNode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{p.DefCPUPerGPU, p.DefMemPerGPU, p.TRESBillingWeights, p.DenyQOS, p.AllowQOS, p.PreemptMode,
+		p.DefMemPerCPU, p.DefMemPerNode, p.MaxMemPerNode, p.MaxMemPerCPU}
+	want := []any{int64(3), int64(100), "CPU=2.0", []string{"normal"}, []string(nil), "CANCEL", int64(2000), int64(0), int64(1000), int64(0)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after the update (-want +got):\n%s", diff)
+	}
+	if p, err = upd(api.PartitionLimits{JobDefaults: str("DefCpuPerGPU=2"), BillingWeights: str("")}); err != nil {
+		t.Fatal(err)
+	}
+	if p.DefCPUPerGPU != 2 || !slices.Contains(p.InheritedMemory, "DefMemPerGPU") || p.TRESBillingWeights != "" {
+		t.Errorf("JobDefaults=DefCpuPerGPU=2 T=: cpu/gpu %d, inherited %v, weights %q", p.DefCPUPerGPU, p.InheritedMemory, p.TRESBillingWeights)
 	}
 }

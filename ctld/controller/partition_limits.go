@@ -2,6 +2,7 @@ package controller
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -10,7 +11,7 @@ import (
 )
 
 // setPartLimits applies scontrol's OverTimeLimit, DisableRootJobs,
-// DefMemPerNode, MaxMemPerCPU, MaxCPUsPerNode, ExclusiveUser, RootOnly,
+// DefMemPerNode, MaxMemPerCPU, DefMemPerCPU, MaxMemPerNode, MaxCPUsPerNode, ExclusiveUser, RootOnly,
 // ReqResv and AllocNodes to p. scontrol checked the values' form; an
 // AllocNodes that is not a host list is refused here.
 func setPartLimits(p *slurmconf.Partition, l *api.PartitionLimits) *api.Error {
@@ -50,7 +51,78 @@ func setPartLimits(p *slurmconf.Partition, l *api.PartitionLimits) *api.Error {
 		p.MaxMemPerCPU, p.MaxMemPerNode = max(*l.MaxMemPerCPU, 0), slurmconf.Unlimited
 		p.InheritedMemory = ownMemory(p.InheritedMemory, "MaxMemPerCPU", "MaxMemPerNode")
 	}
+	if l.DefMemPerCPU != nil {
+		p.DefMemPerCPU, p.DefMemPerNode = max(*l.DefMemPerCPU, 0), 0
+		p.InheritedMemory = ownMemory(p.InheritedMemory, "DefMemPerCPU", "DefMemPerNode")
+	}
+	if l.MaxMemPerNode != nil {
+		p.MaxMemPerNode, p.MaxMemPerCPU = max(*l.MaxMemPerNode, 0), 0
+		if p.MaxMemPerNode == 0 {
+			p.MaxMemPerNode = slurmconf.Unlimited
+		}
+		p.InheritedMemory = ownMemory(p.InheritedMemory, "MaxMemPerNode", "MaxMemPerCPU")
+	}
 	return nil
+}
+
+// setPartPolicy applies AllowQos=, DenyQos=, PreemptMode=, JobDefaults=
+// and TRESBillingWeights=, refusing what slurmctld refuses with its words.
+// JobDefaults replaces the partition's whole list, as in Slurm: a
+// DefMemPerGPU it lacks falls back to the cluster's.
+func setPartPolicy(conf *slurmconf.Config, p *slurmconf.Partition, l *api.PartitionLimits) *api.Error {
+	if l.AllowQOS != nil {
+		p.AllowQOS = qosList(*l.AllowQOS)
+	}
+	if l.DenyQOS != nil {
+		p.DenyQOS = qosList(*l.DenyQOS)
+	}
+	if l.PreemptMode != nil {
+		mode, ok := slurmconf.ParsePreemptMode(*l.PreemptMode)
+		if !ok {
+			return api.Errorf(api.CodeBadRequest, "PreemptMode=%s", *l.PreemptMode)
+		}
+		p.PreemptMode = mode
+	}
+	if l.JobDefaults != nil {
+		d, err := slurmconf.ParseJobDefaults(*l.JobDefaults)
+		if err != nil {
+			return api.Errorf(api.CodeInvalidJobDefaults, "%v", err)
+		}
+		p.DefCPUPerGPU = d.CPUPerGPU
+		if d.MemPerGPU > 0 {
+			p.DefMemPerGPU = d.MemPerGPU
+			p.InheritedMemory = ownMemory(p.InheritedMemory, "DefMemPerGPU")
+		} else if !slices.Contains(p.InheritedMemory, "DefMemPerGPU") {
+			p.DefMemPerGPU = conf.DefMemPerGPU
+			p.InheritedMemory = append(slices.Clone(p.InheritedMemory), "DefMemPerGPU")
+		}
+	}
+	if l.BillingWeights != nil {
+		p.Billing = slurmconf.BillingWeights{} // empty: every job is billed its CPUs again
+		if *l.BillingWeights != "" {
+			w, err := slurmconf.ParseBillingWeights(*l.BillingWeights)
+			if err != nil {
+				return api.Errorf(api.CodeInvalidBillingWeights, "%v", err)
+			}
+			p.Billing = w
+		}
+	}
+	return nil
+}
+
+// qosList is AllowQos=/DenyQos='s list; ALL or nothing is every QOS.
+func qosList(v string) []string {
+	var out []string
+	for _, q := range strings.Split(v, ",") {
+		if q == "" {
+			continue
+		}
+		if strings.EqualFold(q, "ALL") {
+			return nil
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 func setBool(dst *bool, v *bool) {

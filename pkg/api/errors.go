@@ -75,6 +75,8 @@ const (
 	CodeInvalidNice           Code = "ESLURM_INVALID_NICE"
 	CodeInvalidTimeMin        Code = "ESLURM_INVALID_TIME_MIN_LIMIT"
 	CodeInvalidAcctFreq       Code = "ESLURMD_INVALID_ACCT_FREQ"
+	CodeInvalidJobDefaults    Code = "ESLURM_INVALID_JOB_DEFAULTS"
+	CodeInvalidBillingWeights Code = "ESLURM_INVALID_TRES_BILLING_WEIGHTS"
 	CodeAuthCredInvalid       Code = "ESLURM_AUTH_CRED_INVALID"
 	CodeAuthExpired           Code = "ESLURMD_CREDENTIAL_EXPIRED"
 	CodeAuthReplayed          Code = "ESLURMD_CREDENTIAL_REPLAYED"
@@ -170,6 +172,8 @@ var texts = map[Code]string{
 	CodeInvalidNice:           "Invalid --nice value",
 	CodeInvalidTimeMin:        "Invalid time-min specification (exceeds job's time or other limits)",
 	CodeInvalidAcctFreq:       "Invalid accounting frequency requested",
+	CodeInvalidJobDefaults:    "Invalid JobDefaults specification",
+	CodeInvalidBillingWeights: "Invalid TRESBillingWeights specification",
 	CodeAuthCredInvalid:       "Invalid authentication credential",
 	CodeAuthExpired:           "Job credential expired",
 	CodeAuthReplayed:          "Job credential replayed",

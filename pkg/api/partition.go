@@ -24,6 +24,7 @@ type Partition struct {
 	AllowAccounts     []string `json:"allow_accounts,omitempty"` // nil: ALL
 	DenyAccounts      []string `json:"deny_accounts,omitempty"`
 	AllowQOS          []string `json:"allow_qos,omitempty"`
+	DenyQOS           []string `json:"deny_qos,omitempty"`     // shown only without AllowQOS
 	AllowGroups       []string `json:"allow_groups,omitempty"` // nil: ALL
 	Hidden            bool     `json:"hidden,omitempty"`
 	// HiddenFromCaller is set when the partition is Hidden or its

@@ -52,13 +52,27 @@ type PartitionLimits struct {
 	RootOnly        *bool   `json:"root_only,omitempty"`
 	ReqResv         *bool   `json:"req_resv,omitempty"`
 	AllocNodes      *string `json:"alloc_nodes,omitempty"`
+	// DefMemPerCPU and MaxMemPerNode (MB) replace DefMemPerNode and
+	// MaxMemPerCPU and the reverse, as on a slurm.conf line.
+	DefMemPerCPU  *int64 `json:"def_mem_per_cpu,omitempty"`
+	MaxMemPerNode *int64 `json:"max_mem_per_node,omitempty"`
+	// AllowQOS and DenyQOS are comma lists ("ALL" or empty: every QOS);
+	// PreemptMode, JobDefaults ("DefCpuPerGPU=N,DefMemPerGPU=M") and
+	// BillingWeights (TRESBillingWeights) as slurm.conf writes them.
+	AllowQOS       *string `json:"allow_qos,omitempty"`
+	DenyQOS        *string `json:"deny_qos,omitempty"`
+	PreemptMode    *string `json:"preempt_mode,omitempty"`
+	JobDefaults    *string `json:"job_defaults,omitempty"`
+	BillingWeights *string `json:"billing_weights,omitempty"`
 }
 
 // Empty tells whether l changes nothing.
 func (l *PartitionLimits) Empty() bool {
 	return l.OverTimeLimit == nil && l.DisableRootJobs == nil && l.DefMemPerNode == nil &&
 		l.MaxMemPerCPU == nil && l.MaxCPUsPerNode == nil && l.ExclusiveUser == nil &&
-		l.RootOnly == nil && l.ReqResv == nil && l.AllocNodes == nil
+		l.RootOnly == nil && l.ReqResv == nil && l.AllocNodes == nil && l.DefMemPerCPU == nil &&
+		l.MaxMemPerNode == nil && l.AllowQOS == nil && l.DenyQOS == nil && l.PreemptMode == nil &&
+		l.JobDefaults == nil && l.BillingWeights == nil
 }
 
 // Empty tells whether u changes nothing.

@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -252,29 +253,46 @@ func (x *dec) preemptMode(name string, dst *PreemptMode) {
 	if !ok {
 		return
 	}
+	mode, err := readPreemptMode(f.Value, func(format string, args ...any) {
+		x.d.warnf(f.Pos, x.rec, f.Key, format, args...)
+	})
+	if err != nil {
+		x.bad(f, "%v", err)
+		return
+	}
+	*dst = mode
+}
+
+// ParsePreemptMode reads a PreemptMode value as slurm.conf does (scontrol
+// update PartitionName=... PreemptMode=); ok is false for a value
+// slurm.conf refuses.
+func ParsePreemptMode(s string) (PreemptMode, bool) {
+	mode, err := readPreemptMode(s, func(string, ...any) {})
+	return mode, err == nil
+}
+
+func readPreemptMode(s string, warnf func(format string, args ...any)) (PreemptMode, error) {
 	var mode PreemptMode
-	for _, part := range splitList(f.Value) {
+	for _, part := range splitList(s) {
 		switch strings.ToUpper(part) {
 		case "OFF", "CANCEL", "REQUEUE":
 			if mode != "" {
-				x.bad(f, "%q names more than one mode", f.Value)
-				return
+				return "", fmt.Errorf("%q names more than one mode", s)
 			}
 			mode = PreemptMode(strings.ToUpper(part))
 		case "SUSPEND":
-			x.d.warnf(f.Pos, x.rec, f.Key, "Loam does not suspend jobs: SUSPEND is read as REQUEUE")
+			warnf("Loam does not suspend jobs: SUSPEND is read as REQUEUE")
 			mode = PreemptRequeue
 		case "GANG", "WITHIN":
-			x.d.warnf(f.Pos, x.rec, f.Key, "%s is not used by Loam, ignored", strings.ToUpper(part))
+			warnf("%s is not used by Loam, ignored", strings.ToUpper(part))
 		default:
-			x.bad(f, "%q is not a preemption mode (OFF, CANCEL, REQUEUE)", part)
-			return
+			return "", fmt.Errorf("%q is not a preemption mode (OFF, CANCEL, REQUEUE)", part)
 		}
 	}
 	if mode == "" {
 		mode = PreemptOff
 	}
-	*dst = mode
+	return mode, nil
 }
 
 // tresWeights decodes PriorityWeightTRES ("CPU=1000,Mem=2000,GRES/gpu=3000").

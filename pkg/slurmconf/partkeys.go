@@ -1,6 +1,11 @@
 package slurmconf
 
-import "strconv"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // Partition keys of GPU clusters (partkeys): DefCPUPerGPU (also a cluster
 // key) gives a GPU job without -c or --cpus-per-gpu that many CPUs per
@@ -70,4 +75,36 @@ func jobDefaultsText(c *Config) string {
 		return "DefCpuPerGPU=" + strconv.FormatInt(c.DefCPUPerGPU, 10)
 	}
 	return "(null)"
+}
+
+// JobDefaults is a partition's JobDefaults list as scontrol update sets
+// it: DefCpuPerGPU and DefMemPerGPU (MB), each 0 when the list lacks it.
+type JobDefaults struct {
+	CPUPerGPU, MemPerGPU int64
+}
+
+// ParseJobDefaults reads "DefCpuPerGPU=N,DefMemPerGPU=M" as Slurm's
+// job_defaults_list does: names in any case, whole non-negative numbers;
+// anything else is an error ("Invalid JobDefaults specification").
+func ParseJobDefaults(s string) (JobDefaults, error) {
+	var out JobDefaults
+	for _, tok := range strings.Split(s, ",") {
+		if tok == "" {
+			continue // strtok skips empty items
+		}
+		name, val, ok := strings.Cut(tok, "=")
+		n, err := strconv.ParseInt(val, 10, 64)
+		if !ok || err != nil || n < 0 || n == math.MaxInt64 {
+			return JobDefaults{}, fmt.Errorf("JobDefaults: %q is not NAME=number", tok)
+		}
+		switch {
+		case strings.EqualFold(name, "DefCpuPerGPU"):
+			out.CPUPerGPU = n
+		case strings.EqualFold(name, "DefMemPerGPU"):
+			out.MemPerGPU = n
+		default:
+			return JobDefaults{}, fmt.Errorf("JobDefaults: %q is neither DefCpuPerGPU nor DefMemPerGPU", name)
+		}
+	}
+	return out, nil
 }

@@ -174,15 +174,18 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	case len(p.DenyAccounts) > 0:
 		accounts = "DenyAccounts=" + strings.Join(p.DenyAccounts, ",")
 	}
-	qos := "ALL"
-	if len(p.AllowQOS) > 0 {
-		qos = strings.Join(p.AllowQOS, ",")
+	qos := "AllowQos=ALL"
+	switch {
+	case len(p.AllowQOS) > 0:
+		qos = "AllowQos=" + strings.Join(p.AllowQOS, ",")
+	case len(p.DenyQOS) > 0:
+		qos = "DenyQos=" + strings.Join(p.DenyQOS, ",")
 	}
 	groups := "ALL"
 	if len(p.AllowGroups) > 0 {
 		groups = strings.Join(p.AllowGroups, ",")
 	}
-	b = append(b, "AllowGroups="+groups+" "+accounts+" AllowQos="+qos+sep...)
+	b = append(b, "AllowGroups="+groups+" "+accounts+" "+qos+sep...)
 	b = append(b, "AllocNodes="+orDefault(p.AllocNodes, "ALL")+" Default="+yesNo(p.Default)+" QoS=N/A"+sep...)
 	def := "NONE"
 	if p.DefaultTime != 0 {
@@ -242,11 +245,10 @@ func unlimited(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
+// defMem is the partition's DefMemPerCPU when set, else DefMemPerNode, as
+// the peer prints them; its own DefMemPerGPU shows in JobDefaults.
 func defMem(p *api.Partition) string {
-	switch {
-	case p.DefMemPerGPU > 0:
-		return "DefMemPerGPU=" + strconv.FormatInt(p.DefMemPerGPU, 10)
-	case p.DefMemPerCPU > 0:
+	if p.DefMemPerCPU > 0 {
 		return "DefMemPerCPU=" + strconv.FormatInt(p.DefMemPerCPU, 10)
 	}
 	return "DefMemPerNode=" + unlimited(p.DefMemPerNode)

@@ -1,18 +1,28 @@
 package command
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
 )
 
 // jobDefaults is scontrol show partition's JobDefaults: the partition's
-// own DefCPUPerGPU as the peer prints it ("DefCpuPerGPU=4"), else (null).
+// own DefCPUPerGPU and DefMemPerGPU as the peer prints them
+// ("DefCpuPerGPU=4", "DefMemPerGPU=100"), else (null).
 func jobDefaults(p *api.Partition) string {
+	var out []string
 	if p.DefCPUPerGPU > 0 {
-		return "DefCpuPerGPU=" + strconv.FormatInt(p.DefCPUPerGPU, 10)
+		out = append(out, "DefCpuPerGPU="+strconv.FormatInt(p.DefCPUPerGPU, 10))
 	}
-	return "(null)"
+	if p.DefMemPerGPU > 0 && !slices.Contains(p.InheritedMemory, "DefMemPerGPU") {
+		out = append(out, "DefMemPerGPU="+strconv.FormatInt(p.DefMemPerGPU, 10))
+	}
+	if len(out) == 0 {
+		return "(null)"
+	}
+	return strings.Join(out, ",")
 }
 
 // cpusPerTRES is scontrol show job's CpusPerTres: --cpus-per-gpu as

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
 // setPartitionLimit applies one of the partition keys of
@@ -27,20 +28,35 @@ func setPartitionLimit(l *api.PartitionLimits, tag, val, raw string) (msg string
 			return invalid("OverTimeLimit"), true
 		}
 		l.OverTimeLimit = &n
-	case abbrev(tag, "DefMemPerNode", 10), abbrev(tag, "MaxMemPerCPU", 10):
-		name := "DefMemPerNode"
-		if abbrev(tag, "MaxMemPerCPU", 10) {
-			name = "MaxMemPerCPU"
+	case abbrev(tag, "DefMemPerCPU", 10), abbrev(tag, "DefMemPerNode", 10),
+		abbrev(tag, "MaxMemPerCPU", 10), abbrev(tag, "MaxMemPerNode", 10):
+		name, dst := "DefMemPerCPU", &l.DefMemPerCPU
+		switch {
+		case abbrev(tag, "DefMemPerNode", 10):
+			name, dst = "DefMemPerNode", &l.DefMemPerNode
+		case abbrev(tag, "MaxMemPerCPU", 10):
+			name, dst = "MaxMemPerCPU", &l.MaxMemPerCPU
+		case abbrev(tag, "MaxMemPerNode", 10):
+			name, dst = "MaxMemPerNode", &l.MaxMemPerNode
 		}
 		n, err := strconv.ParseInt(val, 10, 64)
 		if err != nil || n < 0 { // MB only: no unit suffix, no UNLIMITED
 			return invalid(name), true
 		}
-		if name == "DefMemPerNode" {
-			l.DefMemPerNode = &n
-		} else {
-			l.MaxMemPerCPU = &n
+		*dst = &n
+	case abbrev(tag, "AllowQos", 6):
+		l.AllowQOS = &val
+	case abbrev(tag, "DenyQos", 5):
+		l.DenyQOS = &val
+	case abbrev(tag, "PreemptMode", 3):
+		if _, ok := slurmconf.ParsePreemptMode(val); !ok {
+			return "scontrol: error: Invalid input: " + raw + "\n" + partNoErrorLine, true
 		}
+		l.PreemptMode = &val
+	case abbrev(tag, "JobDefaults", 4):
+		l.JobDefaults = &val
+	case abbrev(tag, "TresBillingWeights", 1):
+		l.BillingWeights = &val
 	case abbrev(tag, "MaxCPUsPerNode", 4):
 		n, ok := partCount(up)
 		if !ok {

@@ -38,6 +38,10 @@ func TestScontrolPartitionLimitMessages(t *testing.T) {
 		"MaxCPUsPerNode=4x":       {"MaxCPUsPerNode=4x", 1, "scontrol: error: Invalid MaxCPUsPerNode value: 4x\n" + noErr},
 		"MaxCPUsPerNode=-1":       {"MaxCPUsPerNode=-1", 1, "scontrol: error: Invalid MaxCPUsPerNode value: -1\n" + noErr},
 		"MaxCPUsPerNode=0":        {"MaxCPUsPerNode=0", 0, ""},
+		"DefMemPerCPU=x":          {"DefMemPerCPU=x", 1, "scontrol: error: Invalid DefMemPerCPU value: x\n" + noErr},
+		"MaxMemPerNode=-1":        {"MaxMemPerNode=-1", 1, "scontrol: error: Invalid MaxMemPerNode value: -1\n" + noErr},
+		"PreemptMode=foo":         {"PreemptMode=foo", 1, "scontrol: error: Invalid input: PreemptMode=foo\n" + noErr},
+		"PreemptMode=cancel":      {"PreemptMode=cancel", 0, ""},
 		"DefCPUPerGPU=2 (the peer refuses it too)": {"DefCPUPerGPU=2", 1,
 			"scontrol: error: Update of this parameter is not supported: DefCPUPerGPU=2\n\nscontrol: error: Request aborted\n"},
 	}
@@ -64,6 +68,26 @@ func TestScontrolPartitionLimitSends(t *testing.T) {
 	want := api.PartitionUpdate{Name: "batch", PartitionLimits: api.PartitionLimits{OverTimeLimit: &over,
 		DisableRootJobs: &yes, DefMemPerNode: &defMem, MaxMemPerCPU: &maxMem, MaxCPUsPerNode: &cpus,
 		ExclusiveUser: &no, RootOnly: &yes, ReqResv: &yes, AllocNodes: &hosts}}
+	if diff := cmp.Diff([]api.PartitionUpdate{want}, f.updates); diff != "" {
+		t.Errorf("update sent (-want +got):\n%s", diff)
+	}
+}
+
+// TestScontrolPartitionPolicySends: DefMemPerCPU, MaxMemPerNode, AllowQos,
+// DenyQos, PreemptMode, JobDefaults and TresBillingWeights (its shortest
+// tag "T", as Slurm's scontrol takes it) reach the controller as written.
+func TestScontrolPartitionPolicySends(t *testing.T) {
+	f := &partFake{fakeController: &fakeController{}}
+	code, out := runPart(f, "update", "PartitionName=batch", "DefMemPerCPU=2000", "MaxMemPerNode=1000", "AllowQos=a,b",
+		"DenyQos=c", "PreemptMode=REQUEUE", "JobDefaults=DefMemPerGPU=100", "T=CPU=2.0")
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	str := func(s string) *string { return &s }
+	def, maxNode := int64(2000), int64(1000)
+	want := api.PartitionUpdate{Name: "batch", PartitionLimits: api.PartitionLimits{DefMemPerCPU: &def, MaxMemPerNode: &maxNode,
+		AllowQOS: str("a,b"), DenyQOS: str("c"), PreemptMode: str("REQUEUE"), JobDefaults: str("DefMemPerGPU=100"),
+		BillingWeights: str("CPU=2.0")}}
 	if diff := cmp.Diff([]api.PartitionUpdate{want}, f.updates); diff != "" {
 		t.Errorf("update sent (-want +got):\n%s", diff)
 	}
