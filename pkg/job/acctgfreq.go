@@ -20,11 +20,31 @@ func AcctgFreqOf(kind, spec string) int {
 			return v
 		}
 	}
-	i := strings.Index(strings.ToLower(spec), kind+"=")
+	i := indexFoldASCII(spec, kind+"=")
 	if i < 0 {
 		return -1
 	}
 	return cInt(spec[i+len(kind)+1:])
+}
+
+// indexFoldASCII is the first index of lower-case sub in s, ignoring the
+// case of ASCII letters only, as C's strcasestr compares bytes (a
+// Unicode lower-casing would move the byte offsets of invalid UTF-8).
+func indexFoldASCII(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		match := true
+		for j := 0; j < len(sub) && match; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			match = c == sub[j]
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
 }
 
 // BadAcctgFreqItems are the comma-separated items of an --acctg-freq value

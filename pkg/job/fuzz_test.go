@@ -78,3 +78,23 @@ func FuzzParseSignal(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAcctgFreq: any --acctg-freq value is read without a panic; an item
+// is reported bad exactly when no data type gets an interval from it.
+func FuzzAcctgFreq(f *testing.F) {
+	for _, s := range []string{"30", "task=5,energy=60", "foo,bar", "-1", " 5", "xenergy=3", "0,energy=5", "task=99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		bad := BadAcctgFreqItems(spec)
+		for _, item := range bad {
+			for _, kind := range acctgFreqTypes {
+				if AcctgFreqOf(kind, item) != -1 {
+					t.Fatalf("item %q reported bad, yet %s=%d", item, kind, AcctgFreqOf(kind, item))
+				}
+			}
+		}
+		TaskAcctgFreqAllowed(spec, "30", true)
+		TaskAcctgFreqAllowed(spec, spec, true)
+	})
+}

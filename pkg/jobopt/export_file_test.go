@@ -3,6 +3,7 @@ package jobopt
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,4 +74,25 @@ func TestExportFileMissing(t *testing.T) {
 	if !errors.As(err, &e) || e.Code != 1 || !cmp.Equal(e.Lines, []string{"sbatch: error: Could not open user environment file /nonexistent"}) {
 		t.Errorf("err = %v, want exit 1 and Slurm's line", err)
 	}
+}
+
+// FuzzExportFile: any --export-file content is read without a panic into
+// NAME=value entries with distinct names, none of the node's own.
+func FuzzExportFile(f *testing.F) {
+	for _, s := range []string{"FOO=bar\x00PATH=/bin\x00", "A=1\x00\x00B=2", "NOVALUE\x00X=a\nb", "HOSTNAME=x\x00DISPLAY=:0", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		seen := map[string]bool{}
+		for _, kv := range exportFileEntries(data) {
+			name, _, ok := strings.Cut(kv, "=")
+			if !ok || strings.Contains(kv, "\x00") || seen[name] || len(name) >= 256 {
+				t.Fatalf("bad entry %q in %q", kv, data)
+			}
+			if name == "DISPLAY" || name == "ENVIRONMENT" || name == "HOSTNAME" {
+				t.Fatalf("the node's own %s kept", name)
+			}
+			seen[name] = true
+		}
+	})
 }

@@ -2,6 +2,7 @@ package slurmconf
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -124,5 +125,29 @@ func FuzzLoad(f *testing.F) {
 		checkErrors(t, c.Validate())
 		_ = c.Dump()
 		_ = c.Capacity()
+	})
+}
+
+// FuzzParseJobDefaults: any JobDefaults value parses or fails without a
+// panic; what parses holds no negative value and prints back to itself.
+func FuzzParseJobDefaults(f *testing.F) {
+	for _, s := range []string{"DefCpuPerGPU=4", "defmempergpu=100,DefCpuPerGPU=2", "foo", "DefCpuPerGPU=x", ",,", "DefCpuPerGPU=-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseJobDefaults(s)
+		if err != nil {
+			return
+		}
+		if d.CPUPerGPU < 0 || d.MemPerGPU < 0 {
+			t.Fatalf("%q: negative defaults %+v", s, d)
+		}
+		again, err := ParseJobDefaults(fmt.Sprintf("DefCpuPerGPU=%d,DefMemPerGPU=%d", d.CPUPerGPU, d.MemPerGPU))
+		if err != nil || again != d {
+			t.Fatalf("%q: %+v does not print back (%+v, %v)", s, d, again, err)
+		}
+		if _, ok := ParsePreemptMode(s); ok && s == "" {
+			return
+		}
 	})
 }

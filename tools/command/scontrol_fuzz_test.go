@@ -32,3 +32,17 @@ func FuzzScontrolUpdate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResourceArgRange: any NumCPUs= value is read without a panic; a
+// value read has a least of 0 or more and, when given, a positive most.
+func FuzzResourceArgRange(f *testing.F) {
+	for _, s := range []string{"4", "4-8", "1k", "4-", "-3", " 5", "3-9999999999", "*", "", "2m-3k"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		lo, hi, msg := resourceArgRange(v, "NumCPUs")
+		if msg == "" && (lo < 0 || hi < 0) {
+			t.Fatalf("%q: read as %d-%d", v, lo, hi)
+		}
+	})
+}
