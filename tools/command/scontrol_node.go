@@ -167,20 +167,8 @@ func gpuList(n *api.Node) string {
 func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int64) []byte {
 	sep := f.sep()
 	b = append(b, "PartitionName="+p.Name+sep...)
-	accounts := "AllowAccounts=ALL"
-	switch {
-	case len(p.AllowAccounts) > 0:
-		accounts = "AllowAccounts=" + strings.Join(p.AllowAccounts, ",")
-	case len(p.DenyAccounts) > 0:
-		accounts = "DenyAccounts=" + strings.Join(p.DenyAccounts, ",")
-	}
-	qos := "AllowQos=ALL"
-	switch {
-	case len(p.AllowQOS) > 0:
-		qos = "AllowQos=" + strings.Join(p.AllowQOS, ",")
-	case len(p.DenyQOS) > 0:
-		qos = "DenyQos=" + strings.Join(p.DenyQOS, ",")
-	}
+	accounts := allowDeny("Accounts", p.AllowAccounts, p.DenyAccounts)
+	qos := allowDeny("Qos", p.AllowQOS, p.DenyQOS)
 	groups := "ALL"
 	if len(p.AllowGroups) > 0 {
 		groups = strings.Join(p.AllowGroups, ",")
@@ -227,6 +215,18 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		return append(b, '\n')
 	}
 	return append(b, "\n\n"...)
+}
+
+// allowDeny is a partition's Allow<kind>= list, else its Deny<kind>=
+// list, else Allow<kind>=ALL, as scontrol show partition prints them.
+func allowDeny(kind string, allow, deny []string) string {
+	switch {
+	case len(allow) > 0:
+		return "Allow" + kind + "=" + strings.Join(allow, ",")
+	case len(deny) > 0:
+		return "Deny" + kind + "=" + strings.Join(deny, ",")
+	}
+	return "Allow" + kind + "=ALL"
 }
 
 func yesNo(v bool) string {
