@@ -35,15 +35,15 @@ func (c *Controller) handleNodes(ctx context.Context, id auth.Identity, body []b
 	defer c.mu.RUnlock()
 	out := &api.NodesResponse{Now: unix(c.now()), Nodes: []api.Node{}}
 	for name := range want {
-		if c.nodes[name] == nil {
+		if n := c.nodes[name]; n == nil || n.admin.Future {
 			out.Missing = append(out.Missing, name)
 		}
 	}
 	slices.Sort(out.Missing)
 	planned := c.plannedNodes()
 	for _, n := range c.nodesByName() {
-		if want != nil && !want[n.name] {
-			continue
+		if (want != nil && !want[n.name]) || n.admin.Future {
+			continue // FUTURE nodes are listed by no command, as in Slurm
 		}
 		info := c.nodeInfo(n)
 		markPlanned(&info, planned)
@@ -128,13 +128,13 @@ func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, bod
 	}
 	state := strings.ToUpper(in.State)
 	switch state {
-	case "", "RESUME", "IDLE", "UNDRAIN", "NORESP":
+	case "", "RESUME", "IDLE", "UNDRAIN", "NORESP", "FUTURE":
 	case "DRAIN", "DOWN", "FAIL":
 		if in.Reason == "" {
 			return nil, api.Errorf(api.CodeInvalidNodeState, "state=%s needs a reason", state)
 		}
 	default:
-		return nil, api.Errorf(api.CodeInvalidNodeState, "state %q: use DRAIN, FAIL, DOWN, RESUME, IDLE, UNDRAIN or NORESP", in.State)
+		return nil, api.Errorf(api.CodeInvalidNodeState, "state %q: use DRAIN, FAIL, DOWN, FUTURE, RESUME, IDLE, UNDRAIN or NORESP", in.State)
 	}
 	var b batch
 	c.mu.Lock()
@@ -186,7 +186,20 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 		for _, r := range c.nodeJobs(n) {
 			c.nodeFailJob(b, r, n.name)
 		}
+	case "FUTURE":
+		// As slurmctld: the node goes down (its jobs fail as on DOWN),
+		// then FUTURE, which has no reason.
+		*a = nodeAdmin{Future: true, Comment: a.Comment, Extra: a.Extra}
+		for _, r := range c.nodeJobs(n) {
+			c.nodeFailJob(b, r, n.name)
+		}
 	case "RESUME", "IDLE":
+		if a.Future {
+			// Back from FUTURE, Slurm waits for the node to register
+			// again (IDLE+NOT_RESPONDING until then): here, its next
+			// heartbeat.
+			n.noRespond = true
+		}
 		*a = nodeAdmin{Comment: a.Comment, Extra: a.Extra}
 		if n.notResponding && n.registered {
 			n.notResponding = false

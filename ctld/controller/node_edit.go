@@ -106,7 +106,7 @@ func resumable(nodes []*nodeRec, state string) *api.Error {
 	}
 	for _, n := range nodes {
 		a := n.admin
-		if !a.Down && !a.Drain && !a.Fail && !n.notResponding {
+		if !a.Down && !a.Drain && !a.Fail && !a.Future && !n.notResponding {
 			return api.Errorf(api.CodeInvalidNodeState, "node %s is not down, drained or failed: nothing to resume", n.name)
 		}
 	}

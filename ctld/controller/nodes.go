@@ -53,6 +53,9 @@ type nodeAdmin struct {
 	// DownByController: marked down for not responding (ReturnToService
 	// decides whether registering again brings it back).
 	DownByController bool `json:"down_by_controller,omitempty"`
+	// Future is State=FUTURE: the node is out of service and out of sight
+	// (node listings leave it out, as Slurm's) until State=RESUME.
+	Future bool `json:"future,omitempty"`
 	// Comment and Extra are scontrol update's free text, kept across
 	// restarts and state changes as Slurm keeps them.
 	Comment string `json:"comment,omitempty"`
@@ -90,7 +93,7 @@ func (a *nodeAdmin) applyConfigState(nc *slurmconf.Node) {
 // schedState is what the scheduler may do with n.
 func (n *nodeRec) schedState() NodeState {
 	switch {
-	case !n.registered || n.notResponding || n.admin.Down || !n.health.OK:
+	case !n.registered || n.notResponding || n.admin.Down || n.admin.Future || !n.health.OK:
 		return NodeDown
 	case n.admin.Drain || n.admin.Fail || n.noRespond: // NoResp: its jobs run on
 		return NodeDrain

@@ -358,3 +358,40 @@ func TestPartitionPolicyUpdate(t *testing.T) {
 		t.Errorf("JobDefaults=DefCpuPerGPU=2 T=: cpu/gpu %d, inherited %v, weights %q", p.DefCPUPerGPU, p.InheritedMemory, p.TRESBillingWeights)
 	}
 }
+
+// TestNodeFutureState follows the peer (gpu030): State=FUTURE takes the
+// node out of every listing ("Node gpu030 not found", sinfo without it)
+// and out of service, its jobs ended as on DOWN; RESUME brings it back,
+// not responding until it is heard from again.
+func TestNodeFutureState(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NodeList = "n01" })))
+	h.cycle()
+	h.waitState(id, job.Running)
+	upd := func(state string) {
+		var out api.NodeUpdateResponse
+		if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: state}, &out); err != nil {
+			t.Fatalf("State=%s: %v", state, err)
+		}
+	}
+	nodes := func() api.NodesResponse {
+		var out api.NodesResponse
+		if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	upd("FUTURE")
+	if got := nodes(); len(got.Nodes) != 0 || !slices.Equal(got.Missing, []string{"n01"}) {
+		t.Errorf("a FUTURE node is listed: %+v", got)
+	}
+	if j := h.job(id); j.JobState == job.Running {
+		t.Errorf("the node's job still runs")
+	}
+	upd("RESUME")
+	got := nodes()
+	if len(got.Nodes) != 1 || got.Nodes[0].State != api.NodeIdle || !slices.Contains(got.Nodes[0].StateFlags, api.FlagNotResponding) {
+		t.Errorf("after RESUME: %+v, want IDLE+NOT_RESPONDING", got.Nodes)
+	}
+}
