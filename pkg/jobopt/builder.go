@@ -28,6 +28,9 @@ type builder struct {
 	exportSpec string
 	// exportFile are --export-file's variables; nil: not given.
 	exportFile []string
+	// bbfPath is sbatch --bbf's file and bbf its text, added to the
+	// script (recorded.go).
+	bbfPath, bbf string
 	// propagate is --propagate's list ("" for every limit); nil: not
 	// given (rlimits.go).
 	propagate *string

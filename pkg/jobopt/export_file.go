@@ -1,22 +1,42 @@
 package jobopt
 
 import (
+	"io/fs"
+	"path"
+	"strconv"
 	"strings"
 )
 
 // setExportFile reads --export-file's variables, which replace sbatch's
-// own environment as the base of the job's (environment). The file, or
-// descriptor, is read through Parser.ReadExportFile.
+// own environment as the base of the job's (environment): a number from
+// 3 up that is an open descriptor of sbatch's is read from (through
+// /proc, which reopens it), anything else is a file name.
 func setExportFile(b *builder, v value) error {
-	if b.p.ReadExportFile == nil {
-		return b.exitError("Could not open user environment file " + v.str)
+	var data []byte
+	err := fs.ErrNotExist
+	if n, nerr := strconv.Atoi(v.str); nerr == nil && n >= 3 {
+		data, err = b.readFile("/proc/self/fd/" + v.str)
 	}
-	data, err := b.p.ReadExportFile(v.str)
+	if err != nil {
+		data, err = b.readFile(v.str)
+	}
 	if err != nil {
 		return b.exitError("Could not open user environment file " + v.str)
 	}
 	b.exportFile = exportFileEntries(data)
 	return nil
+}
+
+// readFile reads a file an option names, relative to the working
+// directory.
+func (b *builder) readFile(name string) ([]byte, error) {
+	if b.p.ReadFile == nil {
+		return nil, fs.ErrNotExist
+	}
+	if !path.IsAbs(name) {
+		name = path.Join(b.p.Cwd, name)
+	}
+	return b.p.ReadFile(name)
 }
 
 // exportFileEntries reads an --export-file as Slurm's env_array_from_file

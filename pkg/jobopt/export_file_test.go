@@ -38,8 +38,8 @@ func TestExportFile(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			p := &Parser{Env: env, Cwd: "/home/u", Now: testNow, Host: "login1", ReadExportFile: func(name string) ([]byte, error) {
-				if name != "env.bin" {
+			p := &Parser{Env: env, Cwd: "/home/u", Now: testNow, Host: "login1", ReadFile: func(name string) ([]byte, error) {
+				if name != "/home/u/env.bin" {
 					return nil, fs.ErrNotExist
 				}
 				return []byte(tc.file), nil
@@ -65,7 +65,7 @@ func TestExportFile(t *testing.T) {
 // TestExportFileMissing: the peer's sbatch --export-file=/nonexistent
 // prints "Could not open user environment file /nonexistent", exit 1.
 func TestExportFileMissing(t *testing.T) {
-	p := &Parser{Cwd: "/home/u", Now: testNow, ReadExportFile: func(string) ([]byte, error) { return nil, fs.ErrNotExist }}
+	p := &Parser{Cwd: "/home/u", Now: testNow, ReadFile: func(string) ([]byte, error) { return nil, fs.ErrNotExist }}
 	cl, err := p.CommandLine([]string{"--export-file=/nonexistent", "job.sh"})
 	if err == nil {
 		_, err = p.Submission(cl, []byte("#!/bin/sh\n"))

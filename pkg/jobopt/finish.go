@@ -11,7 +11,7 @@ import (
 // finish fills in the script, its arguments and the job's environment.
 func (b *builder) finish(cl *CommandLine, body string) {
 	r := &b.req
-	r.Script = body
+	r.Script = addToScript(body, b.bbf) // --bbf, recorded.go
 	if cl.Script != "" {
 		r.Argv = append([]string{cl.Script}, cl.ScriptArgs...)
 	}

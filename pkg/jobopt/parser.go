@@ -27,10 +27,10 @@ type Parser struct {
 	// or group (by name or number) of the submit host; nil: not checked.
 	UserKnown  func(string) bool
 	GroupKnown func(string) bool
-	// ReadExportFile reads --export-file's argument: a file, or an open
-	// descriptor when it is a number from 3 up (as Slurm reads it); nil
-	// refuses the option as unreadable.
-	ReadExportFile func(string) ([]byte, error)
+	// ReadFile reads a file the options name (--export-file, --bbf),
+	// relative to Cwd when not absolute; nil: every such file is
+	// unreadable.
+	ReadFile func(string) ([]byte, error)
 }
 
 // CommandLine is the result of the first pass over the arguments: what

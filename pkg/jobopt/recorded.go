@@ -90,6 +90,56 @@ func setPower(b *builder, v value) error {
 	return nil
 }
 
+// setBBF reads sbatch's --bbf file, whose lines sbatch puts into the
+// script after its first line (run_command_add_to_script): burst buffer
+// directives (#BB, #DW), comments to the shell. Loam has no burst
+// buffers; the script keeps them as Slurm's does.
+//
+// The file is read once the options are checked (readBBF), as sbatch
+// reads it after refusing --bb with --bbf. salloc and srun put it in the
+// job's burst buffer request instead, which Loam ignores with a warning.
+func setBBF(b *builder, v value) error {
+	if b.p.prog() != "sbatch" {
+		b.ignored(v)
+		return nil
+	}
+	b.bbfPath = v.str
+	return nil
+}
+
+// readBBF reads --bbf's file into the text finish adds to the script.
+func (b *builder) readBBF() error {
+	if b.bbfPath == "" {
+		return nil
+	}
+	data, err := b.readFile(b.bbfPath) // export_file.go
+	if err != nil || len(data) == 0 {
+		return b.exitError("Invalid --bbf specification")
+	}
+	b.bbf = string(data)
+	return nil
+}
+
+// addToScript is Slurm's run_command_add_to_script: text (ended by a new
+// line) goes after the script's first line when it starts with '#', else
+// before it.
+func addToScript(script, text string) string {
+	if text == "" {
+		return script
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if !strings.HasPrefix(script, "#") {
+		return text + script
+	}
+	first, rest, ok := strings.Cut(script, "\n")
+	if !ok {
+		return script + "\n" + text
+	}
+	return first + "\n" + text + rest
+}
+
 // checkBurstBuffer refuses --bb with --bbf as the commands do, in each
 // one's words (Loam ignores --bbf's file, but not the conflict).
 func (b *builder) checkBurstBuffer() error {

@@ -42,7 +42,7 @@ func TestRecordedOptions(t *testing.T) {
 		"reboot":                  {args: []string{"--reboot"}, want: recordedFields{Reboot: true}},
 		"bb":                      {args: []string{"--bb=capacity=1G"}, want: recordedFields{BurstBuffer: "capacity=1G"}},
 		"bb in the script":        {script: "#SBATCH --bb=capacity=3G\n", want: recordedFields{BurstBuffer: "capacity=3G"}},
-		"bbf alone is ignored":    {args: []string{"--bbf=/tmp/bb"}, warnings: []string{"sbatch: warning: Loam ignores --bbf"}},
+		"an unreadable bbf":       {args: []string{"--bbf=/tmp/bb"}, errLines: []string{"sbatch: error: Invalid --bbf specification"}, errCode: 1},
 		"bb and bbf":              {args: []string{"--bbf=/tmp/bb", "--bb=capacity=1G"}, errLines: []string{"sbatch: error: Cannot specify both --burst-buffer and --bbf"}, errCode: 1},
 		"network":                 {args: []string{"--network=foo"}, want: recordedFields{Network: "foo"}},
 		"cluster-constraint":      {args: []string{"--cluster-constraint=x"}, want: recordedFields{ClusterConstraint: "x"}},
@@ -165,5 +165,45 @@ func wantErr(t *testing.T, err error, code int, lines ...string) {
 	}
 	if diff := cmp.Diff(lines, e.Lines); diff != "" || e.Code != code {
 		t.Errorf("exit %d, want %d; lines (-want +got):\n%s", e.Code, code, diff)
+	}
+}
+
+// TestBBFInScript: sbatch --bbf puts the file's lines after the script's
+// first line, as the peer's scontrol write batch_script shows them for a
+// script and for --wrap; a script without "#" at the front gets them
+// before it.
+func TestBBFInScript(t *testing.T) {
+	bb := "#BB create_persistent name=x\n#DW jobdw capacity=1GB\n"
+	read := func(name string) ([]byte, error) {
+		if name != "/home/u/bb.txt" {
+			return nil, errors.New("no such file")
+		}
+		return []byte(bb), nil
+	}
+	for _, tc := range []struct {
+		script string
+		args   []string
+		want   string
+	}{
+		{script: "#!/bin/bash\n#SBATCH -J bbt\necho hi\n", args: []string{"--bbf=bb.txt", "job.sh"},
+			want: "#!/bin/bash\n" + bb + "#SBATCH -J bbt\necho hi\n"},
+		{args: []string{"--bbf=bb.txt", "--wrap=echo hi"},
+			want: "#!/bin/sh\n" + bb + "# This script was created by sbatch --wrap.\n\necho hi\n"},
+	} {
+		p := &Parser{Cwd: "/home/u", Now: testNow, ReadFile: read}
+		cl, err := p.CommandLine(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Submission(cl, []byte(tc.script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, res.Request.Script); diff != "" {
+			t.Errorf("%v (-want +got):\n%s", tc.args, diff)
+		}
+	}
+	if got := addToScript("echo hi\n", "#BB x"); got != "#BB x\necho hi\n" {
+		t.Errorf("before a script without #: %q", got)
 	}
 }

@@ -12,7 +12,7 @@ func SbatchOptions() []Option {
 		{Long: "batch", Arg: RequiredArg, Env: env("SBATCH_BATCH")},
 		{Long: "begin", Short: 'b', Arg: RequiredArg, set: setBegin},
 		{Long: "bb", Arg: RequiredArg, Env: env("SBATCH_BURST_BUFFER"), set: setBurstBuffer},
-		{Long: "bbf", Arg: RequiredArg},
+		{Long: "bbf", Arg: RequiredArg, set: setBBF},
 		{Long: "cluster-constraint", Arg: RequiredArg, Env: env("SBATCH_CLUSTER_CONSTRAINT"), set: setClusterConstraint},
 		{Long: "chdir", Short: 'D', Arg: RequiredArg, set: setChdir},
 		{Long: "cluster", Arg: RequiredArg},

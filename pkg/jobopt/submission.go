@@ -41,6 +41,9 @@ func (p *Parser) Submission(cl *CommandLine, script []byte) (*Result, error) {
 	if err := b.verify(cl); err != nil {
 		return nil, err
 	}
+	if err := b.readBBF(); err != nil { // recorded.go
+		return nil, err
+	}
 	b.finish(cl, body)
 	if err := b.validate(); err != nil {
 		return nil, b.afterDefined(cl, err)

@@ -25,7 +25,7 @@ func Sbatch(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "sbatch")
 	warnExitVars(env, w, "SLURM_EXIT_ERROR")
 	p := &jobopt.Parser{Prog: "sbatch", Argv0: env.Argv0, UserKnown: userKnown(env), GroupKnown: groupKnown(env), Env: sbatchEnv(env), Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0,
-		Host: env.Host, RLimits: env.RLimits, ReadExportFile: exportFileReader(env)}
+		Host: env.Host, RLimits: env.RLimits, ReadFile: env.ReadFile}
 	cl, err := p.CommandLine(args)
 	if err != nil {
 		return w.exit(optionError(w, err))
@@ -70,25 +70,6 @@ func optionError(w *output, err error) int {
 	}
 	w.errf("%v", err)
 	return jobopt.ExitError
-}
-
-// exportFileReader reads --export-file's argument as sbatch does: a number
-// from 3 up that is an open descriptor of sbatch's is read from (through
-// /proc, which reopens it), anything else is a file name, relative to the
-// working directory.
-func exportFileReader(env *Env) func(string) ([]byte, error) {
-	return func(spec string) ([]byte, error) {
-		if fd, err := strconv.Atoi(spec); err == nil && fd >= 3 {
-			if data, err := env.ReadFile("/proc/self/fd/" + spec); err == nil {
-				return data, nil
-			}
-		}
-		name := spec
-		if !path.IsAbs(name) {
-			name = path.Join(env.Cwd, name)
-		}
-		return env.ReadFile(name)
-	}
 }
 
 // readScript reads the batch script: --wrap needs none; a path is looked
