@@ -24,11 +24,14 @@ import (
 // advResv is one admin reservation as stored (JSON in the store's
 // record). Times are Unix seconds.
 type advResv struct {
-	Name      string   `json:"name"`
-	Start     int64    `json:"start"`
-	End       int64    `json:"end"`
-	Nodes     []string `json:"nodes"` // expanded, in host-list order
-	AllNodes  bool     `json:"all_nodes,omitempty"`
+	Name     string   `json:"name"`
+	Start    int64    `json:"start"`
+	End      int64    `json:"end"`
+	Nodes    []string `json:"nodes"` // expanded, in host-list order
+	AllNodes bool     `json:"all_nodes,omitempty"`
+	// Counted: the nodes were picked for NodeCnt= rather than named, so
+	// Flags= lacks SPEC_NODES, as Slurm shows it.
+	Counted   bool     `json:"counted,omitempty"`
 	Partition string   `json:"partition,omitempty"`
 	Users     []string `json:"users,omitempty"`
 	Accounts  []string `json:"accounts,omitempty"`
@@ -112,8 +115,11 @@ func normalizeFlags(in []string) ([]string, *api.Error) {
 // shownFlags are r's flags as scontrol prints them.
 func (r *advResv) shownFlags() []string {
 	out := slices.Clone(r.Flags)
-	if r.AllNodes {
+	switch {
+	case r.AllNodes:
 		return append(out, api.ResvFlagAllNodes)
+	case r.Counted:
+		return out
 	}
 	return append(out, api.ResvFlagSpecNodes)
 }

@@ -151,7 +151,7 @@ func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Er
 	}
 	nodes := ""
 	if u.Nodes != nil {
-		nodes = *u.Nodes
+		nodes, r.Counted = *u.Nodes, false // named now: SPEC_NODES
 	} else if old.AllNodes {
 		nodes = "ALL"
 	} else {

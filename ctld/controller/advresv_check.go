@@ -156,6 +156,10 @@ func (c *Controller) resolveAdvNodes(r *advResv, nodes string, count int, replac
 		}
 		r.Nodes = sortedNodes(names)
 	case count > 0:
+		r.Counted = true
+		if r.Partition == "" {
+			r.Partition = c.confNow().defPart // Slurm picks from, and shows, the default partition
+		}
 		return c.pickAdvNodes(r, count, replacing)
 	default:
 		return api.Errorf(api.CodeInvalidNodeCount, "give Nodes= or NodeCnt=")

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,5 +145,42 @@ func TestAdvResvSubmitUpdateDeleteExpire(t *testing.T) {
 	h.restart()
 	if got := h.advList(); len(got) != 0 {
 		t.Errorf("after the end and a restart: %v, want none", got)
+	}
+}
+
+// TestAdvResvCountedNodes follows the peer: a reservation given NodeCnt=
+// without a partition takes, and shows, the default partition, and its
+// flags lack SPEC_NODES (named nodes have it), also after an update of
+// its time; naming its nodes in an update adds SPEC_NODES.
+func TestAdvResvCountedNodes(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	now := h.clock.Now().Unix()
+	var out api.AdvResvCreated
+	if err := h.call(0, api.PathAdvResvCreate, api.AdvResvSpec{Name: "c", Start: now + 3600, End: now + 7200, NodeCount: 1,
+		Users: []string{"root"}, Flags: []string{"maint"}}, &out); err != nil {
+		t.Fatal(err)
+	}
+	show := func() string {
+		var list api.AdvResvsResponse
+		if err := h.call(0, api.PathAdvResvList, api.ResvQuery{}, &list); err != nil || len(list.Reservations) != 1 {
+			t.Fatalf("list: %v %+v", err, list)
+		}
+		r := list.Reservations[0]
+		return r.Partition + " " + strings.Join(r.Flags, ",")
+	}
+	got := []string{show()}
+	dur := int64(600)
+	if err := h.call(0, api.PathAdvResvUpdate, api.AdvResvUpdate{Name: "c", Duration: &dur}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, show())
+	nodes := "n02"
+	if err := h.call(0, api.PathAdvResvUpdate, api.AdvResvUpdate{Name: "c", Nodes: &nodes}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, show())
+	if diff := cmp.Diff([]string{"normal MAINT", "normal MAINT", "normal MAINT,SPEC_NODES"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
