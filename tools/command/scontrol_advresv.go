@@ -57,11 +57,30 @@ func parseResvArgs(args []string, now time.Time) (*resvArgs, string) {
 			}
 			return nil, "Unknown parameter " + a + "."
 		}
-		if msg := r.set(tag, val, now); msg != "" {
+		tag, val, msg := plusMinus(tag, val)
+		if msg == "" {
+			msg = r.set(tag, val, now)
+		}
+		if msg != "" {
 			return nil, msg
 		}
 	}
 	return r, ""
+}
+
+// plusMinus reads Slurm's KEY+=a,b and KEY-=a,b for Users, Accounts and
+// Flags as KEY=+a,+b (and -a,-b); any other key refuses the notation, as
+// scontrol does (Loam does not take Duration+= either).
+func plusMinus(tag, val string) (string, string, string) {
+	n := len(tag)
+	if n == 0 || (tag[n-1] != '+' && tag[n-1] != '-') {
+		return tag, val, ""
+	}
+	sign, tag := tag[n-1:], tag[:n-1]
+	if !abbrev(tag, "Users", 1) && !abbrev(tag, "Accounts", 1) && !abbrev(tag, "Flags", 1) {
+		return tag, val, "The +=/-= notation is not supported when updating " + tag + "."
+	}
+	return tag, sign + strings.ReplaceAll(val, ",", ","+sign), ""
 }
 
 func (r *resvArgs) set(tag, val string, now time.Time) string {

@@ -117,6 +117,10 @@ func TestAdvResvViewsMatchPeer(t *testing.T) {
 		"sinfo -T -h long names": {peerResv2(), second, Sinfo, []string{"-T", "-h"}, "advresv/sinfo_T2_h.txt"},
 		"show reservation 2":     {peerResv2(), second, Scontrol, []string{"show", "res"}, "advresv/show_res2.txt"},
 		"show reservation -o":    {peerResv2(), second, Scontrol, []string{"-o", "show", "res"}, "advresv/show_res2_one.txt"},
+		"sinfo -T, a year long": {&fakeAdv{fakeLive: &fakeLive{fakeController: &fakeController{}}, list: []api.AdvResv{
+			{Name: "s23_year", Start: at("2027-01-01T00:00:00"), End: at("2028-01-01T00:00:00"), Nodes: "gpu011",
+				NodeCount: 1, CPUs: 64, Flags: []string{api.ResvFlagSpecNodes}, Users: []string{"root"}}}},
+			first, Sinfo, []string{"-T"}, "advresv/sinfo_T_year.txt"},
 		"a GPU node's TRES has no gres": {peerGPUResv(), at("2026-11-30T05:01:33"), Scontrol, []string{"show", "res"},
 			"advresv/show_res_gpu.txt"},
 	}
@@ -211,6 +215,8 @@ func TestScontrolUpdateDeleteReservation(t *testing.T) {
 			wantErr: "scontrol: error: Error parsing flags -OVERLAP.  No reservation update.\nslurm_update error: No error\n"},
 		"a sign holds for the names after it": {args: []string{"update", "reservationname=s12h_g", "flags=-ma,o"},
 			wantErr: "scontrol: error: Error parsing flags -ma,o.  No reservation update.\nslurm_update error: No error\n"},
+		"+= on a key without it": {args: []string{"update", "reservationname=s12h_g", "nodes+=gpu008"},
+			wantErr: "scontrol: error: The +=/-= notation is not supported when updating nodes.  No reservation update.\nslurm_update error: No error\n"},
 		"unknown parameter": {args: []string{"update", "reservationname=s12h_g", "foo=bar"},
 			wantErr: "scontrol: error: Unknown parameter foo=bar.  No reservation update.\nslurm_update error: No error\n"},
 		"bad start": {args: []string{"update", "reservationname=s12h_g", "starttime=garbage"},
@@ -238,9 +244,11 @@ func TestScontrolUpdateDeleteReservation(t *testing.T) {
 	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "duration=30", "users=root,bob"})
 	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "users=+daemon,-nobody", "accounts=-a1",
 		"flags=+maint,-ig"})
+	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "users+=daemon,bob", "accounts-=a1", "flags-=daily"})
 	thirty := int64(1800)
 	want := []api.AdvResvUpdate{{Name: "r", Duration: &thirty, Users: &[]string{"root", "bob"}},
-		{Name: "r", Users: &[]string{"+daemon", "-nobody"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"+MAINT", "-IGNORE_JOBS"}}}
+		{Name: "r", Users: &[]string{"+daemon", "-nobody"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"+MAINT", "-IGNORE_JOBS"}},
+		{Name: "r", Users: &[]string{"+daemon", "+bob"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"-DAILY"}}}
 	if diff := cmp.Diff(want, f.updated); diff != "" {
 		t.Errorf("update request (-want +got):\n%s", diff)
 	}

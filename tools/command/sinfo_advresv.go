@@ -2,8 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 )
 
@@ -26,19 +24,22 @@ func sinfoResvs(ctx context.Context, env *Env, w *output, c Controller, noHeader
 		w.printf("No reservations in the system\n")
 		return 0
 	}
-	width := len("RESV_NAME")
+	width := len("RESV_NAME") // -h leaves it at that, as Slurm's sinfo
 	if !noHeader {
 		for _, r := range resp.Reservations {
 			width = max(width, len(r.Name))
 		}
-		w.printf("%-*s %9s %20s %20s %12s  %s\n", width, "RESV_NAME", "STATE", "START_TIME", "END_TIME", "DURATION", "NODELIST")
+		w.printf(resvLine, width, "RESV_NAME", "STATE", "START_TIME", "END_TIME", "DURATION", "NODELIST")
 	}
 	f := &jobFormatter{now: now.Unix(), tf: newTimeFormat(env, now)}
 	for _, r := range resp.Reservations {
 		state := advShownState(&r, now.Unix())
-		line := fmt.Sprintf("%-*s %9s %20s %20s %12s  %s", width, r.Name, state, f.time(r.Start), f.time(r.End),
+		w.printf(resvLine, width, r.Name, state, f.time(r.Start), f.time(r.End),
 			appendHMS(nil, max(r.End-r.Start, 0)), r.Nodes)
-		w.printf("%s\n", strings.TrimRight(line, " "))
 	}
 	return 0
 }
+
+// resvLine is Slurm's sinfo -T line: a field wider than its column (a
+// duration of days) pushes the rest right rather than being cut.
+const resvLine = "%-*s  %8s  %19s  %19s  %11s  %s\n"
