@@ -14,8 +14,8 @@ import (
 // TestNodeNoRespLife follows the peer's scontrol update NodeName=cpu008
 // State=NoResp: accepted, the node shows IDLE+NOT_RESPONDING (its base
 // state kept), State=RESUME is then refused ("Invalid node state
-// specified"), and the flag goes at the node's next answer. FUTURE stays
-// refused: Loam has no nodes defined for future use.
+// specified"), and the flag goes at the node's next answer. (FUTURE:
+// TestNodeFutureState.)
 func TestNodeNoRespLife(t *testing.T) {
 	h := newHarness(t)
 	n := h.node("n01")
@@ -34,11 +34,9 @@ func TestNodeNoRespLife(t *testing.T) {
 	if s, f := state(); s != api.NodeIdle || !cmp.Equal(f, []string{api.FlagNotResponding}) {
 		t.Errorf("after NoResp: state %s %v, want IDLE [NOT_RESPONDING]", s, f)
 	}
-	for _, st := range []string{"resume", "future"} {
-		err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: st}, &out)
-		if err == nil || err.Code != api.CodeInvalidNodeState {
-			t.Errorf("State=%s: %v, want %s", st, err, api.CodeInvalidNodeState)
-		}
+	err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: "resume"}, &out)
+	if err == nil || err.Code != api.CodeInvalidNodeState {
+		t.Errorf("State=resume: %v, want %s", err, api.CodeInvalidNodeState)
 	}
 	body, _ := json.Marshal(api.HeartbeatRequest{Node: "n01", Health: api.Health{OK: true}})
 	if _, err := h.c.handleHeartbeat(context.Background(), auth.Identity{}, body); err != nil {
