@@ -143,6 +143,9 @@ func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Er
 	if u.Duration != nil {
 		r.End = r.Start + *u.Duration
 	}
+	if u.DurationChange != nil {
+		r.End += *u.DurationChange // checkAdvTimes refuses an end before the start
+	}
 	if u.Partition != nil {
 		r.Partition = *u.Partition
 	}

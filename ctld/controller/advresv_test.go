@@ -184,3 +184,27 @@ func TestAdvResvCountedNodes(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestAdvResvDurationChange: Duration+=/-= moves the end, as the peer's
+// d6 went from 30 to 45 and 40 minutes; an end before the start is
+// "Invalid time specified".
+func TestAdvResvDurationChange(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	now := h.clock.Now().Unix()
+	var out api.AdvResvCreated
+	if err := h.call(0, api.PathAdvResvCreate, api.AdvResvSpec{Name: "d6", Start: now + 3600, End: now + 3600 + 1800,
+		Nodes: "n01", Users: []string{"root"}}, &out); err != nil {
+		t.Fatal(err)
+	}
+	change := func(secs int64) api.Code {
+		return codeOf(h.call(0, api.PathAdvResvUpdate, api.AdvResvUpdate{Name: "d6", DurationChange: &secs}, nil))
+	}
+	got := []api.Code{change(900), change(-300), change(-6000)}
+	if diff := cmp.Diff([]api.Code{"", "", api.CodeInvalidTimeValue}, got); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"d6 n01 40m0s"}, h.advList()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -54,15 +54,17 @@ type AdvResvSpec struct {
 // Slurm). Flags entries are "NAME" or "+NAME" (set) and "-NAME" (cleared);
 // flags not named stay. In a creation (AdvResvSpec) "-NAME" is ignored.
 type AdvResvUpdate struct {
-	Name      string    `json:"name"`
-	Start     *int64    `json:"start,omitempty"`
-	End       *int64    `json:"end,omitempty"`
-	Duration  *int64    `json:"duration,omitempty"` // seconds from the (new) start
-	Nodes     *string   `json:"nodes,omitempty"`
-	Partition *string   `json:"partition,omitempty"`
-	Users     *[]string `json:"users,omitempty"`
-	Accounts  *[]string `json:"accounts,omitempty"`
-	Flags     *[]string `json:"flags,omitempty"`
+	Name     string `json:"name"`
+	Start    *int64 `json:"start,omitempty"`
+	End      *int64 `json:"end,omitempty"`
+	Duration *int64 `json:"duration,omitempty"` // seconds from the (new) start
+	// DurationChange is Duration+=/-=: seconds the end moves by.
+	DurationChange *int64    `json:"duration_change,omitempty"`
+	Nodes          *string   `json:"nodes,omitempty"`
+	Partition      *string   `json:"partition,omitempty"`
+	Users          *[]string `json:"users,omitempty"`
+	Accounts       *[]string `json:"accounts,omitempty"`
+	Flags          *[]string `json:"flags,omitempty"`
 }
 
 // AdvResvDelete deletes reservation Name.

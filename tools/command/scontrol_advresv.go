@@ -38,6 +38,7 @@ type resvArgs struct {
 	name            string
 	start, end      *int64
 	dur             *int64 // seconds, rounded up to minutes as Slurm keeps them
+	durSign         string // Duration+= or -=: "+" or "-" (dur is then the change)
 	nodes, part     *string
 	count           int
 	users, accounts *[]string
@@ -57,9 +58,12 @@ func parseResvArgs(args []string, now time.Time) (*resvArgs, string) {
 			}
 			return nil, "Unknown parameter " + a + "."
 		}
-		tag, val, msg := plusMinus(tag, val)
+		tag, val, sign, msg := plusMinus(tag, val)
 		if msg == "" {
 			msg = r.set(tag, val, now)
+		}
+		if sign != "" && abbrev(tag, "Duration", 3) {
+			r.durSign = sign
 		}
 		if msg != "" {
 			return nil, msg
@@ -69,18 +73,22 @@ func parseResvArgs(args []string, now time.Time) (*resvArgs, string) {
 }
 
 // plusMinus reads Slurm's KEY+=a,b and KEY-=a,b for Users, Accounts and
-// Flags as KEY=+a,+b (and -a,-b); any other key refuses the notation, as
-// scontrol does (Loam does not take Duration+= either).
-func plusMinus(tag, val string) (string, string, string) {
+// Flags as KEY=+a,+b (and -a,-b), and returns the sign of Duration+=N
+// (the end moves by N); any other key refuses the notation, as scontrol
+// does.
+func plusMinus(tag, val string) (newTag, newVal, sign, msg string) {
 	n := len(tag)
 	if n == 0 || (tag[n-1] != '+' && tag[n-1] != '-') {
-		return tag, val, ""
+		return tag, val, "", ""
 	}
-	sign, tag := tag[n-1:], tag[:n-1]
-	if !abbrev(tag, "Users", 1) && !abbrev(tag, "Accounts", 1) && !abbrev(tag, "Flags", 1) {
-		return tag, val, "The +=/-= notation is not supported when updating " + tag + "."
+	sign, tag = tag[n-1:], tag[:n-1]
+	switch {
+	case abbrev(tag, "Duration", 3):
+		return tag, val, sign, ""
+	case !abbrev(tag, "Users", 1) && !abbrev(tag, "Accounts", 1) && !abbrev(tag, "Flags", 1):
+		return tag, val, sign, "The +=/-= notation is not supported when updating " + tag + "."
 	}
-	return tag, sign + strings.ReplaceAll(val, ",", ","+sign), ""
+	return tag, sign + strings.ReplaceAll(val, ",", ","+sign), sign, ""
 }
 
 func (r *resvArgs) set(tag, val string, now time.Time) string {
@@ -218,6 +226,13 @@ func (s *scontrol) updateReservation(args []string) {
 	}
 	u := &api.AdvResvUpdate{Name: r.name, Start: r.start, End: r.end, Duration: r.dur, Nodes: r.nodes,
 		Partition: r.part, Users: r.users, Accounts: r.accounts, Flags: r.flags}
+	if r.durSign != "" && r.dur != nil {
+		d := *r.dur
+		if r.durSign == "-" {
+			d = -d
+		}
+		u.Duration, u.DurationChange = nil, &d
+	}
 	ac, ok := s.advController()
 	if !ok {
 		return

@@ -245,10 +245,12 @@ func TestScontrolUpdateDeleteReservation(t *testing.T) {
 	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "users=+daemon,-nobody", "accounts=-a1",
 		"flags=+maint,-ig"})
 	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "users+=daemon,bob", "accounts-=a1", "flags-=daily"})
-	thirty := int64(1800)
+	Scontrol(context.Background(), te.Env, []string{"update", "reservationname=r", "duration-=5"})
+	thirty, lessFive := int64(1800), int64(-300)
 	want := []api.AdvResvUpdate{{Name: "r", Duration: &thirty, Users: &[]string{"root", "bob"}},
 		{Name: "r", Users: &[]string{"+daemon", "-nobody"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"+MAINT", "-IGNORE_JOBS"}},
-		{Name: "r", Users: &[]string{"+daemon", "+bob"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"-DAILY"}}}
+		{Name: "r", Users: &[]string{"+daemon", "+bob"}, Accounts: &[]string{"-a1"}, Flags: &[]string{"-DAILY"}},
+		{Name: "r", DurationChange: &lessFive}}
 	if diff := cmp.Diff(want, f.updated); diff != "" {
 		t.Errorf("update request (-want +got):\n%s", diff)
 	}
