@@ -94,7 +94,12 @@ func FuzzAcctgFreq(f *testing.F) {
 				}
 			}
 		}
-		TaskAcctgFreqAllowed(spec, "30", true)
-		TaskAcctgFreqAllowed(spec, spec, true)
+		// Without a memory limit every interval is allowed.
+		if !TaskAcctgFreqAllowed(spec, spec, false) {
+			t.Fatalf("%q refused for a job without a memory limit", spec)
+		}
+		if TaskAcctgFreqAllowed(spec, "30", true) && AcctgFreqOf("task", spec) == 0 {
+			t.Fatalf("%q turns task sampling off, yet is allowed", spec)
+		}
 	})
 }
