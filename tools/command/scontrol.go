@@ -40,7 +40,9 @@ type scontrol struct {
 	all    bool // -a: hidden partitions and their jobs too
 	one    bool
 	quiet  bool
-	exit   int
+	// verbose: -v or the verbose command (scontrol_verbose.go).
+	verbose bool
+	exit    int
 }
 
 // Scontrol runs scontrol with args and returns its exit status. Without
@@ -68,6 +70,8 @@ func Scontrol(ctx context.Context, env *Env, args []string) int {
 			s.one = true
 		case "Q":
 			s.quiet = true
+		case "v":
+			s.verbose = true
 		case "h", "usage":
 			w.printf("%s", scontrolHelp)
 			return w.exit(0)

@@ -47,6 +47,11 @@ func (s *scontrol) showJob(val string, has bool) {
 		s.fail("slurm_load_jobs error: %s\n", errText(err))
 		return
 	}
+	if one {
+		s.recordsLine(0, len(resp.Jobs))
+	} else {
+		s.recordsLine(resp.Now, len(resp.Jobs))
+	}
 	f := s.formatter(s.env.Now())
 	printed := 0
 	for _, j := range jobOrder(resp.Jobs, id) {
@@ -138,6 +143,7 @@ func (s *scontrol) showNodes(val string, has bool) {
 		s.fail("slurm_load_node error: %s\n", errText(err))
 		return
 	}
+	s.recordsLine(resp.Now, len(resp.Nodes))
 	f := s.formatter(s.env.Now())
 	if !has {
 		for i := range resp.Nodes {
@@ -193,6 +199,7 @@ func (s *scontrol) showPartitions(val string, has bool) {
 		s.fail("slurm_load_partitions error: %s\n", errText(err))
 		return
 	}
+	s.recordsLine(resp.Now, len(resp.Partitions))
 	mem := s.nodeMemory(c)
 	f := s.formatter(s.env.Now())
 	printed := 0

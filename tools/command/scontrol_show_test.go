@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -93,4 +94,33 @@ func replaceOnce(t *testing.T, s, old, new string) string {
 		t.Fatalf("%q not in %q", old, s)
 	}
 	return strings.Replace(s, old, new, 1)
+}
+
+// TestScontrolVerboseRecords: with -v scontrol says when the records were
+// updated and how many it got, all of them whatever was asked, as the
+// peer's "scontrol -v show node gpu001" prints
+// "last_update_time=2026-11-30T22:22:33, records=40"; -Q hides it, and a
+// missing job has none.
+func TestScontrolVerboseRecords(t *testing.T) {
+	list := readPeer(t, "scontrol-sweep/show-node-list.txt")
+	f := &fakeController{now: 1795950000, nodes: nodesFromText(t, list)}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-v", "show", "node", "nosuch"}, "last_update_time=" + time.Unix(1795950000, 0).Format("2006-01-02T15:04:05") + ", records=4\nNode nosuch not found\n"},
+		{[]string{"-v", "-Q", "show", "node", "nosuch"}, ""},
+	} {
+		te := newTestEnv(f, 1795950000)
+		Scontrol(context.Background(), te.Env, tc.args)
+		if diff := cmp.Diff(tc.want, te.stdout.String()); diff != "" {
+			t.Errorf("%v (-want +got):\n%s", tc.args, diff)
+		}
+	}
+	// The verbose command takes nothing after it (the peer: exit 1).
+	te := newTestEnv(f, 1795950000)
+	if code := Scontrol(context.Background(), te.Env, []string{"verbose", "show", "job", "1"}); code != 1 ||
+		te.stderr.String() != "too many arguments for verbose keyword\n" {
+		t.Errorf("verbose with arguments: exit %d, stderr %q", code, te.stderr.String())
+	}
 }

@@ -124,6 +124,7 @@ func (s *scontrol) showSteps(val string, has bool) {
 		}
 		steps = resp.Steps
 	}
+	s.recordsLine(s.env.Now().Unix(), len(steps))
 	f := s.formatter(s.env.Now())
 	printed := 0
 	for _, st := range batchFirst(steps) {

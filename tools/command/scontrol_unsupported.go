@@ -19,7 +19,11 @@ func (s *scontrol) unsupported(argv []string) bool {
 	case abbrev(tag, "abort", 5):
 		s.fail("scontrol: error: abort is not supported: Loam's controller does not dump core on request; use shutdown\n")
 	case abbrev(tag, "verbose", 4):
-		// Loam has no extra client logging.
+		if len(argv) > 1 {
+			s.fail("too many arguments for verbose keyword\n")
+			break
+		}
+		s.verbose = true // scontrol_verbose.go
 	case abbrev(tag, "cluster", 2):
 		if len(argv) > 1 {
 			s.fail("scontrol: error: '%s' can't be reached now, or it is an invalid entry for --cluster: Loam serves one cluster\n", argv[1])
