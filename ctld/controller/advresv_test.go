@@ -148,19 +148,26 @@ func TestAdvResvSubmitUpdateDeleteExpire(t *testing.T) {
 	}
 }
 
+// startWithAdv starts the harness's controller and creates spec, its
+// start and end given from now.
+func (h *harness) startWithAdv(spec api.AdvResvSpec) {
+	h.t.Helper()
+	h.start()
+	now := h.clock.Now().Unix()
+	spec.Start, spec.End = now+spec.Start, now+spec.End
+	var out api.AdvResvCreated
+	if err := h.call(0, api.PathAdvResvCreate, spec, &out); err != nil {
+		h.t.Fatalf("create %s: %v", spec.Name, err)
+	}
+}
+
 // TestAdvResvCountedNodes follows the peer: a reservation given NodeCnt=
 // without a partition takes, and shows, the default partition, and its
 // flags lack SPEC_NODES (named nodes have it), also after an update of
 // its time; naming its nodes in an update adds SPEC_NODES.
 func TestAdvResvCountedNodes(t *testing.T) {
 	h := newHarness(t)
-	h.start()
-	now := h.clock.Now().Unix()
-	var out api.AdvResvCreated
-	if err := h.call(0, api.PathAdvResvCreate, api.AdvResvSpec{Name: "c", Start: now + 3600, End: now + 7200, NodeCount: 1,
-		Users: []string{"root"}, Flags: []string{"maint"}}, &out); err != nil {
-		t.Fatal(err)
-	}
+	h.startWithAdv(api.AdvResvSpec{Name: "c", Start: 3600, End: 7200, NodeCount: 1, Users: []string{"root"}, Flags: []string{"maint"}})
 	show := func() string {
 		var list api.AdvResvsResponse
 		if err := h.call(0, api.PathAdvResvList, api.ResvQuery{}, &list); err != nil || len(list.Reservations) != 1 {
@@ -190,13 +197,7 @@ func TestAdvResvCountedNodes(t *testing.T) {
 // "Invalid time specified".
 func TestAdvResvDurationChange(t *testing.T) {
 	h := newHarness(t)
-	h.start()
-	now := h.clock.Now().Unix()
-	var out api.AdvResvCreated
-	if err := h.call(0, api.PathAdvResvCreate, api.AdvResvSpec{Name: "d6", Start: now + 3600, End: now + 3600 + 1800,
-		Nodes: "n01", Users: []string{"root"}}, &out); err != nil {
-		t.Fatal(err)
-	}
+	h.startWithAdv(api.AdvResvSpec{Name: "d6", Start: 3600, End: 3600 + 1800, Nodes: "n01", Users: []string{"root"}})
 	change := func(secs int64) api.Code {
 		return codeOf(h.call(0, api.PathAdvResvUpdate, api.AdvResvUpdate{Name: "d6", DurationChange: &secs}, nil))
 	}
