@@ -47,7 +47,8 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 		func() *api.Error { return c.updateJobLicenses(r, &next, u) },  // licenses.go
 		func() *api.Error { return c.updateSwitches(&next, u) },        // switches.go
 		func() *api.Error { return updateContiguous(r, &next, u, operator) },
-		func() *api.Error { return updateNodeUse(r, &next, u, operator) }, // update_recorded.go
+		func() *api.Error { return updateNodeUse(r, &next, u, operator) },          // update_recorded.go
+		func() *api.Error { return c.updateAdminKeys(r, &next, &st, u, operator) }, // update_admin.go
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -303,7 +304,7 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 		r.St.Reason = initialReason(r)
 		c.schedule()
 	}
-	if r.running() && u.TimeLimit != nil {
+	if r.running() && (u.TimeLimit != nil || u.EndTime != nil) { // update_admin.go: EndTime moves the limit
 		over := overTime(c.confNow().conf, r.St.Partition) // limits.go: OverTimeLimit
 		req := api.TimeLimitRequest{JobID: r.ID, TimeLimit: enforcedLimit(r.St.TimeLimit, over)}
 		for _, t := range c.nodeTargets(r) {

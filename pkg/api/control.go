@@ -107,15 +107,21 @@ type JobUpdate struct {
 	TimeMinimum *int64  `json:"time_minimum,omitempty"`
 	Partition   *string `json:"partition,omitempty"` // pending jobs only
 	// Priority may be set by operators only; 0 holds the job as Slurm does.
-	Priority   *int64  `json:"priority,omitempty"`
-	Nice       *int    `json:"nice,omitempty"` // negative values: operators only
-	Name       *string `json:"name,omitempty"`
-	Comment    *string `json:"comment,omitempty"`
-	Account    *string `json:"account,omitempty"`
-	QOS        *string `json:"qos,omitempty"`
-	BeginTime  *int64  `json:"begin_time,omitempty"`
-	Deadline   *int64  `json:"deadline,omitempty"`
-	Dependency *string `json:"dependency,omitempty"` // "" removes every dependency
+	Priority *int64  `json:"priority,omitempty"`
+	Nice     *int    `json:"nice,omitempty"` // negative values: operators only
+	Name     *string `json:"name,omitempty"`
+	Comment  *string `json:"comment,omitempty"`
+	// AdminComment is operators' note on the job; EndTime moves a running
+	// job's end (its time limit follows); WorkDir is a pending job's
+	// working directory.
+	AdminComment *string `json:"admin_comment,omitempty"`
+	EndTime      *int64  `json:"end_time,omitempty"`
+	WorkDir      *string `json:"work_dir,omitempty"`
+	Account      *string `json:"account,omitempty"`
+	QOS          *string `json:"qos,omitempty"`
+	BeginTime    *int64  `json:"begin_time,omitempty"`
+	Deadline     *int64  `json:"deadline,omitempty"`
+	Dependency   *string `json:"dependency,omitempty"` // "" removes every dependency
 	// NumNodes, NumTasks, MinCPUs... apply to pending jobs only.
 	MinNodes    *int `json:"min_nodes,omitempty"`
 	MaxNodes    *int `json:"max_nodes,omitempty"` // NumNodes=min-max; 0 clears the maximum

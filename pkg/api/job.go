@@ -30,6 +30,8 @@ type Job struct {
 	Partition string `json:"partition"`
 	QOS       string `json:"qos,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	// AdminComment is set by operators with scontrol update.
+	AdminComment string `json:"admin_comment,omitempty"`
 
 	JobState    job.State  `json:"job_state"`
 	StateReason job.Reason `json:"state_reason"`

@@ -96,6 +96,7 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.integer("delay_boot", q.DelayBoot, true)
 	o.boolean("power_level", q.PowerLevel)
 	o.str("gres_flags", string(q.GresFlags), true)
+	o.str("admin_comment", q.AdminComment, true)
 	o.str("acctg_freq", q.AcctgFreq, true)
 	o.str("gpus_per_socket", q.GPUsPerSocket, true)
 	o.value("time_limit", q.TimeLimit, q.TimeLimit != nil)

@@ -144,6 +144,8 @@ type Request struct {
 	PowerLevel bool  `json:"power_level,omitempty"` // --power=level
 	// GresFlags is --gres-flags: GresEnforceBinding or GresDisableBinding.
 	GresFlags GresFlags `json:"gres_flags,omitempty"`
+	// AdminComment is operators' note (scontrol update AdminComment=).
+	AdminComment string `json:"admin_comment,omitempty"`
 	// AcctgFreq is --acctg-freq as given: the controller refuses task
 	// intervals Slurm refuses (TaskAcctgFreqAllowed); Loam reads usage
 	// from the job's cgroup counters, which need no sampling.

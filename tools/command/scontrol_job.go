@@ -357,6 +357,9 @@ func gresCount(item string) (string, int) {
 func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 	b = append(b, "Command="+orNull(j.Command)+sep...)
 	b = append(b, "WorkDir="+j.WorkDir...)
+	if j.AdminComment != "" {
+		b = append(b, sep+"AdminComment="+j.AdminComment+" "...)
+	}
 	if j.Comment != "" {
 		b = append(b, sep+"Comment="+j.Comment+" "...)
 	}

@@ -229,6 +229,7 @@ func (s *scontrol) updateJob(args []string) {
 	}
 	var ids []string
 	var u api.JobUpdate
+	counted := false // an EndTime= scontrol could not read still sends the update
 	for _, a := range list {
 		if abbrev(a.tag, "JobId", 3) {
 			if a.val == "" {
@@ -241,13 +242,16 @@ func (s *scontrol) updateJob(args []string) {
 			}
 			continue
 		}
-		if msg, how := s.setJobField(&u, a, ids); how != fieldSet {
-			if !s.fieldMessage(msg, how) {
-				return
-			}
+		msg, how := s.setJobField(&u, a, ids)
+		counted = counted || how == fieldSkippedCounted
+		if how != fieldSet && !s.fieldMessage(msg, how) {
+			return
 		}
 	}
-	if u.Empty() {
+	switch {
+	case u.Empty() && counted:
+		return // the controller would change nothing
+	case u.Empty():
 		s.fail("No changes specified\n")
 		return
 	}

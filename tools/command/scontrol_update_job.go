@@ -18,6 +18,7 @@ const (
 	fieldAbort                          // message, exit 1, nothing sent
 	fieldAbortClean                     // message, exit 0, nothing sent (Slurm's range parser)
 	fieldSkipped                        // message, the key is ignored, the rest goes on
+	fieldSkippedCounted                 // as fieldSkipped, yet the update is sent even with nothing else
 )
 
 // fieldMessage prints msg as how asks and reports whether the update
@@ -48,6 +49,15 @@ func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (str
 		return aborted(s.setLimit(&u.TimeLimit, v, ids, "TimeLimit"))
 	case abbrev(t, "TimeMin", 5):
 		return aborted(s.setLimit(&u.TimeMinimum, v, nil, "TimeMin"))
+	case abbrev(t, "EndTime", 2):
+		tm, err := slurmtime.ParseTime(v, s.env.Now())
+		if err != nil {
+			// Slurm's scontrol counts EndTime= whatever parse_time made
+			// of it, and the controller changes nothing for a zero end.
+			return timeSpecError(v), fieldSkippedCounted
+		}
+		end := tm.Unix()
+		u.EndTime = &end
 	case abbrev(t, "Priority", 2):
 		n, ok := parseUint(v, 32)
 		if !ok {
@@ -127,6 +137,11 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 		u.Name = &v
 	case abbrev(t, "Comment", 3):
 		u.Comment = &v
+	case abbrev(t, "AdminComment", 6):
+		u.AdminComment = &v
+	case abbrev(t, "WorkDir", 2):
+		u.WorkDir = &v
+
 	case abbrev(t, "Partition", 2):
 		u.Partition = &v
 	case abbrev(t, "QOS", 2):

@@ -1,0 +1,55 @@
+package controller
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// TestUpdateAdminKeys follows the peer: AdminComment= is for operators
+// ("Access/permission denied" for the job's user) and shows; WorkDir=
+// changes a pending job ("Job is no longer pending execution" once it
+// runs); EndTime= is for running jobs ("Job is not running" before),
+// moves the time limit with it (now+1hour on a 30-minute job: 01:00:00),
+// and an end already past is "Invalid time specified".
+func TestUpdateAdminKeys(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true })))
+	upd := func(uid uint32, u api.JobUpdate) api.Code {
+		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+	}
+	str := func(s string) *string { return &s }
+	at := func(d int64) *int64 { v := h.clock.Now().Unix() + d; return &v }
+	got := []api.Code{
+		upd(alice, api.JobUpdate{AdminComment: str("x")}),
+		upd(0, api.JobUpdate{AdminComment: str("ops note")}),
+		upd(alice, api.JobUpdate{WorkDir: str("/var")}),
+		upd(0, api.JobUpdate{EndTime: at(3600)}),
+	}
+	if j := h.job(id); j.AdminComment != "ops note" || j.WorkDir != "/var" {
+		t.Errorf("pending job: AdminComment %q WorkDir %q", j.AdminComment, j.WorkDir)
+	}
+	if code := firstErr(results(t, h, 0, api.PathRelease, api.ReleaseRequest{JobIDs: []string{id}})); code != "" {
+		t.Fatalf("release: %s", code)
+	}
+	h.cycle()
+	j := h.waitState(id, job.Running)
+	got = append(got,
+		upd(alice, api.JobUpdate{WorkDir: str("/tmp")}),
+		upd(alice, api.JobUpdate{EndTime: at(-60)}),
+		upd(alice, api.JobUpdate{EndTime: at(j.TimeLimit + 600)}),
+		upd(0, api.JobUpdate{EndTime: at(j.TimeLimit + 600)}))
+	want := []api.Code{api.CodeAccessDenied, "", "", api.CodeJobNotRunning,
+		api.CodeJobNotPending, api.CodeInvalidTimeValue, api.CodeAccessDenied, ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
+	}
+	if after := h.job(id); after.TimeLimit != j.TimeLimit+600 {
+		t.Errorf("time limit %d after EndTime 10 minutes later, want %d", after.TimeLimit, j.TimeLimit+600)
+	}
+}
