@@ -23,7 +23,7 @@ func (c *Controller) handleUpdate(ctx context.Context, id auth.Identity, body []
 		return nil, api.Errorf(api.CodeBadRequest, "nothing to update")
 	}
 	op := c.isOperator(id)
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		return c.updateJob(b, r, &in.Update, op)
 	}))
 }
@@ -105,6 +105,7 @@ func (c *Controller) updateTimes(r *jobRecord, st *jobStatus, u *api.JobUpdate, 
 func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStatus, u *api.JobUpdate) *api.Error {
 	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
 		u.NumTasks != nil || u.CPUsPerTask != nil || u.MinCPUsNode != nil || u.NumCPUs != nil || u.MaxCPUs != nil ||
+		u.TasksPerNode != nil ||
 		featuresChange(r, u) || u.RequiredNodes != nil ||
 		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
 		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil

@@ -5,8 +5,9 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 )
 
-// updateAdminKeys applies AdminComment= (operators only: "Access/permission
-// denied" for others, as slurmctld answers), WorkDir= (pending jobs) and
+// updateAdminKeys applies AdminComment= and checks TasksPerNode=
+// (operators only: "Access/permission denied" for others, as slurmctld
+// answers), WorkDir= (pending jobs) and
 // EndTime= (running jobs: the time limit moves by the change, rounded to
 // the minute as Slurm's time_limit += (delta+30)/60; an end already past
 // is "Invalid time specified", and only operators may move it later).
@@ -16,6 +17,10 @@ func (c *Controller) updateAdminKeys(r *jobRecord, q *job.Request, st *jobStatus
 			return api.Errorf(api.CodeAccessDenied, "only operators set AdminComment")
 		}
 		q.AdminComment = *u.AdminComment
+	}
+	if u.TasksPerNode != nil && !operator {
+		// updateShape set it; the update is refused whole.
+		return api.Errorf(api.CodeAccessDenied, "only operators set TasksPerNode")
 	}
 	if u.WorkDir != nil {
 		if !r.pending() {

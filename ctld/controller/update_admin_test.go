@@ -53,3 +53,19 @@ func TestUpdateAdminKeys(t *testing.T) {
 		t.Errorf("time limit %d after EndTime 10 minutes later, want %d", after.TimeLimit, j.TimeLimit+600)
 	}
 }
+
+// TestUpdateTasksPerNode: TasksPerNode= is an operator's, as on the peer
+// (root's update shows NtasksPerN:B:S:C=2, another user's is refused).
+func TestUpdateTasksPerNode(t *testing.T) {
+	h := newHarness(t)
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NTasks = 4; r.Hold = true })))
+	upd := func(uid uint32) api.Code {
+		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: api.JobUpdate{TasksPerNode: ptr(2)}}))
+	}
+	if got := []api.Code{upd(alice), upd(0)}; !cmp.Equal(got, []api.Code{api.CodeAccessDenied, ""}) {
+		t.Errorf("codes %v, want access denied then none", got)
+	}
+	if j := h.job(id); j.TasksPerNode != 2 {
+		t.Errorf("TasksPerNode %d, want 2", j.TasksPerNode)
+	}
+}

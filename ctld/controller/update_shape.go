@@ -46,6 +46,9 @@ func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
 	if u.CPUsPerTask != nil {
 		q.CPUsPerTask = *u.CPUsPerTask
 	}
+	if u.TasksPerNode != nil {
+		q.NTasksPerNode = *u.TasksPerNode // an operator's (update_admin.go)
+	}
 	if u.MemPerCPU != nil {
 		m := *u.MemPerCPU
 		q.MemPerCPU, q.MemPerNode, q.MemPerGPU = &m, nil, nil

@@ -128,6 +128,8 @@ type JobUpdate struct {
 	NumTasks    *int `json:"tasks,omitempty"`
 	CPUsPerTask *int `json:"cpus_per_task,omitempty"`
 	MinCPUsNode *int `json:"min_cpus_node,omitempty"` // --mincpus
+	// TasksPerNode is --ntasks-per-node (operators only, as in Slurm).
+	TasksPerNode *int `json:"tasks_per_node,omitempty"`
 	// NumCPUs and MaxCPUs are NumCPUs=N[-M]: the job's CPUs in place of
 	// its tasks' (Slurm's min_cpus and max_cpus).
 	NumCPUs       *int    `json:"num_cpus,omitempty"`

@@ -139,6 +139,13 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 		u.Comment = &v
 	case abbrev(t, "AdminComment", 6):
 		u.AdminComment = &v
+	case abbrev(t, "TasksPerNode", 2):
+		n, ok := parseUint16C(v)
+		if !ok {
+			return "scontrol: error: Invalid TasksPerNode value: " + v + "\n", fieldAbort
+		}
+		c := int(n)
+		u.TasksPerNode = &c
 	case abbrev(t, "WorkDir", 2):
 		u.WorkDir = &v
 
