@@ -38,6 +38,10 @@ type filterSpec struct {
 	JobIDs, Users, Accounts, Partitions, States, Names, QOS, Nodes, Reservations []string
 	// Fold: see jobFilter.fold.
 	Fold bool
+	// NotOwner is the error for a user acting on another's job: Slurm's
+	// update, hold and release answer "Invalid user id", its cancel,
+	// requeue, suspend and top "Access/permission denied" (the default).
+	NotOwner api.Code
 }
 
 func set(list []string) map[string]bool {

@@ -20,7 +20,7 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 	if c.isOperator(id) && !in.User {
 		h = HeldAdmin
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
 		case r.finished() || r.St.EndState != "":
 			return api.NewError(api.CodeJobFinished)
@@ -50,7 +50,7 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
 		case r.St.Hold == HeldAdmin && !c.isOperator(id):
 			return api.Errorf(api.CodeAccessDenied, "job %d was held by an administrator", r.ID)

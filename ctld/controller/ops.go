@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 
@@ -42,7 +43,7 @@ func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc)
 	out := &api.JobResults{Results: []api.JobResult{}}
 	act := func(r *jobRecord, tasks []int) *api.Error {
 		if !c.canModify(id, r) {
-			return api.Errorf(api.CodeAccessDenied, "job %d belongs to %s", r.ID, r.Req.UserName)
+			return api.Errorf(cmp.Or(spec.NotOwner, api.CodeAccessDenied), "job %d belongs to %s", r.ID, r.Req.UserName)
 		}
 		return fn(r, tasks)
 	}

@@ -45,9 +45,11 @@ func TestAuthorization(t *testing.T) {
 		wantCode api.Code
 		wantSt   job.Reason
 	}{
-		{"bob cannot hold alice's job", bob, api.PathHold, api.HoldRequest{JobIDs: []string{a}}, api.CodeAccessDenied, job.ReasonNone},
+		// The peer answers another user's hold and update "Invalid user id",
+		// and the cancel "Access/permission denied".
+		{"bob cannot hold alice's job", bob, api.PathHold, api.HoldRequest{JobIDs: []string{a}}, api.CodeUserIDMissing, job.ReasonNone},
 		{"bob cannot cancel it", bob, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{a}}}, api.CodeAccessDenied, job.ReasonNone},
-		{"bob cannot update it", bob, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Name: ptr("x")}}, api.CodeAccessDenied, job.ReasonNone},
+		{"bob cannot update it", bob, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Name: ptr("x")}}, api.CodeUserIDMissing, job.ReasonNone},
 		{"root holds as admin", 0, api.PathHold, api.HoldRequest{JobIDs: []string{a}}, "", job.ReasonJobHeldAdmin},
 		{"alice cannot release an admin hold", alice, api.PathRelease, api.ReleaseRequest{JobIDs: []string{a}}, api.CodeAccessDenied, job.ReasonJobHeldAdmin},
 		{"root releases", 0, api.PathRelease, api.ReleaseRequest{JobIDs: []string{a}}, "", job.ReasonNone},
