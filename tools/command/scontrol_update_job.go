@@ -14,11 +14,11 @@ import (
 type fieldOutcome int
 
 const (
-	fieldSet        fieldOutcome = iota // the change is recorded
-	fieldAbort                          // message, exit 1, nothing sent
-	fieldAbortClean                     // message, exit 0, nothing sent (Slurm's range parser)
-	fieldSkipped                        // message, the key is ignored, the rest goes on
-	fieldSkippedCounted                 // as fieldSkipped, yet the update is sent even with nothing else
+	fieldSet            fieldOutcome = iota // the change is recorded
+	fieldAbort                              // message, exit 1, nothing sent
+	fieldAbortClean                         // message, exit 0, nothing sent (Slurm's range parser)
+	fieldSkipped                            // message, the key is ignored, the rest goes on
+	fieldSkippedCounted                     // as fieldSkipped, yet it counts as a change (no "No changes specified")
 )
 
 // fieldMessage prints msg as how asks and reports whether the update
