@@ -45,3 +45,19 @@ func TestSqueueResvDelHold(t *testing.T) {
 		t.Errorf("scontrol show job Reason=%s, want the peer's Reservation_s12h_f_was_deleted", got)
 	}
 }
+
+// TestSqueueAdminComment: squeue -O admin_comment shows an operator's
+// AdminComment, (null) without one, as the peer's squeue does.
+func TestSqueueAdminComment(t *testing.T) {
+	const now = 1795950000
+	jobs := []api.Job{{JobID: 7, Name: "wrap", UserName: "root", Partition: "normal", JobState: job.Pending, AdminComment: "ops"},
+		{JobID: 8, Name: "wrap", UserName: "root", Partition: "normal", JobState: job.Pending}}
+	te := newTestEnv(&fakeController{now: now, jobs: jobs}, now)
+	if code := Squeue(context.Background(), te.Env, []string{"-O", "jobid:4,admin_comment", "-h"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, te.stderr)
+	}
+	want := "8   (null)              \n7   ops                 \n" // squeue's order
+	if diff := cmp.Diff(want, te.stdout.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

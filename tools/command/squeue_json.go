@@ -120,7 +120,7 @@ func (d *jobData) record() *slurmdata.Dict {
 	r := slurmdata.NewDict()
 	r.Set("account", dStr(j.Account))
 	r.Set("accrue_time", dInt(j.AccrueTime))
-	r.Set("admin_comment", dStr(""))
+	r.Set("admin_comment", dStr(j.AdminComment))
 	r.Set("array_job_id", dInt(int64(j.ArrayJobID)))
 	if j.ArrayTaskID != nil {
 		r.Set("array_task_id", dNum(*j.ArrayTaskID))
