@@ -23,6 +23,13 @@ func results(t *testing.T, h *harness, uid uint32, path string, in any) []api.Jo
 	return out.Results
 }
 
+// updateCode is scontrol update of job id by uid: the first job's error
+// code, "" when it took the change.
+func updateCode(t *testing.T, h *harness, uid uint32, id string, u api.JobUpdate) api.Code {
+	t.Helper()
+	return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+}
+
 func firstErr(rs []api.JobResult) api.Code {
 	for _, r := range rs {
 		if r.Error != nil {

@@ -21,7 +21,7 @@ func TestUpdateAdminKeys(t *testing.T) {
 	h.node("n01")
 	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true })))
 	upd := func(uid uint32, u api.JobUpdate) api.Code {
-		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		return updateCode(t, h, uid, id, u)
 	}
 	str := func(s string) *string { return &s }
 	at := func(d int64) *int64 { v := h.clock.Now().Unix() + d; return &v }
@@ -60,7 +60,7 @@ func TestUpdateTasksPerNode(t *testing.T) {
 	h := newHarness(t)
 	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NTasks = 4; r.Hold = true })))
 	upd := func(uid uint32) api.Code {
-		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: api.JobUpdate{TasksPerNode: ptr(2)}}))
+		return updateCode(t, h, uid, id, api.JobUpdate{TasksPerNode: ptr(2)})
 	}
 	if got := []api.Code{upd(alice), upd(0)}; !cmp.Equal(got, []api.Code{api.CodeAccessDenied, ""}) {
 		t.Errorf("codes %v, want access denied then none", got)

@@ -20,7 +20,7 @@ func TestUpdateJobNodeUse(t *testing.T) {
 	raw := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
 	id := fmt.Sprint(raw)
 	upd := func(uid uint32, u api.JobUpdate) api.Code {
-		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		return updateCode(t, h, uid, id, u)
 	}
 	cases := []struct {
 		name string
@@ -76,7 +76,7 @@ func TestUpdateStartedNodeUse(t *testing.T) {
 	n.Launch(t, raw, 5*time.Second)
 	id := fmt.Sprint(raw)
 	upd := func(uid uint32, u api.JobUpdate) api.Code {
-		return firstErr(results(t, h, uid, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		return updateCode(t, h, uid, id, u)
 	}
 	running := []struct {
 		name string

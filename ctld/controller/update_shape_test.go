@@ -20,7 +20,7 @@ func TestUpdateJobShape(t *testing.T) {
 	h := newHarness(t)
 	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true })))
 	upd := func(u api.JobUpdate) api.Code {
-		return firstErr(results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		return updateCode(t, h, 0, id, u)
 	}
 	cases := []struct {
 		name string
@@ -87,7 +87,7 @@ func TestUpdateNumCPUs(t *testing.T) {
 	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NTasks = 4; r.Hold = true })))
 	var got []string
 	upd := func(u api.JobUpdate) {
-		code := firstErr(results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		code := updateCode(t, h, 0, id, u)
 		j := h.job(id)
 		got = append(got, fmt.Sprintf("%s %d-%d", code, j.CPUs, j.MaxCPUs))
 	}
@@ -113,7 +113,7 @@ func TestUpdateRunningNodeCount(t *testing.T) {
 	id := fmt.Sprint(raw)
 	upd := func(n int) api.Code {
 		u := api.JobUpdate{MinNodes: ptr(n), MaxNodes: ptr(0)}
-		return firstErr(results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: u}))
+		return updateCode(t, h, 0, id, u)
 	}
 	if got := upd(1); got != "" {
 		t.Errorf("its own node count: %q", got)
