@@ -112,12 +112,8 @@ func (c *Controller) admitIdentity(a *admitted, id auth.Identity, in *api.Submit
 // less often than the cluster's JobAcctGatherFrequency (30 s unless set),
 // or not at all, for a job with a memory limit, as slurmctld does.
 func checkAcctgFreq(cs *confState, r *job.Request) *api.Error {
-	cluster, ok := cs.conf.Written["jobacctgatherfrequency"]
-	if !ok {
-		cluster = "30"
-	}
 	memLimit := r.MemPerNode == nil || *r.MemPerNode != 0
-	if r.AcctgFreq == "" || job.TaskAcctgFreqAllowed(r.AcctgFreq, cluster, memLimit) {
+	if r.AcctgFreq == "" || job.TaskAcctgFreqAllowed(r.AcctgFreq, cs.conf.AcctGatherFrequency(), memLimit) {
 		return nil
 	}
 	return api.NewError(api.CodeInvalidAcctFreq)

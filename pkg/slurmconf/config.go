@@ -425,3 +425,13 @@ type User struct {
 	MaxSubmitJobs int64
 	Pos           Pos
 }
+
+// AcctGatherFrequency is JobAcctGatherFrequency as written, else Slurm's
+// default "30" (seconds between task samples). Loam samples nothing, but
+// the controller checks --acctg-freq against it and scontrol shows it.
+func (c *Config) AcctGatherFrequency() string {
+	if v, ok := c.Written["jobacctgatherfrequency"]; ok {
+		return v
+	}
+	return "30"
+}

@@ -185,7 +185,7 @@ func (s *shower) slurmKeys() {
 	s.strs("HealthCheckProgram")
 	s.add("InactiveLimit", secs(c.InactiveLimit))
 	s.str("InteractiveStepOptions", "--interactive --preserve-env --pty $SHELL")
-	s.str("JobAcctGatherFrequency", "30")
+	s.add("JobAcctGatherFrequency", s.c.AcctGatherFrequency())
 	s.str("JobAcctGatherType", "jobacct_gather/none")
 	s.strs("JobAcctGatherParams")
 	s.str("JobCompHost", "localhost")
