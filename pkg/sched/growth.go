@@ -40,11 +40,7 @@ func (c *cycle) growListed(d *demand, pj *PendingJob, p *partInfo, feas *feasCac
 // allow and that starts now; nil when none does.
 func (c *cycle) placeGrown(j *jobInfo, part int32, d *demand, end tick, own int32) []pick {
 	for i := range d.grown {
-		g := &d.grown[i]
-		if _, r, _ := c.admit(j.as, c.want(part, g)); r != "" {
-			continue
-		}
-		if picks := c.place(part, g, end, own); picks != nil {
+		if picks := c.placeAdmitted(j, part, &d.grown[i], end, own); picks != nil { // pass.go
 			return picks
 		}
 	}

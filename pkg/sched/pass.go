@@ -187,10 +187,15 @@ func (c *cycle) placeWide(j *jobInfo, part int32, d *demand, end tick, own int32
 	if d.wide == nil {
 		return nil
 	}
-	if _, r, _ := c.admit(j.as, c.want(part, d.wide)); r != "" {
+	return c.placeAdmitted(j, part, d.wide, end, own)
+}
+
+// placeAdmitted places d when the job's limits allow it; nil otherwise.
+func (c *cycle) placeAdmitted(j *jobInfo, part int32, d *demand, end tick, own int32) []pick {
+	if _, r, _ := c.admit(j.as, c.want(part, d)); r != "" {
 		return nil
 	}
-	return c.place(part, d.wide, end, own)
+	return c.place(part, d, end, own)
 }
 
 // want is the TRES a request counts against limits. An exclusive job is
