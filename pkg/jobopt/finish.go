@@ -1,6 +1,7 @@
 package jobopt
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,9 +48,7 @@ func (b *builder) environment() []string {
 		// variables.
 		own.set("SLURM_GET_USER_ENV", "1")
 	}
-	var file envList
-	file.merge(b.exportFile...)
-	if _, ok := file.at["SLURM_SUBMIT_DIR"]; !ok {
+	if !slices.ContainsFunc(b.exportFile, func(kv string) bool { return strings.HasPrefix(kv, "SLURM_SUBMIT_DIR=") }) {
 		own.set("SLURM_SUBMIT_DIR", b.p.Cwd)
 	}
 	if b.p.Host != "" {
@@ -61,7 +60,7 @@ func (b *builder) environment() []string {
 	}
 	var out envList
 	if export.All || len(export.Vars) > 0 {
-		out.merge(file.list...)
+		out.merge(b.exportFile...) // names unique already (exportFileEntries)
 	}
 	out.merge(export.Environment(own.list)...)
 	b.requestVariables(&out)
