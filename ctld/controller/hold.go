@@ -22,11 +22,13 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 	}
 	return c.runOp(id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
-		case r.finished() || r.St.EndState != "":
-			return api.NewError(api.CodeJobFinished)
-		case r.running():
+		case r.running() && (r.St.EndState == "" || r.St.EndState == job.Requeued):
+			// A job being requeued pends already in slurmctld
+			// (PENDING|COMPLETING): the hold applies to its next wait.
 			c.holdRunning(b, r, h) // hold_running.go
 			return nil
+		case r.finished() || r.St.EndState != "":
+			return api.NewError(api.CodeJobFinished)
 		case !r.pending():
 			return api.NewError(api.CodeJobNotPending)
 		case r.St.Hold == h:
@@ -54,6 +56,9 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 		switch {
 		case r.St.Hold == HeldAdmin && !c.isOperator(id):
 			return api.Errorf(api.CodeAccessDenied, "job %d was held by an administrator", r.ID)
+		case r.St.EndState == job.Requeued:
+			c.releaseRequeuing(b, r) // hold_running.go
+			return nil
 		case r.finished() || r.St.EndState != "":
 			return api.NewError(api.CodeJobFinished)
 		case r.running() && explicitHold(r):

@@ -137,3 +137,63 @@ func TestReleaseUnheldLife(t *testing.T) {
 		t.Errorf("reasons before, after release, after a pass (-want +got):\n%s", diff)
 	}
 }
+
+// TestHoldDuringRequeueLife: while a requeued job's processes end,
+// slurmctld has it PENDING|COMPLETING, so the Slurm 22.05 peer shows the
+// requeuehold description at once, and accepts hold and release then:
+// after `requeuehold; release` the job pends unheld, after `requeue; hold`
+// it pends JobHeldAdmin.
+func TestHoldDuringRequeueLife(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		requeueHold bool
+		op          string
+		want        []string
+	}{
+		{"requeuehold then release", true, api.PathRelease, []string{
+			`COMPLETING JobHeldUser "job requeued in held state"`,
+			`COMPLETING None ""`,
+			`PENDING BeginTime ""`,
+		}},
+		{"requeue then hold", false, api.PathHold, []string{
+			`COMPLETING None ""`,
+			`COMPLETING JobHeldAdmin ""`,
+			`PENDING JobHeldAdmin ""`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			n := h.node("n01")
+			n.AutoEnd = false
+			id := h.mustSubmit(alice, simpleJob())
+			h.cycle()
+			n.Launch(t, id, 5*time.Second)
+			ids := []string{fmt.Sprint(id)}
+			state := func() string {
+				j := h.job(ids[0])
+				return fmt.Sprintf("%s %s %q", j.JobState, j.StateReason, j.StateDescription)
+			}
+			if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: ids, Hold: tc.requeueHold}); firstErr(rs) != "" {
+				t.Fatalf("requeue: %+v", rs)
+			}
+			h.c.inflight.Wait()
+			got := []string{state()}
+			var body any = api.HoldRequest{JobIDs: ids}
+			if tc.op == api.PathRelease {
+				body = api.ReleaseRequest{JobIDs: ids}
+			}
+			if rs := results(t, h, 0, tc.op, body); firstErr(rs) != "" {
+				t.Fatalf("%s while requeueing: %+v", tc.op, rs)
+			}
+			got = append(got, state())
+			if err := n.End(id, job.ExitCode{Signal: 15}); err != nil {
+				t.Fatal(err)
+			}
+			h.waitState(ids[0], job.Pending)
+			got = append(got, state())
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -55,3 +55,14 @@ func (c *Controller) releaseUnheld(b *batch, r *jobRecord) {
 	r.plan = PendingInfo{}
 	b.persist(c.persistStatus(r))
 }
+
+// releaseRequeuing is release of a job being requeued (slurmctld has it
+// PENDING|COMPLETING): the hold requeuehold or hold put on its next wait
+// is lifted, so it pends as a plain requeued job (BeginTime) once its
+// processes are gone.
+func (c *Controller) releaseRequeuing(b *batch, r *jobRecord) {
+	r.St.Hold, r.St.RequeueHold = NotHeld, NotHeld
+	r.St.SpecialExit = ""
+	r.St.Reason, r.St.Desc = job.ReasonNone, ""
+	b.persist(c.persistStatus(r))
+}

@@ -42,6 +42,11 @@ func (c *Controller) requeueOne(b *batch, r *jobRecord, tasks []int, hold Hold, 
 		return nil
 	}
 	r.St.RequeueHold = hold
+	if hold != NotHeld {
+		// slurmctld holds it at once (PENDING|COMPLETING): squeue shows
+		// the COMPLETING job with "job requeued in held state".
+		r.St.Reason, r.St.Desc = job.ReasonJobHeldUser, requeuedDesc(r, requeuedHeldDesc)
+	}
 	if r.St.EndState != "" {
 		// Being stopped already (scancel a moment ago, COMPLETING): the
 		// peer accepts and the job goes back to the queue once its
