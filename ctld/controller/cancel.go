@@ -27,7 +27,7 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 	f := in.Filter
 	spec := filterSpec{JobIDs: f.JobIDs, Users: f.Users, Accounts: f.Accounts, Partitions: f.Partitions,
 		States: f.States, Names: f.Names, QOS: f.QOS, Nodes: f.Nodes, Reservations: f.Reservations}
-	return c.runOp(id, spec, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+	return c.runOp(ctx, id, spec, func(b *batch, r *jobRecord, tasks []int) *api.Error {
 		if in.Step != nil {
 			return c.signalStep(b, r, *in.Step, in.Signal) // step_signal.go
 		}

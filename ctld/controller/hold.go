@@ -20,7 +20,7 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 	if c.isOperator(id) && !in.User {
 		h = HeldAdmin
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
 		case r.running() && (r.St.EndState == "" || r.St.EndState == job.Requeued):
 			// A job being requeued pends already in slurmctld
@@ -52,7 +52,7 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
 		case r.St.Hold == HeldAdmin && !c.isOperator(id):
 			return api.Errorf(api.CodeAccessDenied, "job %d was held by an administrator", r.ID)
@@ -114,23 +114,24 @@ func (c *Controller) handleRequeue(ctx context.Context, id auth.Identity, body [
 	if in.Hold || in.SpecialExit {
 		hold = HeldUser
 	}
-	return c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
+	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, tasks []int) *api.Error {
 		return c.requeueOne(b, r, tasks, hold, &in) // requeue_op.go
 	})
 }
 
 // runOp runs an operation on many jobs under the lock, then waits for its
 // commit and sends its messages.
-func (c *Controller) runOp(id auth.Identity, spec filterSpec, fn func(b *batch, r *jobRecord, tasks []int) *api.Error) (any, *api.Error) {
-	return c.inBatch(func(b *batch) (any, *api.Error) {
+func (c *Controller) runOp(ctx context.Context, id auth.Identity, spec filterSpec, fn func(b *batch, r *jobRecord, tasks []int) *api.Error) (any, *api.Error) {
+	return c.inBatch(ctx, func(b *batch) (any, *api.Error) {
 		return c.forEachTarget(id, spec, func(r *jobRecord, tasks []int) *api.Error { return fn(b, r, tasks) })
 	})
 }
 
 // inBatch runs fn under the lock with a fresh batch, then waits for the
-// batch's commit and sends its messages; fn's answer is returned once
-// they are done.
-func (c *Controller) inBatch(fn func(b *batch) (any, *api.Error)) (any, *api.Error) {
+// batch's commit; fn's answer is returned once it is done, and the
+// batch's messages to node daemons go once that answer is written
+// (afterReply).
+func (c *Controller) inBatch(ctx context.Context, fn func(b *batch) (any, *api.Error)) (any, *api.Error) {
 	var b batch
 	c.mu.Lock()
 	out, aerr := fn(&b)
@@ -138,7 +139,7 @@ func (c *Controller) inBatch(fn func(b *batch) (any, *api.Error)) (any, *api.Err
 	if aerr != nil {
 		return nil, aerr
 	}
-	if err := c.finishBatch(&b); err != nil {
+	if err := c.finishBatchAfterReply(ctx, &b); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -95,6 +95,8 @@ func (c *Controller) routes() map[string]route {
 func (c *Controller) Handler() http.Handler {
 	routes := c.routes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ar := &afterReply{}
+		defer c.sendAfterReply(w, ar) // after recoverPanic's answer (after_reply.go)
 		defer c.recoverPanic(w, r)
 		if h := c.observeHandler(r.URL.Path); h != nil {
 			h.ServeHTTP(w, r)
@@ -126,7 +128,7 @@ func (c *Controller) Handler() http.Handler {
 			return
 		}
 		defer c.served(r.URL.Path, id, time.Now())
-		out, aerr := rt.h(withPeerAddr(r), id, body) // alloc_node.go
+		out, aerr := rt.h(context.WithValue(withPeerAddr(r), afterReplyKey{}, ar), id, body) // alloc_node.go
 		if aerr != nil {
 			writeError(w, aerr)
 			return

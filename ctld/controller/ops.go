@@ -2,6 +2,7 @@ package controller
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"strconv"
 
@@ -98,14 +99,33 @@ func jobIDString(r *jobRecord) string {
 
 // finishBatch waits for the batch's commit, then sends its messages.
 func (c *Controller) finishBatch(b *batch) *api.Error {
+	return c.finishBatchAfterReply(context.Background(), b)
+}
+
+// finishBatchAfterReply is finishBatch for a request whose context may
+// carry its afterReply: then the messages go once the answer is written.
+func (c *Controller) finishBatchAfterReply(ctx context.Context, b *batch) *api.Error {
 	if b.last != nil {
 		if err := b.last.Wait(); err != nil {
 			c.fail(fmt.Errorf("persist: %w", err))
 			return api.Errorf(api.CodeWritingToFile, "%v", err)
 		}
 	}
-	for _, send := range b.sends {
-		c.inflight.Add(1)
+	// Counted now, so that waiting for inflight also covers messages
+	// that wait for their request's answer.
+	c.inflight.Add(len(b.sends))
+	if ar, ok := ctx.Value(afterReplyKey{}).(*afterReply); ok {
+		ar.sends = append(ar.sends, b.sends...)
+		return nil
+	}
+	c.send(b.sends)
+	return nil
+}
+
+// send runs messages already counted in inflight, each on its own
+// goroutine within the agent slots.
+func (c *Controller) send(sends []func()) {
+	for _, send := range sends {
 		c.obs.m.agentCalls.Inc()
 		go func() {
 			defer c.inflight.Done()
@@ -115,7 +135,6 @@ func (c *Controller) finishBatch(b *batch) *api.Error {
 			send()
 		}()
 	}
-	return nil
 }
 
 // maxAgentCalls is how many calls to node daemons may be in flight at

@@ -34,7 +34,7 @@ func (c *Controller) handleSuspend(ctx context.Context, id auth.Identity, body [
 	if len(in.JobIDs) == 0 {
 		return nil, api.Errorf(api.CodeInvalidJobID, "no job ids given")
 	}
-	out, aerr := c.runOp(id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, _ []int) *api.Error {
+	out, aerr := c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs}, func(b *batch, r *jobRecord, _ []int) *api.Error {
 		if !c.isOperator(id) {
 			return api.Errorf(api.CodeAccessDenied, "only operators may suspend or resume jobs")
 		}

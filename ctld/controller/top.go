@@ -104,7 +104,7 @@ func (c *Controller) handleTop(ctx context.Context, id auth.Identity, body []byt
 	if !operator && !userTopEnabled(c.confNow().conf.SchedulerParameters.Raw) {
 		return nil, api.Errorf(api.CodeAccessDenied, "top is reserved to operators unless SchedulerParameters has enable_user_top")
 	}
-	return c.inBatch(func(b *batch) (any, *api.Error) { return c.top(b, in.JobIDs, id, operator) })
+	return c.inBatch(ctx, func(b *batch) (any, *api.Error) { return c.top(b, in.JobIDs, id, operator) })
 }
 
 // userTopEnabled reports whether SchedulerParameters lets owners use top;
