@@ -16,6 +16,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/loamhpc/loam/noded/detach"
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -55,6 +56,7 @@ func Main(dir string, iso isolation.Isolator, log *logrus.Entry) int {
 
 // runStep is Main with the readiness report handed in (tests).
 func runStep(dir string, iso isolation.Isolator, log *logrus.Entry, ready func(error)) int {
+	shim.DefaultSignals() // tasks never inherit the daemon's ignored signals
 	p := &proc{dir: dir, iso: iso, log: log}
 	if err := p.load(); err != nil {
 		log.WithError(err).Error("read step")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/loamhpc/loam/noded/detach"
 	"github.com/loamhpc/loam/noded/lifecycle"
+	"github.com/loamhpc/loam/noded/shim"
 	"github.com/loamhpc/loam/noded/spool"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/isolation"
@@ -95,9 +96,12 @@ func Main(dir string, groups isolation.Loader, log *Logger) int {
 
 // onSignals makes SIGTERM and SIGINT end the job like a node shutdown
 // (its signal, KillWait, SIGKILL) instead of orphaning it; SIGHUP is
-// ignored.
+// dropped. Not ignored: an ignored signal stays ignored across exec, so
+// the job's processes ignored SIGHUP, and scancel -s HUP, which the
+// peer's jobs die of, did nothing.
 func (s *Supervisor) onSignals() {
-	signal.Ignore(syscall.SIGHUP)
+	shim.DropSignals(syscall.SIGHUP)
+	shim.DefaultSignals()
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
 	go func() {
