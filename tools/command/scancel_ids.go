@@ -23,7 +23,11 @@ type scancelID struct {
 	job   uint32
 	array int // noArray, allTasks or a task index
 	step  int // batchStep or a step id
+	het   int // a hetjob component ("12+1"), noHet without one
 }
+
+// noHet marks a job argument that names no hetjob component.
+const noHet = -1
 
 // parseScancelIDs reads the job arguments as Slurm's scancel does:
 // "12,13" is two jobs, "12_[1-3]" three tasks, "12." step 0, and a step of
@@ -55,7 +59,7 @@ func parseScancelID(s string) (ids []scancelID, text string, rest *string, err e
 	if used == 0 || n <= 0 {
 		return nil, "", nil, bad
 	}
-	id := scancelID{job: uint32(n), array: noArray, step: batchStep}
+	id := scancelID{job: uint32(n), array: noArray, step: batchStep, het: noHet}
 	next := s[used:]
 	switch {
 	case strings.HasPrefix(next, "_["):
@@ -70,6 +74,8 @@ func parseScancelID(s string) (ids []scancelID, text string, rest *string, err e
 		}
 		if next[0] == '_' {
 			id.array = int(v)
+		} else {
+			id.het = int(v)
 		}
 		next = next[1+m:]
 	}

@@ -12,19 +12,19 @@ func TestParseScancelIDs(t *testing.T) {
 		wantIDs   []scancelID
 		wantTexts []string
 	}{
-		"a job": {[]string{"12"}, []scancelID{{job: 12, array: noArray, step: batchStep}}, []string{"12"}},
+		"a job": {[]string{"12"}, []scancelID{{job: 12, array: noArray, step: batchStep, het: noHet}}, []string{"12"}},
 		"a comma list splits the text": {[]string{"12,13_2"},
-			[]scancelID{{job: 12, array: noArray, step: batchStep}, {job: 13, array: 2, step: batchStep}},
+			[]scancelID{{job: 12, array: noArray, step: batchStep, het: noHet}, {job: 13, array: 2, step: batchStep, het: noHet}},
 			[]string{"12", "13_2"}},
 		"a range is one text, many tasks": {[]string{"7_[1-2,5]"},
-			[]scancelID{{job: 7, array: 1, step: batchStep}, {job: 7, array: 2, step: batchStep},
-				{job: 7, array: 5, step: batchStep}},
+			[]scancelID{{job: 7, array: 1, step: batchStep, het: noHet}, {job: 7, array: 2, step: batchStep, het: noHet},
+				{job: 7, array: 5, step: batchStep, het: noHet}},
 			[]string{"7_[1-2,5]"}},
-		"all tasks with a step":     {[]string{"7_*.3"}, []scancelID{{job: 7, array: allTasks, step: 3}}, []string{"7_*.3"}},
-		"an empty task is task 0":   {[]string{"7_"}, []scancelID{{job: 7, array: 0, step: batchStep}}, []string{"7_"}},
-		"an empty step is step 0":   {[]string{"7."}, []scancelID{{job: 7, array: noArray, step: 0}}, []string{"7."}},
-		"a hetjob component":        {[]string{"7+1"}, []scancelID{{job: 7, array: noArray, step: batchStep}}, []string{"7+1"}},
-		"leading blanks and a plus": {[]string{" +7"}, []scancelID{{job: 7, array: noArray, step: batchStep}}, []string{" +7"}},
+		"all tasks with a step":     {[]string{"7_*.3"}, []scancelID{{job: 7, array: allTasks, step: 3, het: noHet}}, []string{"7_*.3"}},
+		"an empty task is task 0":   {[]string{"7_"}, []scancelID{{job: 7, array: 0, step: batchStep, het: noHet}}, []string{"7_"}},
+		"an empty step is step 0":   {[]string{"7."}, []scancelID{{job: 7, array: noArray, step: 0, het: noHet}}, []string{"7."}},
+		"a hetjob component":        {[]string{"7+1"}, []scancelID{{job: 7, array: noArray, step: batchStep, het: 1}}, []string{"7+1"}},
+		"leading blanks and a plus": {[]string{" +7"}, []scancelID{{job: 7, array: noArray, step: batchStep, het: noHet}}, []string{" +7"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

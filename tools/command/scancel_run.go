@@ -32,9 +32,55 @@ func (r *scancelRun) byString(ctx context.Context) int {
 			r.w.raw(r.p.verb("job", s))
 		}
 	}
-	r.send(ctx, r.p.texts)
+	var texts []string
+	var hetZero []scancelID
+	for _, s := range r.p.texts {
+		ids, _, _, _ := parseScancelID(s) // parsed before: one text, one job
+		switch id := ids[0]; id.het {
+		case noHet:
+			texts = append(texts, s)
+		case 0:
+			hetZero = append(hetZero, id)
+		}
+	}
+	r.hetComponents(ctx, hetZero) // before the job itself may be cancelled ("12+0,12")
+	r.send(ctx, texts)
 	return r.rc
 }
+
+// hetComponents answers "12+0" for Loam, which runs no hetjobs, as
+// slurmctld answers it for a job that is not one: component 0 of a live
+// job is "Job not heterogeneous job"; a job that does not exist, or any
+// other component, is left alone without a word (the peer exits 0). The
+// job itself is never cancelled.
+func (r *scancelRun) hetComponents(ctx context.Context, ids []scancelID) {
+	if len(ids) == 0 {
+		return
+	}
+	q := &api.JobQuery{}
+	for _, id := range ids {
+		q.JobIDs = append(q.JobIDs, strconv.FormatUint(uint64(id.job), 10))
+	}
+	resp, err := r.c.Jobs(ctx, q)
+	if err != nil {
+		r.w.errf("%s", errText(err))
+		r.rc = max(r.rc, 1)
+		return
+	}
+	for _, id := range ids {
+		for k := range resp.Jobs {
+			if j := &resp.Jobs[k]; j.JobID == id.job && active(j) {
+				r.w.errf("Kill job error on job id %d+0: Job not heterogeneous job", id.job)
+				r.rc = max(r.rc, notHetJobErrno)
+				break
+			}
+		}
+	}
+}
+
+// notHetJobErrno is scancel's exit status for ESLURM_NOT_HET_JOB (2106,
+// truncated to 8 bits as slurmErrno does).
+const notHetJobErrno = 2106 & 0xff
 
 // byRecord looks the jobs up, checks the job arguments, applies the
 // filters, then acts on each match: pending jobs first, so that none

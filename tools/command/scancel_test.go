@@ -91,6 +91,17 @@ func TestScancel(t *testing.T) {
 			wantErr: "scancel: Terminating job 12_\n" +
 				"scancel: error: Kill job error on job id 12_: Invalid job id specified\n",
 		},
+		// Loam runs no hetjobs: "+0" of a live job is refused as slurmctld
+		// refuses it for a job that is not one; the job is not cancelled.
+		"component 0 of a job that is not a hetjob": {
+			args:     []string{"10+0,11"},
+			wantSent: [][]string{{"11"}},
+			wantErr:  "scancel: error: Kill job error on job id 10+0: Job not heterogeneous job\n",
+			wantCode: 58,
+		},
+		"another component, or one of an unknown job, is left alone": {
+			args: []string{"10+1", "999999+0"},
+		},
 		"an array range is sent as one reference": {
 			args: []string{"12_[3-4]"}, wantSent: [][]string{{"12_[3-4]"}},
 		},
