@@ -231,7 +231,9 @@ func (c *Controller) signalJob(b *batch, r *jobRecord, req api.SignalRequest) *a
 			defer cancel()
 			if _, err := c.noded.Signal(ctx, target.addr, &req); err != nil {
 				c.log.WithError(err).WithField("job_id", req.JobID).WithField("node", target.node).Warn("signal failed")
+				return
 			}
+			c.noteStopSignal(req.JobID, req.Signal) // stopped.go
 		})
 	}
 	return nil

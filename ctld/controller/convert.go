@@ -53,6 +53,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	}
 	j.JobState, j.StateReason, j.StateDescription = shownState(r), st.Reason, st.Desc // advresv_job.go
 	j.SpecialExit = r.pending() && st.SpecialExit != ""                               // requeue_op.go
+	j.Stopped = stoppedNow(r)                                                         // stopped.go
 	if r.pending() && r.plan.Reason != "" && st.Hold == NotHeld {
 		j.StateReason, j.StateDescription = r.plan.Reason, r.plan.Desc
 	}

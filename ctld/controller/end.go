@@ -113,6 +113,7 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 		st.ExitCode = job.ExitCode{} // a finished job keeps its last one, as in Slurm
 	}
 	st.EndState, st.EndReason, st.Preempt, st.StopBy = "", "", 0, 0
+	st.Stopped = false // its next run starts unstopped (stopped.go)
 	st.Submit, st.Eligible, st.Reason, st.Desc = unix(now), unix(now), job.ReasonNone, ""
 	// It accrues again from its new eligible time (convert.go).
 	st.Accrue = 0

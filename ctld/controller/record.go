@@ -117,6 +117,10 @@ type jobStatus struct {
 	// state SPECIAL_EXIT, with this description, until released
 	// (requeue_op.go).
 	SpecialExit string `json:"special_exit,omitempty"`
+	// Stopped is set once SIGSTOP sent through scancel reached the job's
+	// processes and cleared by SIGCONT: the running job shows STOPPED
+	// (stopped.go).
+	Stopped bool `json:"stopped,omitempty"`
 
 	ExitCode  job.ExitCode         `json:"exit_code"`
 	Derived   job.ExitCode         `json:"derived_exit_code,omitempty"` // the highest step exit (DerivedExitCode)

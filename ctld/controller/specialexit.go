@@ -10,8 +10,11 @@ import "github.com/loamhpc/loam/pkg/job"
 // cancels it), so only job queries use this state; the job itself stays
 // pending: the scheduler holds it and release works as for any held job.
 func queryState(r *jobRecord) job.State {
-	if r.pending() && r.St.SpecialExit != "" {
+	switch {
+	case r.pending() && r.St.SpecialExit != "":
 		return job.SpecialExit
+	case stoppedNow(r): // stopped.go: the same for squeue -t ST and -t R
+		return job.Stopped
 	}
 	return shownState(r)
 }

@@ -48,7 +48,9 @@ func (c *Controller) queueStepSignal(b *batch, s *stepRecord, sig int, skip, fai
 			if _, err := c.noded.Signal(ctx, target.addr, &req); err != nil {
 				c.log.WithError(err).WithField("job_id", req.JobID).WithField("step_id", s.StepID).
 					WithField("node", target.node).Warn(fail)
+				return
 			}
+			c.noteStopSignal(req.JobID, sig) // stopped.go
 		})
 	}
 }

@@ -88,6 +88,7 @@ var jobFieldList = []jobField{
 	strField("admin_comment", func(j *Job) *string { return &j.AdminComment }),
 	strField("job_state", func(j *Job) *string { return (*string)(&j.JobState) }),
 	boolField("special_exit", func(j *Job) *bool { return &j.SpecialExit }),
+	boolField("stopped", func(j *Job) *bool { return &j.Stopped }),
 	strField("state_reason", func(j *Job) *string { return (*string)(&j.StateReason) }),
 	strField("state_description", func(j *Job) *string { return &j.StateDescription }),
 	int64Field("priority", func(j *Job) *int64 { return &j.Priority }),

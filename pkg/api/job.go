@@ -40,10 +40,13 @@ type Job struct {
 	StateDescription string `json:"state_description,omitempty"`
 	// SpecialExit marks a pending job requeue State=SpecialExit put back:
 	// Slurm shows its state as SPECIAL_EXIT until it is released.
-	SpecialExit bool  `json:"special_exit,omitempty"`
-	Priority    int64 `json:"priority"`
-	Nice        int   `json:"nice"`
-	Hold        bool  `json:"hold,omitempty"`
+	SpecialExit bool `json:"special_exit,omitempty"`
+	// Stopped marks a running job whose processes scancel -s STOP
+	// stopped: Slurm shows its state as STOPPED until SIGCONT.
+	Stopped  bool  `json:"stopped,omitempty"`
+	Priority int64 `json:"priority"`
+	Nice     int   `json:"nice"`
+	Hold     bool  `json:"hold,omitempty"`
 
 	Nodes     string `json:"nodes,omitempty"` // allocated host list
 	NodeCount int    `json:"node_count"`      // allocated, or requested while pending

@@ -86,7 +86,7 @@ func (f *fakeController) selected(q *api.JobQuery) ([]*api.Job, []string) {
 		if len(q.Names) > 0 && !slices.Contains(q.Names, j.Name) {
 			continue
 		}
-		if len(q.States) > 0 && !slices.Contains(q.States, string(j.JobState)) {
+		if len(q.States) > 0 && !slices.Contains(q.States, string(shownJobState(j))) { // the controller's queryState
 			continue
 		}
 		if len(q.Users) > 0 && !slices.Contains(q.Users, strconv.FormatUint(uint64(j.UserID), 10)) &&

@@ -45,11 +45,15 @@ func isSpecialExit(arg string) bool {
 }
 
 // shownJobState is the state scontrol prints: SPECIAL_EXIT for a pending
-// job requeue State=SpecialExit put back, as Slurm's JOB_SPECIAL_EXIT
-// flag shows.
+// job requeue State=SpecialExit put back, STOPPED for a running job
+// scancel -s STOP stopped, as Slurm's JOB_SPECIAL_EXIT and JOB_STOPPED
+// flags show.
 func shownJobState(j *api.Job) job.State {
-	if j.SpecialExit && j.JobState == job.Pending {
+	switch {
+	case j.SpecialExit && j.JobState == job.Pending:
 		return job.SpecialExit
+	case j.Stopped && j.JobState == job.Running:
+		return job.Stopped
 	}
 	return j.JobState
 }

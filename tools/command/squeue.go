@@ -26,7 +26,7 @@ const (
 
 // activeStates are what squeue shows without -t.
 var activeStates = []string{"PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "COMPLETING", "STAGE_OUT", "RESV_DEL_HOLD",
-	"SPECIAL_EXIT"}
+	"SPECIAL_EXIT", "STOPPED"}
 
 var squeueOpts = []optSpec{
 	{long: "accounts", short: 'A', arg: requiredArg},

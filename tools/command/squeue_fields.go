@@ -30,7 +30,7 @@ type jobCol struct {
 // Table fields that several columns read.
 var (
 	needID     = []string{"job_id", "array_job_id", "array_task_id", "array_task_string"}
-	needState  = []string{"job_state", "special_exit"}
+	needState  = []string{"job_state", "special_exit", "stopped"}
 	needTimes  = []string{"job_state", "start_time", "end_time", "secs_pre_suspend", "suspended_secs"}
 	needReason = []string{"job_state", "state_reason", "state_description", "nodes"}
 )

@@ -15,7 +15,7 @@ import (
 // baseFields are read for every listing: identity, array bookkeeping,
 // state and what the default sort and the filters look at.
 var baseFields = []string{"job_id", "array_job_id", "array_task_id", "array_task_string", "array_max_tasks",
-	"job_state", "special_exit", "partition", "priority", "start_time", "name", "state_reason"}
+	"job_state", "special_exit", "stopped", "partition", "priority", "start_time", "name", "state_reason"}
 
 // sortFields are the table fields each -S letter reads.
 var sortFields = map[byte][]string{
