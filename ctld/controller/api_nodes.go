@@ -194,20 +194,20 @@ func (c *Controller) updateNode(b *batch, n *nodeRec, state string, in api.NodeU
 			c.nodeFailJob(b, r, n.name)
 		}
 	case "RESUME", "IDLE":
-		if a.Future {
-			// Back from FUTURE, Slurm waits for the node to register
-			// again (IDLE+NOT_RESPONDING until then): here, its next
-			// heartbeat.
-			n.noRespond = true
-		}
+		// Not from FAIL, nor for State=IDLE, on the peer.
+		reregister := state == "RESUME" && (a.Future || a.Down || a.Drain)
 		*a = nodeAdmin{Comment: a.Comment, Extra: a.Extra}
 		if n.notResponding && n.registered {
 			n.notResponding = false
+		}
+		if reregister {
+			c.requireRegistration(b, n) // node_ping.go
 		}
 		n.lastBusy = c.now() // as Slurm's resume: LastBusyTime restarts
 	case "NORESP":
 		n.noRespond = true // cleared by its next heartbeat (api_noded.go)
 	case "UNDRAIN":
+		c.requireRegistration(b, n) // node_ping.go
 		a.Drain, a.Fail = false, false
 		if !a.Down {
 			a.Reason, a.ReasonUser, a.ReasonTime = "", "", 0

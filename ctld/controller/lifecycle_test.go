@@ -10,6 +10,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 // TestArrayTasks: an array is one record until its tasks start; started
@@ -232,6 +233,16 @@ func TestNodeDrainResume(t *testing.T) {
 		t.Errorf("drained nodes %+v", nodes.Nodes)
 	}
 	h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01", State: "resume"}, &out)
+	// As on the peer, a resumed drained node is idle* until it is heard
+	// from again (its next heartbeat); only then does it take jobs.
+	clustertest.Eventually(t, 10*time.Second, "n01 to answer after resume", func() error {
+		var nodes api.NodesResponse
+		h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes)
+		if f := nodes.Nodes[0].StateFlags; slices.Contains(f, api.FlagNotResponding) {
+			return fmt.Errorf("flags %v", f)
+		}
+		return nil
+	})
 	h.cycle()
 	h.waitState(fmt.Sprint(id), job.Running)
 }

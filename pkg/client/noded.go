@@ -78,3 +78,22 @@ func (n *Noded) NotifyJob(ctx context.Context, addr string, req *api.NotifyReque
 	var out api.NodedResponse
 	return &out, n.call(ctx, addr, api.PathNotifyJob, req, &out)
 }
+
+// Ping asks the node daemon at addr who it is (an unsigned GET, as any
+// client may send it).
+func (n *Noded) Ping(ctx context.Context, addr string) (*api.PingResponse, error) {
+	x := &exchange{network: "tcp", addr: addr, host: addr, method: methodGet, uri: api.PathNodedPing,
+		timeout: n.timeout, limit: 1 << 20}
+	status, data, err := x.do(ctx)
+	if err != nil {
+		return nil, api.Errorf(api.CodeCommunication, "%s: %v", addr, err)
+	}
+	if status/100 != 2 {
+		return nil, decodeError(status, data)
+	}
+	var out api.PingResponse
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, api.Errorf(api.CodeError, "decode answer of %s from %s: %v", api.PathNodedPing, addr, err)
+	}
+	return &out, nil
+}

@@ -49,6 +49,9 @@ type Options struct {
 	OnLaunch func(*api.LaunchRequest)
 	// Timeout bounds each request to the controller (default 30 s).
 	Timeout time.Duration
+	// PingGate, when set, holds each answer to a ping until it is
+	// closed.
+	PingGate <-chan struct{}
 }
 
 // Node is a running fake node daemon.

@@ -14,6 +14,16 @@ import (
 // handler serves the controller's signed orders as loam-noded does.
 func (n *Node) handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == api.PathNodedPing { // unsigned, as loam-noded's
+			if n.opts.PingGate != nil {
+				select {
+				case <-n.opts.PingGate:
+				case <-n.stop:
+				}
+			}
+			reply(w, 200, api.PingResponse{Daemon: "loam-noded", Host: n.Name})
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		if _, err := n.verifier.Verify(r, body); err != nil {
 			reply(w, 401, api.ErrorResponse{Error: *api.Errorf(api.CodeProtocolAuth, "%v", err)})
