@@ -177,6 +177,8 @@ func warnTimeFormat(env *Env, f string) {
 	io.WriteString(env.Stderr, prog+": error: invalid SLURM_TIME_FORMAT = '"+f+"'\n")
 }
 
-// ctime prints t as C's ctime without the newline ("Sun Nov 29 10:39:57
-// 2026"), the date line squeue -l and -i print.
-func ctime(t time.Time) string { return t.Format("Mon Jan _2 15:04:05 2006") }
+// ctime prints t as Slurm's slurm_ctime2 does ("Tue Dec 01 00:05:25
+// 2026", strftime "%a %b %d %T %Y": the day zero-padded, where C's ctime
+// pads it with a blank), the date line squeue -l and -i, sinfo -l and
+// sdiag print.
+func ctime(t time.Time) string { return t.Format("Mon Jan 02 15:04:05 2006") }

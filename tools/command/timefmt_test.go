@@ -142,3 +142,13 @@ func FuzzTimeFormat(f *testing.F) {
 		}
 	})
 }
+
+// TestCtimePadsTheDay: the date line of squeue -l, sinfo -l and sdiag
+// pads a one-digit day with 0, as the peer printed it on December 1st
+// ("Tue Dec 01 00:05:25 2026").
+func TestCtimePadsTheDay(t *testing.T) {
+	at := time.Date(2026, 12, 1, 0, 5, 25, 0, time.UTC)
+	if got, want := ctime(at), "Tue Dec 01 00:05:25 2026"; got != want {
+		t.Errorf("ctime = %q, want %q", got, want)
+	}
+}
