@@ -48,6 +48,9 @@ type scancelParams struct {
 	full        bool
 	interactive bool
 	ctld        bool // --ctld: step signals go through the controller
+	// sibling is --sibling's cluster: Loam has no federation, so no job
+	// is a sibling of another (scancel_run.go notFederated).
+	sibling string
 	verbose     int  // -1 with -Q
 	filters     scancelFilters
 }
@@ -67,6 +70,9 @@ type scancelFilters struct {
 // makes scancel look the jobs up first and act on each match.
 func Scancel(ctx context.Context, env *Env, args []string) int {
 	w := newOutput(env, "scancel")
+	if clustersFromEnv(env, w) { // SLURM_CLUSTERS, as -M (clusters.go)
+		return w.exit(1)
+	}
 	p, code, done := parseScancel(env, w, args)
 	if done {
 		return w.exit(code)
@@ -176,6 +182,11 @@ func (p *scancelParams) apply(env *Env, w *output, o option) (code int, done boo
 	case "V":
 		w.printf("%s\n", versionLine)
 		return 0, true
+	case "M":
+		refuseClusters(w, v, false) // clusters.go: what the peer's scancel prints
+		return 1, true
+	case "sibling":
+		p.sibling = v
 	case "help":
 		w.printf("%s", scancelHelp)
 		return 0, true
@@ -183,8 +194,7 @@ func (p *scancelParams) apply(env *Env, w *output, o option) (code int, done boo
 		w.printf("%s", scancelUsage)
 		return 0, true
 	}
-	// --hurry, --sibling and -M change nothing here: Loam has one
-	// controller, no burst buffers and no federation.
+	// --hurry changes nothing here: Loam has no burst buffers.
 	return 0, false
 }
 

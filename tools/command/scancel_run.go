@@ -78,6 +78,48 @@ func (r *scancelRun) hetComponents(ctx context.Context, ids []scancelID) {
 	}
 }
 
+// notFederated answers scancel --sibling as slurmctld answers it for a
+// job that is not part of a federation, which every Loam job is: each
+// live job named is "Not a valid federated job" (exit 191) and nothing is
+// cancelled or signalled; one that does not exist is left alone without
+// a word, as on the peer.
+func (r *scancelRun) notFederated(ctx context.Context, ids []string) {
+	q := &api.JobQuery{}
+	refs := map[string]api.JobRef{}
+	for _, s := range ids {
+		if ref, err := api.ParseJobRef(s); err == nil {
+			refs[s] = ref
+			q.JobIDs = append(q.JobIDs, strconv.FormatUint(uint64(ref.JobID), 10))
+		}
+	}
+	if len(q.JobIDs) == 0 {
+		return
+	}
+	resp, err := r.c.Jobs(ctx, q)
+	if err != nil {
+		r.w.errf("%s", errText(err))
+		r.rc = max(r.rc, 1)
+		return
+	}
+	for _, s := range ids {
+		ref, ok := refs[s]
+		if !ok {
+			continue
+		}
+		for k := range resp.Jobs {
+			if j := &resp.Jobs[k]; (j.JobID == ref.JobID || j.ArrayJobID == ref.JobID) && active(j) {
+				r.w.errf("Kill job error on job id %s: Not a valid federated job", s)
+				r.rc = max(r.rc, notFederatedErrno)
+				break
+			}
+		}
+	}
+}
+
+// notFederatedErrno is scancel's exit status for ESLURM_JOB_NOT_FEDERATED
+// (7103, truncated to 8 bits).
+const notFederatedErrno = 7103 & 0xff
+
 // notHetJobErrno is scancel's exit status for ESLURM_NOT_HET_JOB (2106,
 // truncated to 8 bits as slurmErrno does).
 const notHetJobErrno = 2106 & 0xff
@@ -259,6 +301,10 @@ func (r *scancelRun) flush(ctx context.Context, batch []string) {
 // names them) and reports each outcome. A reference the controller cannot
 // read is an invalid job id, as Slurm's controller answers it.
 func (r *scancelRun) send(ctx context.Context, ids []string) {
+	if r.p.sibling != "" {
+		r.notFederated(ctx, ids)
+		return
+	}
 	var valid []string
 	for _, s := range ids {
 		if _, err := api.ParseJobRef(s); err == nil {

@@ -102,11 +102,23 @@ func TestScancel(t *testing.T) {
 		"another component, or one of an unknown job, is left alone": {
 			args: []string{"10+1", "999999+0"},
 		},
+		// Loam has no federation: no job is a sibling, as the peer
+		// answers for its jobs; nothing is cancelled.
+		"a sibling of a job that is not federated": {
+			args:     []string{"-v", "--sibling=x", "10", "999999"},
+			wantErr:  "scancel: Terminating job 10\nscancel: Terminating job 999999\nscancel: error: Kill job error on job id 10: Not a valid federated job\n",
+			wantCode: 191,
+		},
+		"a sibling by filter": {
+			args:     []string{"--sibling=x", "-n", "b"},
+			wantErr:  "scancel: error: Kill job error on job id 11: Not a valid federated job\n",
+			wantCode: 191,
+		},
 		"an array range is sent as one reference": {
 			args: []string{"12_[3-4]"}, wantSent: [][]string{{"12_[3-4]"}},
 		},
 		"full and hurry keep the plain request": {
-			args:    []string{"-v", "-f", "-H", "--ctld", "--sibling=x", "10"},
+			args:    []string{"-v", "-f", "-H", "--ctld", "10"},
 			wantErr: "scancel: Terminating full job 10\n",
 			wantReq: &api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{"10"}}, Full: true},
 		},
@@ -332,6 +344,11 @@ func TestScancelRefusesArguments(t *testing.T) {
 		"signal past 16 bits":          {[]string{"-s", "65536", "1"}, "Unknown job signal: 65536\n", "", 1},
 		"batch prefix is not a signal": {[]string{"-s", "BUSR1", "1"}, "Unknown job signal: BUSR1\n", "", 1},
 		"unknown user":                 {[]string{"-u", "nosuchuser"}, "scancel: error: Invalid user name: nosuchuser\n", "", 1},
+		// Loam serves one cluster: -M is refused as the peer's scancel
+		// refuses it without an accounting database, for any name.
+		"a cluster": {[]string{"-M", "peer", "1"}, "scancel: error: Problem talking to database\n" +
+			"scancel: error: 'peer' can't be reached now, or it is an invalid entry for --cluster.  " +
+			"Use 'sacctmgr list clusters' to see available clusters.\n", "", 1},
 		"bad state": {[]string{"-t", "bogus", "-u", "root"},
 			"Invalid job state specified: bogus\nValid job states are PENDING, RUNNING, and SUSPENDED\n", "", 1},
 		"unknown option": {[]string{"--foo"},
