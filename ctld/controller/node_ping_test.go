@@ -21,13 +21,7 @@ import (
 func TestResumeRequiresRegistration(t *testing.T) {
 	h := newHarness(t)
 	gate := make(chan struct{})
-	nc, _ := h.c.confNow().conf.Node("n01")
-	n, err := fakenode.Start(fakenode.Options{Name: "n01", Key: h.key, CtldAddr: strings.TrimPrefix(h.srv.URL, "http://"),
-		Addr: fmt.Sprintf("127.0.0.1:%d", nc.Port), Heartbeat: time.Hour, PingGate: gate})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Stop)
+	silentNode(t, h, "n01", gate)
 	noResp := func() bool {
 		var nodes api.NodesResponse
 		if err := h.call(0, api.PathNodes, api.NodeQuery{Nodes: []string{"n01"}}, &nodes); err != nil {
@@ -76,4 +70,19 @@ func TestResumeRequiresRegistration(t *testing.T) {
 	if diff := cmp.Diff([]string{"FAIL", "RESUME", "DOWN", "IDLE"}, got); diff != "" {
 		t.Errorf("FAIL and IDLE (-want +got):\n%s", diff)
 	}
+}
+
+// silentNode starts fake node name that never heartbeats in a test's
+// time and answers pings only once gate is closed, so a test sees the
+// NOT_RESPONDING a node update leaves for as long as it likes.
+func silentNode(t *testing.T, h *harness, name string, gate <-chan struct{}) *fakenode.Node {
+	t.Helper()
+	nc, _ := h.c.confNow().conf.Node(name)
+	n, err := fakenode.Start(fakenode.Options{Name: name, Key: h.key, CtldAddr: strings.TrimPrefix(h.srv.URL, "http://"),
+		Addr: fmt.Sprintf("127.0.0.1:%d", nc.Port), Heartbeat: time.Hour, PingGate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Stop)
+	return n
 }

@@ -368,7 +368,7 @@ func TestPartitionPolicyUpdate(t *testing.T) {
 // not responding until it is heard from again.
 func TestNodeFutureState(t *testing.T) {
 	h := newHarness(t)
-	h.node("n01")
+	silentNode(t, h, "n01", make(chan struct{})) // node_ping_test.go
 	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NodeList = "n01" })))
 	h.cycle()
 	h.waitState(id, job.Running)
