@@ -56,6 +56,13 @@ func TestScontrolRequests(t *testing.T) {
 				t.Errorf("time limit = %d, want 5400", got)
 			}
 		}},
+		// The peer keeps 1:00:00 for +0, -0 and +00: the increment is 0
+		// minutes, where a plain TimeLimit=0 means no limit.
+		"a zero increment": {[]string{"update", "jobid=12", "timelimit=+0"}, func(t *testing.T, f *fakeController) {
+			if got := *f.updates[0].Update.TimeLimit; got != 3600 {
+				t.Errorf("time limit = %d, want 3600", got)
+			}
+		}},
 		"drain nodes": {[]string{"update", "NodeName=n[01-02]", "State=drain", "Reason=disk swap"}, func(t *testing.T, f *fakeController) {
 			want := []api.NodeUpdateRequest{{Nodes: "n[01-02]", State: "DRAIN", Reason: "disk swap"}}
 			if diff := cmp.Diff(want, f.nodeUpds); diff != "" {

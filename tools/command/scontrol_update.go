@@ -282,7 +282,10 @@ func (s *scontrol) setLimit(dst **int64, v string, ids []string, name string) st
 		return "scontrol: error: Invalid " + name + " value\n"
 	}
 	secs := int64(d / time.Second)
-	if d == slurmtime.Unlimited {
+	switch {
+	case d == slurmtime.Unlimited && sign != 0 && v != "" && v[0] >= '0' && v[0] <= '9':
+		secs = 0 // "+0": Slurm's time_str2mins reads 0 minutes, not no limit
+	case d == slurmtime.Unlimited:
 		secs = api.UnlimitedSeconds
 	}
 	if sign != 0 {
