@@ -149,13 +149,30 @@ func (p *proc) stdinOf(t *task, f *taskFiles) error {
 
 func (p *proc) outputsOf(t *task, f *taskFiles) error {
 	s := &p.req.Step
-	if s.StdOut == "" {
-		r, w, err := os.Pipe()
+	var outW, errW *os.File
+	// toSrun is the write end of the pipe whose data goes to srun as
+	// stream k, made once.
+	toSrun := func(k api.StepIOKind) (*os.File, error) {
+		r, w := &f.outR, &outW
+		if k == api.IOStderr {
+			r, w = &f.errR, &errW
+		}
+		if *w == nil {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				return nil, err
+			}
+			*r, *w = pr, pw
+			f.childOwned = append(f.childOwned, pw)
+		}
+		return *w, nil
+	}
+	if k, ok := srunStream(s.StdOut, api.IOStdout); ok {
+		w, err := toSrun(k)
 		if err != nil {
 			return err
 		}
-		f.out, f.outR = w, r
-		f.childOwned = append(f.childOwned, w)
+		f.out = w
 	} else {
 		file, err := p.output(t, s.StdOut, "stdout")
 		if err == nil {
@@ -166,30 +183,50 @@ func (p *proc) outputsOf(t *task, f *taskFiles) error {
 		}
 		f.out = file
 	}
-	switch {
-	case s.StdErr != "":
-		file, err := p.output(t, s.StdErr, "stderr")
+	errPattern := s.StdErr
+	if errPattern == "" {
+		errPattern = s.StdOut // -o without -e: both go there
+	}
+	if k, ok := srunStream(errPattern, api.IOStderr); ok {
+		w, err := toSrun(k)
 		if err != nil {
 			return err
 		}
-		t.errFile = file
-		if f.err, err = p.labelFile(f, file); err != nil {
-			return err
-		}
-	case s.StdOut != "":
+		f.err = w
+		return nil
+	}
+	if s.StdErr == "" {
 		f.err, t.errFile = f.out, f.out
 		if len(f.labels) > 0 {
 			t.errFile = f.labels[0].file
 		}
-	default:
-		r, w, err := os.Pipe()
-		if err != nil {
-			return err
-		}
-		f.err, f.errR = w, r
-		f.childOwned = append(f.childOwned, w)
+		return nil
 	}
-	return nil
+	file, err := p.output(t, s.StdErr, "stderr")
+	if err != nil {
+		return err
+	}
+	t.errFile = file
+	f.err, err = p.labelFile(f, file)
+	return err
+}
+
+// srunStream reports which of srun's streams a task's -o or -e pattern
+// sends its data to: none given is the stream's own (byDefault), and a
+// name for the task's own standard output or error is that stream, since
+// slurmstepd opens -o and -e in the task after its stdio goes to srun (on
+// the peer, srun -o /dev/stderr prints the tasks' output on srun's
+// standard error). Any other pattern is a file.
+func srunStream(pattern string, byDefault api.StepIOKind) (api.StepIOKind, bool) {
+	switch pattern {
+	case "":
+		return byDefault, true
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return api.IOStdout, true
+	case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2":
+		return api.IOStderr, true
+	}
+	return 0, false
 }
 
 // output opens a task's output file. The first node truncates a file all

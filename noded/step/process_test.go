@@ -239,6 +239,20 @@ func TestStepTasks(t *testing.T) {
 			wantFiles:  map[string]string{"out-1.0-0-0-host1": "o0\ne\n", "out-1.0-1-0-host1": "o1\ne\n"},
 			checkFiles: true,
 		},
+		// As on the peer: slurmstepd opens -o and -e in the task, whose
+		// stdio already goes to srun.
+		"-o /dev/stderr and -e /dev/stdout swap srun's streams": {
+			step:  api.StepCreateRequest{Argv: []string{"sh", "-c", "echo o; echo e >&2"}, StdOut: "/dev/stderr", StdErr: "/dev/stdout", StdIn: "none"},
+			tasks: []int{0},
+			want: stepOutcome{Hello: true, Done: true, Stdout: map[uint32]string{0: "e\n"}, Stderr: map[uint32]string{0: "o\n"},
+				Exits: map[int]job.ExitCode{0: {}}},
+		},
+		"-o /dev/stdout alone takes stderr too": {
+			step:  api.StepCreateRequest{Argv: []string{"sh", "-c", "echo o; echo e >&2"}, StdOut: "/dev/stdout", StdIn: "none"},
+			tasks: []int{0},
+			want: stepOutcome{Hello: true, Done: true, Stdout: map[uint32]string{0: "o\ne\n"}, Stderr: map[uint32]string{},
+				Exits: map[int]job.ExitCode{0: {}}},
+		},
 		"-l labels the lines in -o and -e files": {
 			step: api.StepCreateRequest{Argv: []string{"sh", "-c", "echo o$SLURM_PROCID; printf e >&2"}, StdOut: "lo-%t", StdErr: "le-%t",
 				StdIn: "none", Environment: []string{"SLURM_LABELIO=1"}},
