@@ -48,11 +48,11 @@ type scancelParams struct {
 	full        bool
 	interactive bool
 	ctld        bool // --ctld: step signals go through the controller
+	verbose     int  // -1 with -Q
+	filters     scancelFilters
 	// sibling is --sibling's cluster: Loam has no federation, so no job
 	// is a sibling of another (scancel_run.go notFederated).
 	sibling string
-	verbose     int  // -1 with -Q
-	filters     scancelFilters
 }
 
 // scancelFilters are the options that select jobs by attribute. A nil

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -33,33 +34,43 @@ func (r *scancelRun) byString(ctx context.Context) int {
 		}
 	}
 	var texts []string
-	var hetZero []scancelID
+	var hetZero []namedJob
 	for _, s := range r.p.texts {
 		ids, _, _, _ := parseScancelID(s) // parsed before: one text, one job
 		switch id := ids[0]; id.het {
 		case noHet:
 			texts = append(texts, s)
 		case 0:
-			hetZero = append(hetZero, id)
+			// Loam runs no hetjobs: component 0 of a live job is refused
+			// as slurmctld refuses it for a job that is not one; any other
+			// component is left alone without a word (the peer exits 0).
+			// Before the job itself may be cancelled ("12+0,12").
+			hetZero = append(hetZero, namedJob{fmt.Sprintf("%d+0", id.job), id.job})
 		}
 	}
-	r.hetComponents(ctx, hetZero) // before the job itself may be cancelled ("12+0,12")
+	r.refuseLive(ctx, hetZero, "Job not heterogeneous job", notHetJobErrno)
 	r.send(ctx, texts)
 	return r.rc
 }
 
-// hetComponents answers "12+0" for Loam, which runs no hetjobs, as
-// slurmctld answers it for a job that is not one: component 0 of a live
-// job is "Job not heterogeneous job"; a job that does not exist, or any
-// other component, is left alone without a word (the peer exits 0). The
-// job itself is never cancelled.
-func (r *scancelRun) hetComponents(ctx context.Context, ids []scancelID) {
-	if len(ids) == 0 {
+// namedJob is a job argument as scancel names it in its messages and the
+// job it names.
+type namedJob struct {
+	text string
+	job  uint32
+}
+
+// refuseLive answers each named job that is still live (or an array with
+// a live task) with slurmctld's refusal why and exit status errno, and
+// touches none of them; a job that does not exist gets no word, as on
+// the peer.
+func (r *scancelRun) refuseLive(ctx context.Context, jobs []namedJob, why string, errno int) {
+	if len(jobs) == 0 {
 		return
 	}
 	q := &api.JobQuery{}
-	for _, id := range ids {
-		q.JobIDs = append(q.JobIDs, strconv.FormatUint(uint64(id.job), 10))
+	for _, n := range jobs {
+		q.JobIDs = append(q.JobIDs, strconv.FormatUint(uint64(n.job), 10))
 	}
 	resp, err := r.c.Jobs(ctx, q)
 	if err != nil {
@@ -67,11 +78,11 @@ func (r *scancelRun) hetComponents(ctx context.Context, ids []scancelID) {
 		r.rc = max(r.rc, 1)
 		return
 	}
-	for _, id := range ids {
+	for _, n := range jobs {
 		for k := range resp.Jobs {
-			if j := &resp.Jobs[k]; j.JobID == id.job && active(j) {
-				r.w.errf("Kill job error on job id %d+0: Job not heterogeneous job", id.job)
-				r.rc = max(r.rc, notHetJobErrno)
+			if j := &resp.Jobs[k]; (j.JobID == n.job || j.ArrayJobID == n.job) && active(j) {
+				r.w.errf("Kill job error on job id %s: %s", n.text, why)
+				r.rc = max(r.rc, errno)
 				break
 			}
 		}
@@ -80,40 +91,16 @@ func (r *scancelRun) hetComponents(ctx context.Context, ids []scancelID) {
 
 // notFederated answers scancel --sibling as slurmctld answers it for a
 // job that is not part of a federation, which every Loam job is: each
-// live job named is "Not a valid federated job" (exit 191) and nothing is
-// cancelled or signalled; one that does not exist is left alone without
-// a word, as on the peer.
+// live job named is "Not a valid federated job" and nothing is cancelled
+// or signalled.
 func (r *scancelRun) notFederated(ctx context.Context, ids []string) {
-	q := &api.JobQuery{}
-	refs := map[string]api.JobRef{}
+	var jobs []namedJob
 	for _, s := range ids {
 		if ref, err := api.ParseJobRef(s); err == nil {
-			refs[s] = ref
-			q.JobIDs = append(q.JobIDs, strconv.FormatUint(uint64(ref.JobID), 10))
+			jobs = append(jobs, namedJob{s, ref.JobID})
 		}
 	}
-	if len(q.JobIDs) == 0 {
-		return
-	}
-	resp, err := r.c.Jobs(ctx, q)
-	if err != nil {
-		r.w.errf("%s", errText(err))
-		r.rc = max(r.rc, 1)
-		return
-	}
-	for _, s := range ids {
-		ref, ok := refs[s]
-		if !ok {
-			continue
-		}
-		for k := range resp.Jobs {
-			if j := &resp.Jobs[k]; (j.JobID == ref.JobID || j.ArrayJobID == ref.JobID) && active(j) {
-				r.w.errf("Kill job error on job id %s: Not a valid federated job", s)
-				r.rc = max(r.rc, notFederatedErrno)
-				break
-			}
-		}
-	}
+	r.refuseLive(ctx, jobs, "Not a valid federated job", notFederatedErrno)
 }
 
 // notFederatedErrno is scancel's exit status for ESLURM_JOB_NOT_FEDERATED
