@@ -38,7 +38,7 @@ func (c *Controller) handleCancel(ctx context.Context, id auth.Identity, body []
 			sig := cmp.Or(in.Signal, int(syscall.SIGKILL))
 			return c.signalJob(b, r, api.SignalRequest{Signal: sig, BatchOnly: in.BatchOnly, Full: in.Full})
 		}
-		if !r.finished() && r.St.EndState == "" {
+		if !r.finished() && (r.St.EndState == "" || r.St.EndState == job.Requeued) {
 			uid := id.UID
 			r.St.CancelledBy = &uid
 		}
@@ -56,6 +56,14 @@ func (c *Controller) cancelJob(b *batch, r *jobRecord, tasks []int) *api.Error {
 		return c.cancelTasks(b, r, tasks)
 	case r.pending():
 		b.persist(c.cancelPendingLocked(r, c.pendingReason(r)))
+	case r.St.EndState == job.Requeued:
+		// Being requeued, it pends already in slurmctld (PENDING|
+		// COMPLETING), so the cancel holds: once its processes are gone
+		// it ends CANCELLED with their exit status, not back in the
+		// queue.
+		r.St.EndState, r.St.EndReason, r.St.RequeueHold = job.Cancelled, job.ReasonNone, NotHeld
+		r.St.SpecialExit, r.St.RequeueCancelled = "", true
+		b.persist(c.persistStatus(r))
 	case r.St.EndState != "":
 		// Already being stopped (COMPLETING): slurmctld answers
 		// ESLURM_ALREADY_DONE, which scancel shows only with -v.

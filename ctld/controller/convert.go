@@ -79,7 +79,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	fillSuspension(j, st) // suspend.go
 	// An interactive allocation (salloc, srun) has no batch script.
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, q.Script != "", st.Restarts, st.Requeue
-	if st.EndState == job.Requeued {
+	if st.EndState == job.Requeued || st.RequeueCancelled {
 		j.Restarts++ // being stopped for a requeue: Slurm counts the restart at once
 	}
 	j.DerivedExitCode = st.Derived // step_derived.go

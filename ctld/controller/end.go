@@ -101,6 +101,9 @@ func (c *Controller) requeueLocked(r *jobRecord, hold Hold, lostRun time.Duratio
 	c.forgetSteps(r.ID) // the next run numbers its steps from 0 (step.go)
 	c.setState(r, job.Pending)
 	st := &r.St
+	if st.RequeueCancelled { // the restart it showed becomes a real one
+		st.Restarts, st.RequeueCancelled = st.Restarts+1, false
+	}
 	st.Restarts++
 	if wasRunning {
 		c.epilogRun(r) // EpilogSlurmctld sees the new count, as on the peer (ctldscripts.go)

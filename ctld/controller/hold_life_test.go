@@ -197,3 +197,40 @@ func TestHoldDuringRequeueLife(t *testing.T) {
 		})
 	}
 }
+
+// TestCancelDuringRequeueLife: scancel of a job whose requeue is still
+// ending its processes holds, as on the Slurm 22.05 peer: the job ends
+// CANCELLED (Reason=None) with the killed script's exit status (0:15),
+// not back in the queue.
+func TestCancelDuringRequeueLife(t *testing.T) {
+	h := newHarness(t)
+	n := h.node("n01")
+	n.AutoEnd = false
+	id := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, id, 5*time.Second)
+	ids := []string{fmt.Sprint(id)}
+	if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: ids}); firstErr(rs) != "" {
+		t.Fatalf("requeue: %+v", rs)
+	}
+	h.c.inflight.Wait()
+	if rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: ids}}); firstErr(rs) != "" {
+		t.Fatalf("cancel while requeueing: %+v", rs)
+	}
+	got := []string{string(h.job(ids[0]).JobState)}
+	if err := n.End(id, job.ExitCode{Signal: 15}); err != nil {
+		t.Fatal(err)
+	}
+	j := h.waitState(ids[0], job.Cancelled)
+	got = append(got, fmt.Sprintf("%s %s %s restarts=%d", j.JobState, j.StateReason, j.ExitCode, j.Restarts))
+	// Requeued again, it counts both restarts, as Slurm does.
+	if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: ids}); firstErr(rs) != "" {
+		t.Fatalf("requeue of the cancelled job: %+v", rs)
+	}
+	j = h.waitState(ids[0], job.Pending)
+	got = append(got, fmt.Sprintf("%s restarts=%d", j.JobState, j.Restarts))
+	want := []string{"COMPLETING", "CANCELLED None 0:15 restarts=1", "PENDING restarts=2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

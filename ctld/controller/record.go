@@ -121,6 +121,10 @@ type jobStatus struct {
 	// processes and cleared by SIGCONT: the running job shows STOPPED
 	// (stopped.go).
 	Stopped bool `json:"stopped,omitempty"`
+	// RequeueCancelled: a cancel turned the requeue under way into the
+	// job's end (cancel.go). Slurm counted the restart when the requeue
+	// began, so the job shows one restart more than it ran.
+	RequeueCancelled bool `json:"requeue_cancelled,omitempty"`
 
 	ExitCode  job.ExitCode         `json:"exit_code"`
 	Derived   job.ExitCode         `json:"derived_exit_code,omitempty"` // the highest step exit (DerivedExitCode)
