@@ -23,28 +23,41 @@ func (c *Controller) keepWithoutNode(b *batch, r *jobRecord, node string) bool {
 	if !r.Req.NoKill || !st.Launched || st.EndState != "" || node == st.BatchHost || len(st.Alloc) < 2 {
 		return false
 	}
-	i := slices.IndexFunc(st.Alloc, func(a api.NodeAllocation) bool { return a.Node == node })
-	if i < 0 {
+	if !slices.ContainsFunc(st.Alloc, func(a api.NodeAllocation) bool { return a.Node == node }) {
 		return false
 	}
-	now := c.now()
 	log := c.log.WithField("job_id", r.ID).WithField("node", node)
-	if err := c.eng.DropNode(r.ID, node, now); err != nil {
+	if err := c.dropNodes(b, r, []string{node}); err != nil {
 		log.WithError(err).Warn("no-kill: scheduler could not drop the failed node: ending the job")
 		return false
 	}
 	log.Warn("removing failed node from job") // slurmctld: "Removing failed node %s from %pJ"
-	c.killStepsOnNode(b, r, node)
-	if n := c.nodes[node]; n != nil {
-		delete(n.jobs, r.ID)
-		n.lastBusy = now
+	return true
+}
+
+// dropNodes takes nodes out of running job r's allocation (excise_node_
+// from_job): the scheduler frees what the job held there, the job's steps
+// with tasks on them are killed, NodeList, NumNodes, NumCPUs and TRES
+// shrink and ResizeTime is set. The caller holds c.mu.
+func (c *Controller) dropNodes(b *batch, r *jobRecord, nodes []string) error {
+	now := c.now()
+	st := &r.St
+	for _, node := range nodes {
+		if err := c.eng.DropNode(r.ID, node, now); err != nil {
+			return err
+		}
+		c.killStepsOnNode(b, r, node)
+		if n := c.nodes[node]; n != nil {
+			delete(n.jobs, r.ID)
+			n.lastBusy = now
+		}
+		st.Alloc = slices.DeleteFunc(slices.Clone(st.Alloc), func(a api.NodeAllocation) bool { return a.Node == node })
 	}
-	st.Alloc = slices.Delete(slices.Clone(st.Alloc), i, i+1)
 	st.ResizeTime = unix(now)
 	b.persist(c.persistStatus(r))
 	c.jobChanged(r)
-	c.schedule() // what the job held on the node is free (once the node is back)
-	return true
+	c.schedule() // what the job held on the nodes is free
+	return nil
 }
 
 // killStepsOnNode kills job r's running steps that have tasks on failed

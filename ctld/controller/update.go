@@ -119,7 +119,7 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		if u.ArrayMaxTasks != nil && st.ArrayJobID != 0 && *u.ArrayMaxTasks >= 0 {
 			st.Throttle = *u.ArrayMaxTasks
 		}
-		return runningNodeCount(r, u)
+		return c.runningNodeCount(r, u) // update_shape.go
 	}
 	if !touched && u.MinNodes == nil && u.ArrayMaxTasks == nil {
 		return nil
@@ -304,6 +304,9 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 		}
 		r.St.Reason = initialReason(r)
 		c.schedule()
+	}
+	if r.running() && u.MinNodes != nil {
+		c.shrinkRunning(b, r, *u.MinNodes) // update_shape.go
 	}
 	if r.running() && (u.TimeLimit != nil || u.EndTime != nil) { // update_admin.go: EndTime moves the limit
 		over := overTime(c.confNow().conf, r.St.Partition) // limits.go: OverTimeLimit

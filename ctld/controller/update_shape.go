@@ -3,6 +3,8 @@ package controller
 import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"slices"
+	"strings"
 )
 
 // updateShape applies a pending job's new size: NumNodes (min, and max
@@ -78,16 +80,66 @@ func updateNumCPUs(q *job.Request, u *api.JobUpdate) *api.Error {
 	return nil
 }
 
-// runningNodeCount answers NumNodes on a job that has started: its own
-// node count changes nothing, as in Slurm; Loam does not grow or shrink
-// a running job, so any other count is not supported.
-func runningNodeCount(r *jobRecord, u *api.JobUpdate) *api.Error {
+// runningNodeCount checks NumNodes on a job that has started, as
+// slurmctld does: its own node count changes nothing, a smaller one
+// shrinks the job (shrinkRunning) unless SchedulerParameters has
+// disable_job_shrink, 0 is "Node count specification invalid" and a
+// larger one "Requested operation not supported" (the peer's answers): a
+// running job does not grow.
+func (c *Controller) runningNodeCount(r *jobRecord, u *api.JobUpdate) *api.Error {
 	if u.MinNodes == nil {
 		return nil
 	}
-	n := len(r.St.Alloc)
-	if *u.MinNodes == n && (u.MaxNodes == nil || *u.MaxNodes == 0 || *u.MaxNodes == n) {
-		return nil
+	n, want := len(r.St.Alloc), *u.MinNodes
+	switch {
+	case want <= 0:
+		return api.Errorf(api.CodeInvalidNodeCount, "NumNodes=%d for job %d running on %d nodes", want, r.ID, n)
+	case want > n:
+		return api.Errorf(api.CodeNotSupported, "job %d runs on %d nodes: a running job does not grow", r.ID, n)
+	case want < n && strings.Contains(strings.ToLower(c.confNow().conf.SchedulerParameters.Raw), "disable_job_shrink"):
+		return api.Errorf(api.CodeNotSupported, "SchedulerParameters=disable_job_shrink")
+	case want < n && r.St.EndState != "":
+		return api.NewError(api.CodeJobFinished) // being stopped: nothing left to shrink
 	}
-	return api.Errorf(api.CodeNotSupported, "job %d has started on %d nodes: Loam does not resize running jobs", r.ID, n)
+	return nil
+}
+
+// shrinkRunning leaves running job r on keep nodes, as slurmctld does
+// for NumNodes=keep: the batch host stays, then the job's first nodes in
+// node order; the others leave the allocation and the steps on them are
+// killed. The caller holds c.mu.
+func (c *Controller) shrinkRunning(b *batch, r *jobRecord, keep int) {
+	st := &r.St
+	if keep >= len(st.Alloc) {
+		return
+	}
+	names := make([]string, 0, len(st.Alloc))
+	for _, a := range st.Alloc {
+		names = append(names, a.Node)
+	}
+	order := map[string]int{} // slurm.conf order, Slurm's node bitmap order
+	for i, n := range c.confNow().conf.Nodes {
+		order[n.Name] = i
+	}
+	slices.SortFunc(names, func(a, b string) int { return order[a] - order[b] })
+	kept := 0
+	if slices.Contains(names, st.BatchHost) {
+		kept = 1
+	}
+	var drop []string
+	for _, n := range names {
+		if n == st.BatchHost {
+			continue
+		}
+		if kept < keep {
+			kept++
+			continue
+		}
+		drop = append(drop, n)
+	}
+	if err := c.dropNodes(b, r, drop); err != nil {
+		c.log.WithError(err).WithField("job_id", r.ID).Error("shrink: scheduler could not drop nodes")
+		return
+	}
+	c.log.WithField("job_id", r.ID).WithField("nodes", len(st.Alloc)).Info("job shrunk")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 // TestUpdateJobShape: update job's size changes answer as Slurm 22.05's
@@ -103,7 +104,8 @@ func TestUpdateNumCPUs(t *testing.T) {
 }
 
 // TestUpdateRunningNodeCount: a running job's own node count is
-// accepted and changes nothing; another count is not supported.
+// accepted and changes nothing; a larger one is not supported and 0 is
+// an invalid count, as on the peer.
 func TestUpdateRunningNodeCount(t *testing.T) {
 	h := newHarness(t)
 	n := h.node("n01")
@@ -121,8 +123,50 @@ func TestUpdateRunningNodeCount(t *testing.T) {
 	if got := upd(2); got != api.CodeNotSupported {
 		t.Errorf("two nodes: %q, want %q", got, api.CodeNotSupported)
 	}
+	if got := upd(0); got != api.CodeInvalidNodeCount {
+		t.Errorf("no nodes: %q, want %q", got, api.CodeInvalidNodeCount)
+	}
 	rs := results(t, h, 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{id}, Update: api.JobUpdate{NumTasks: ptr(2)}})
 	if got := firstErr(rs); got != api.CodeJobNotPending {
 		t.Errorf("tasks of a running job: %q, want %q", got, api.CodeJobNotPending)
 	}
+}
+
+// TestShrinkRunningJob follows the peer: a job running on gpu[003,010,
+// 020] (batch host gpu003) updated to NumNodes=2 keeps gpu[003,010],
+// shows NumNodes=2, NumCPUs=2 and a ResizeTime, and keeps running; its
+// steps with tasks on the node it left are killed. Here the batch host is
+// the last node, and it stays.
+func TestShrinkRunningJob(t *testing.T) {
+	h := newHarness(t)
+	nodes := []*clustertest.FakeNode{h.node("n01"), h.node("n02")}
+	raw := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet = 2, 2, true }))
+	h.cycle()
+	id := fmt.Sprint(raw)
+	j := h.waitState(id, job.Running)
+	if j.NodeCount != 2 {
+		t.Fatalf("job on %q, want two nodes", j.Nodes)
+	}
+	batch := j.BatchHost
+	for _, n := range nodes {
+		if n.Name == batch {
+			n.Launch(t, raw, 5*time.Second)
+		}
+	}
+	if got := updateCode(t, h, alice, id, api.JobUpdate{MinNodes: ptr(1), MaxNodes: ptr(0)}); got != "" {
+		t.Fatalf("NumNodes=1 of a running job: %q", got)
+	}
+	j = h.job(id)
+	got := fmt.Sprintf("%s nodes=%s count=%d resized=%t", j.JobState, j.Nodes, j.NodeCount, j.ResizeTime != 0)
+	if want := fmt.Sprintf("RUNNING nodes=%s count=1 resized=true", batch); got != want {
+		t.Errorf("after NumNodes=1: %s, want %s", got, want)
+	}
+	// The node it left takes a new job.
+	other := "n01"
+	if batch == "n01" {
+		other = "n02"
+	}
+	next := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.NodeList = other }))
+	h.cycle()
+	h.waitState(fmt.Sprint(next), job.Running)
 }

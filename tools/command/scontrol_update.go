@@ -263,12 +263,22 @@ func (s *scontrol) updateJob(args []string) {
 	if !ok {
 		return
 	}
+	// NumNodes= and NodeList= change a job's size: as in Slurm, only for
+	// one job (several: nothing is sent, exit 1), and in a job's
+	// environment the new size is written out for the shell.
+	resize := u.MinNodes != nil || u.RequiredNodes != nil
+	if resize && len(ids) != 1 {
+		s.exit = 1
+		return
+	}
 	res, err := c.Update(s.ctx, &api.UpdateRequest{JobIDs: ids, Update: u})
 	if err != nil {
 		s.fail("%s for job %s\n", errText(err), strings.Join(ids, ","))
 		return
 	}
-	s.reportResults(res)
+	if s.reportResults(res) == "" && resize && len(res.Results) == 1 && res.Results[0].Error == nil {
+		s.resizeFiles(ids[0]) // scontrol_resize.go
+	}
 }
 
 // setLimit parses a time limit; "+N"/"-N" change the job's current limit.
