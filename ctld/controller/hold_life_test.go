@@ -9,6 +9,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/test/clustertest"
 )
 
 // shown is a job's state, reason (with its description) and priority as
@@ -138,6 +139,24 @@ func TestReleaseUnheldLife(t *testing.T) {
 	}
 }
 
+// requeueing starts alice's job on a node that reports no end by itself
+// and requeues it (requeuehold with hold): the job stays COMPLETING until
+// the test ends it on n.
+func requeueing(t *testing.T, hold bool) (*harness, *clustertest.FakeNode, uint32) {
+	t.Helper()
+	h := newHarness(t)
+	n := h.node("n01")
+	n.AutoEnd = false
+	id := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, id, 5*time.Second)
+	if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: []string{fmt.Sprint(id)}, Hold: hold}); firstErr(rs) != "" {
+		t.Fatalf("requeue: %+v", rs)
+	}
+	h.c.inflight.Wait()
+	return h, n, id
+}
+
 // TestHoldDuringRequeueLife: while a requeued job's processes end,
 // slurmctld has it PENDING|COMPLETING, so the Slurm 22.05 peer shows the
 // requeuehold description at once, and accepts hold and release then:
@@ -162,21 +181,12 @@ func TestHoldDuringRequeueLife(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t)
-			n := h.node("n01")
-			n.AutoEnd = false
-			id := h.mustSubmit(alice, simpleJob())
-			h.cycle()
-			n.Launch(t, id, 5*time.Second)
+			h, n, id := requeueing(t, tc.requeueHold)
 			ids := []string{fmt.Sprint(id)}
 			state := func() string {
 				j := h.job(ids[0])
 				return fmt.Sprintf("%s %s %q", j.JobState, j.StateReason, j.StateDescription)
 			}
-			if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: ids, Hold: tc.requeueHold}); firstErr(rs) != "" {
-				t.Fatalf("requeue: %+v", rs)
-			}
-			h.c.inflight.Wait()
 			got := []string{state()}
 			var body any = api.HoldRequest{JobIDs: ids}
 			if tc.op == api.PathRelease {
@@ -203,17 +213,8 @@ func TestHoldDuringRequeueLife(t *testing.T) {
 // CANCELLED (Reason=None) with the killed script's exit status (0:15),
 // not back in the queue.
 func TestCancelDuringRequeueLife(t *testing.T) {
-	h := newHarness(t)
-	n := h.node("n01")
-	n.AutoEnd = false
-	id := h.mustSubmit(alice, simpleJob())
-	h.cycle()
-	n.Launch(t, id, 5*time.Second)
+	h, n, id := requeueing(t, false)
 	ids := []string{fmt.Sprint(id)}
-	if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: ids}); firstErr(rs) != "" {
-		t.Fatalf("requeue: %+v", rs)
-	}
-	h.c.inflight.Wait()
 	if rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: ids}}); firstErr(rs) != "" {
 		t.Fatalf("cancel while requeueing: %+v", rs)
 	}
