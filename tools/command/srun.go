@@ -199,8 +199,15 @@ func (r *srunRun) createStep(ctx context.Context, s *ioSession) (*api.StepCreate
 		return nil, code // srun_layout.go
 	}
 	req := r.stepRequest(s)
+	resp, err := r.c.CreateStep(ctx, req)
+	if err != nil && !stepRetryable(err) && r.shrunkAllocation(ctx) { // srun_shrunk.go
+		req = r.stepRequest(s)
+		resp, err = r.c.CreateStep(ctx, req)
+	}
 	for tries := 0; ; tries++ {
-		resp, err := r.c.CreateStep(ctx, req)
+		if tries > 0 {
+			resp, err = r.c.CreateStep(ctx, req)
+		}
 		switch {
 		case err == nil:
 			if tries > 0 {
