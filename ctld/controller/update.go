@@ -106,7 +106,7 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
 		u.NumTasks != nil || u.CPUsPerTask != nil || u.MinCPUsNode != nil || u.NumCPUs != nil || u.MaxCPUs != nil ||
 		u.TasksPerNode != nil ||
-		featuresChange(r, u) || u.RequiredNodes != nil ||
+		featuresChange(r, u) ||
 		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
 		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil
 	if !r.pending() {
@@ -119,9 +119,12 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		if u.ArrayMaxTasks != nil && st.ArrayJobID != 0 && *u.ArrayMaxTasks >= 0 {
 			st.Throttle = *u.ArrayMaxTasks
 		}
-		return c.runningNodeCount(r, u) // update_shape.go
+		if err := c.runningNodeList(r, u); err != nil { // update_shape.go
+			return err
+		}
+		return c.runningNodeCount(r, u)
 	}
-	if !touched && u.MinNodes == nil && u.ArrayMaxTasks == nil {
+	if !touched && u.RequiredNodes == nil && u.MinNodes == nil && u.ArrayMaxTasks == nil {
 		return nil
 	}
 	if err := updateShape(q, u); err != nil {
@@ -304,6 +307,9 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 		}
 		r.St.Reason = initialReason(r)
 		c.schedule()
+	}
+	if r.running() && u.RequiredNodes != nil {
+		c.shrinkTo(b, r, *u.RequiredNodes) // update_shape.go
 	}
 	if r.running() && u.MinNodes != nil {
 		c.shrinkRunning(b, r, *u.MinNodes) // update_shape.go

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"slices"
 	"strings"
@@ -96,12 +97,62 @@ func (c *Controller) runningNodeCount(r *jobRecord, u *api.JobUpdate) *api.Error
 		return api.Errorf(api.CodeInvalidNodeCount, "NumNodes=%d for job %d running on %d nodes", want, r.ID, n)
 	case want > n:
 		return api.Errorf(api.CodeNotSupported, "job %d runs on %d nodes: a running job does not grow", r.ID, n)
-	case want < n && strings.Contains(strings.ToLower(c.confNow().conf.SchedulerParameters.Raw), "disable_job_shrink"):
+	case want < n && c.shrinkDisabled():
 		return api.Errorf(api.CodeNotSupported, "SchedulerParameters=disable_job_shrink")
 	case want < n && r.St.EndState != "":
 		return api.NewError(api.CodeJobFinished) // being stopped: nothing left to shrink
 	}
 	return nil
+}
+
+// runningNodeList checks NodeList= on a job that has started, as
+// slurmctld does: it shrinks the job to those nodes, which must be some
+// of its own and keep its batch host ("Invalid node name specified"
+// otherwise, and for an empty list), unless SchedulerParameters has
+// disable_job_shrink.
+func (c *Controller) runningNodeList(r *jobRecord, u *api.JobUpdate) *api.Error {
+	if u.RequiredNodes == nil {
+		return nil
+	}
+	if c.shrinkDisabled() {
+		return api.Errorf(api.CodeNotSupported, "SchedulerParameters=disable_job_shrink")
+	}
+	names, err := hostlist.Expand(*u.RequiredNodes)
+	if err != nil || len(names) == 0 {
+		return api.Errorf(api.CodeInvalidNodeName, "NodeList=%s", *u.RequiredNodes)
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(r.St.Alloc, func(a api.NodeAllocation) bool { return a.Node == n }) {
+			return api.Errorf(api.CodeInvalidNodeName, "%s is not a node of job %d", n, r.ID)
+		}
+	}
+	if r.Req.Script != "" && !slices.Contains(names, r.St.BatchHost) {
+		return api.Errorf(api.CodeInvalidNodeName, "the batch host %s cannot leave job %d", r.St.BatchHost, r.ID)
+	}
+	return nil
+}
+
+// shrinkTo leaves running job r on the nodes list names (checked by
+// runningNodeList). The caller holds c.mu.
+func (c *Controller) shrinkTo(b *batch, r *jobRecord, list string) {
+	names, _ := hostlist.Expand(list)
+	var drop []string
+	for _, a := range r.St.Alloc {
+		if !slices.Contains(names, a.Node) {
+			drop = append(drop, a.Node)
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	if err := c.dropNodes(b, r, drop); err != nil {
+		c.log.WithError(err).WithField("job_id", r.ID).Error("shrink: scheduler could not drop nodes")
+	}
+}
+
+// shrinkDisabled reports SchedulerParameters=disable_job_shrink.
+func (c *Controller) shrinkDisabled() bool {
+	return strings.Contains(strings.ToLower(c.confNow().conf.SchedulerParameters.Raw), "disable_job_shrink")
 }
 
 // shrinkRunning leaves running job r on keep nodes, as slurmctld does

@@ -170,3 +170,30 @@ func TestShrinkRunningJob(t *testing.T) {
 	h.cycle()
 	h.waitState(fmt.Sprint(next), job.Running)
 }
+
+// TestShrinkRunningJobToNodes follows the peer: NodeList= of a running
+// job shrinks it to those nodes, which must be its own and keep its batch
+// host ("Invalid node name specified": gpu[010,020] of a job whose batch
+// host is gpu003), and an empty list is refused.
+func TestShrinkRunningJobToNodes(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	h.node("n02")
+	raw := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet = 2, 2, true }))
+	h.cycle()
+	id := fmt.Sprint(raw)
+	j := h.waitState(id, job.Running)
+	other := "n01"
+	if j.BatchHost == "n01" {
+		other = "n02"
+	}
+	upd := func(list string) api.Code { return updateCode(t, h, alice, id, api.JobUpdate{RequiredNodes: &list}) }
+	got := []api.Code{upd(other), upd(""), upd("n03"), upd(j.BatchHost)}
+	want := []api.Code{api.CodeInvalidNodeName, api.CodeInvalidNodeName, api.CodeInvalidNodeName, ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	if j := h.job(id); j.Nodes != j.BatchHost || j.NodeCount != 1 || j.JobState != job.Running {
+		t.Errorf("after NodeList=%s: %s on %q (%d nodes)", j.BatchHost, j.JobState, j.Nodes, j.NodeCount)
+	}
+}
