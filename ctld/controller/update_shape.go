@@ -1,11 +1,12 @@
 package controller
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
-	"slices"
-	"strings"
 )
 
 // updateShape applies a pending job's new size: NumNodes (min, and max
