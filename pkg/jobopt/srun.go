@@ -59,6 +59,9 @@ type StepOptions struct {
 	Distribution string
 	// DisableStatus (-X): Ctrl-C is forwarded to the tasks at once.
 	DisableStatus bool
+	// QuitOnInterrupt (--quit-on-interrupt): the first Ctrl-C aborts the
+	// step, as a second one within a second does without it.
+	QuitOnInterrupt bool
 	Quiet         bool
 	Verbose       int
 
@@ -267,6 +270,11 @@ func (st *srunState) setEpilog(b *builder, v value) error     { st.Epilog = v.st
 func (st *srunState) setPty(b *builder, v value) error        { st.Pty = !v.reset; return nil }
 func (st *srunState) setDisableStatus(b *builder, v value) error {
 	st.DisableStatus = !v.reset
+	return nil
+}
+
+func (st *srunState) setQuitOnInterrupt(b *builder, v value) error {
+	st.QuitOnInterrupt = !v.reset
 	return nil
 }
 

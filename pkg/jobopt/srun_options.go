@@ -113,7 +113,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "pty", Arg: NoArg, set: st.setPty},
 		{Long: "qos", Short: 'q', Arg: RequiredArg, Env: env("SLURM_QOS"), set: setQOS},
 		{Long: "quiet", Short: 'Q', Arg: NoArg, set: st.setQuiet},
-		{Long: "quit-on-interrupt", Arg: NoArg},
+		{Long: "quit-on-interrupt", Arg: NoArg, set: st.setQuitOnInterrupt},
 		{Long: "reboot", Arg: NoArg, set: setReboot},
 		{Long: "relative", Short: 'r', Arg: RequiredArg, set: st.setRelative},
 		{Long: "reservation", Arg: RequiredArg, Env: env("SLURM_RESERVATION"), set: setReservation},

@@ -191,7 +191,8 @@ func TestAllocationRefused(t *testing.T) {
 // TestSrunInterruptStatus: one Ctrl-C prints the tasks by state in
 // Slurm's order (running, exited abnormally, exited), as the peer's srun
 // -n3 where task 1 exited 3 and task 2 exited 0; with -X Ctrl-C goes to
-// the tasks at once, said as the peer says it.
+// the tasks at once, said as the peer says it; with --quit-on-interrupt
+// the first Ctrl-C aborts the step.
 func TestSrunInterruptStatus(t *testing.T) {
 	three := api.StepLayout{NodeList: "n01", Tasks: 3, Nodes: []api.StepNode{{Node: "n01", TaskIDs: []int{0, 1, 2}}}}
 	tests := map[string]struct {
@@ -205,6 +206,13 @@ func TestSrunInterruptStatus(t *testing.T) {
 				"srun: StepId=12.3 task 0: running\n" +
 				"srun: StepId=12.3 task 1: exited abnormally\n" +
 				"srun: StepId=12.3 task 2: exited\n"},
+		// The peer: "sending Ctrl-C", "forcing job termination", then
+		// "Job step aborted" at the first Ctrl-C.
+		"--quit-on-interrupt": {args: []string{"--quit-on-interrupt", "-N1", "-n3", "x"}, wantCode: 3,
+			wantStderr: "srun: error: n01: task 1: Exited with exit code 3\n" +
+				"srun: sending Ctrl-C to StepId=12.3\n" +
+				"srun: forcing job termination\n" +
+				"srun: Job step aborted: Waiting up to 7 seconds for job step to finish.\n"},
 		"-X": {args: []string{"-X", "-N1", "-n3", "x"}, wantCode: 130,
 			wantStderr: "srun: error: n01: task 1: Exited with exit code 3\n" +
 				"srun: sending Ctrl-C to StepId=12.3\n" +

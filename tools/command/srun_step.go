@@ -276,7 +276,7 @@ func (s *stepRun) signal(sig os.Signal) {
 		return
 	}
 	now := s.r.env.Now()
-	if s.lastInt.IsZero() || now.Sub(s.lastInt) > time.Second {
+	if !s.r.res.Step.QuitOnInterrupt && (s.lastInt.IsZero() || now.Sub(s.lastInt) > time.Second) {
 		s.lastInt = now
 		s.w.raw("srun: interrupt (one more within 1 sec to abort)\n")
 		s.status()
