@@ -62,8 +62,8 @@ type StepOptions struct {
 	// QuitOnInterrupt (--quit-on-interrupt): the first Ctrl-C aborts the
 	// step, as a second one within a second does without it.
 	QuitOnInterrupt bool
-	Quiet         bool
-	Verbose       int
+	Quiet           bool
+	Verbose         int
 
 	// MultiProg (--multi-prog): Command[0] is a configuration file that
 	// gives each task its own program.
