@@ -7,6 +7,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
+	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/slurmtime"
@@ -309,7 +310,8 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 		c.schedule()
 	}
 	if r.running() && u.RequiredNodes != nil {
-		c.shrinkTo(b, r, *u.RequiredNodes) // update_shape.go
+		kept, _ := hostlist.Expand(*u.RequiredNodes) // checked by runningNodeList
+		c.shrinkTo(b, r, kept)                       // update_shape.go
 	}
 	if r.running() && u.MinNodes != nil {
 		c.shrinkRunning(b, r, *u.MinNodes) // update_shape.go

@@ -133,13 +133,44 @@ func (c *Controller) runningNodeList(r *jobRecord, u *api.JobUpdate) *api.Error 
 	return nil
 }
 
-// shrinkTo leaves running job r on the nodes list names (checked by
-// runningNodeList). The caller holds c.mu.
-func (c *Controller) shrinkTo(b *batch, r *jobRecord, list string) {
-	names, _ := hostlist.Expand(list)
+// shrinkDisabled reports SchedulerParameters=disable_job_shrink.
+func (c *Controller) shrinkDisabled() bool {
+	return strings.Contains(strings.ToLower(c.confNow().conf.SchedulerParameters.Raw), "disable_job_shrink")
+}
+
+// shrinkRunning leaves running job r on keep nodes, as slurmctld does
+// for NumNodes=keep: the batch host stays, then the job's first nodes in
+// node order. The caller holds c.mu.
+func (c *Controller) shrinkRunning(b *batch, r *jobRecord, keep int) {
+	st := &r.St
+	if keep >= len(st.Alloc) {
+		return
+	}
+	order := map[string]int{} // slurm.conf order, Slurm's node bitmap order
+	for i, n := range c.confNow().conf.Nodes {
+		order[n.Name] = i
+	}
+	others := make([]string, 0, len(st.Alloc))
+	var kept []string
+	for _, a := range st.Alloc {
+		if a.Node == st.BatchHost {
+			kept = append(kept, a.Node)
+		} else {
+			others = append(others, a.Node)
+		}
+	}
+	slices.SortFunc(others, func(a, b string) int { return order[a] - order[b] })
+	kept = append(kept, others[:keep-len(kept)]...)
+	c.shrinkTo(b, r, kept)
+}
+
+// shrinkTo leaves running job r on the nodes kept (NodeList= checked by
+// runningNodeList, or shrinkRunning's choice): the others leave the
+// allocation and the steps on them are killed. The caller holds c.mu.
+func (c *Controller) shrinkTo(b *batch, r *jobRecord, kept []string) {
 	var drop []string
 	for _, a := range r.St.Alloc {
-		if !slices.Contains(names, a.Node) {
+		if !slices.Contains(kept, a.Node) {
 			drop = append(drop, a.Node)
 		}
 	}
@@ -148,50 +179,7 @@ func (c *Controller) shrinkTo(b *batch, r *jobRecord, list string) {
 	}
 	if err := c.dropNodes(b, r, drop); err != nil {
 		c.log.WithError(err).WithField("job_id", r.ID).Error("shrink: scheduler could not drop nodes")
-	}
-}
-
-// shrinkDisabled reports SchedulerParameters=disable_job_shrink.
-func (c *Controller) shrinkDisabled() bool {
-	return strings.Contains(strings.ToLower(c.confNow().conf.SchedulerParameters.Raw), "disable_job_shrink")
-}
-
-// shrinkRunning leaves running job r on keep nodes, as slurmctld does
-// for NumNodes=keep: the batch host stays, then the job's first nodes in
-// node order; the others leave the allocation and the steps on them are
-// killed. The caller holds c.mu.
-func (c *Controller) shrinkRunning(b *batch, r *jobRecord, keep int) {
-	st := &r.St
-	if keep >= len(st.Alloc) {
 		return
 	}
-	names := make([]string, 0, len(st.Alloc))
-	for _, a := range st.Alloc {
-		names = append(names, a.Node)
-	}
-	order := map[string]int{} // slurm.conf order, Slurm's node bitmap order
-	for i, n := range c.confNow().conf.Nodes {
-		order[n.Name] = i
-	}
-	slices.SortFunc(names, func(a, b string) int { return order[a] - order[b] })
-	kept := 0
-	if slices.Contains(names, st.BatchHost) {
-		kept = 1
-	}
-	var drop []string
-	for _, n := range names {
-		if n == st.BatchHost {
-			continue
-		}
-		if kept < keep {
-			kept++
-			continue
-		}
-		drop = append(drop, n)
-	}
-	if err := c.dropNodes(b, r, drop); err != nil {
-		c.log.WithError(err).WithField("job_id", r.ID).Error("shrink: scheduler could not drop nodes")
-		return
-	}
-	c.log.WithField("job_id", r.ID).WithField("nodes", len(st.Alloc)).Info("job shrunk")
+	c.log.WithField("job_id", r.ID).WithField("nodes", len(r.St.Alloc)).Info("job shrunk")
 }
