@@ -73,16 +73,12 @@ func resizeScripts(env *Env, al *api.Allocation) (sh, csh string) {
 		b.WriteString("export " + name + "=" + value + "\n")
 		c.WriteString("setenv " + name + " " + value + "\n")
 	}
-	cpus := make([]int, len(al.Nodes))
-	for i, n := range al.Nodes {
-		cpus[i] = n.CPUs
-	}
 	count := strconv.Itoa(len(al.Nodes))
 	set("SLURM_NODELIST", al.NodeList, true)
 	set("SLURM_JOB_NODELIST", al.NodeList, true)
 	set("SLURM_NNODES", count, false)
 	set("SLURM_JOB_NUM_NODES", count, false)
-	set("SLURM_JOB_CPUS_PER_NODE", repeated(cpus), true)
+	set("SLURM_JOB_CPUS_PER_NODE", cpusPerNode(al), true) // step_alloc.go
 	if _, ok := env.Getenv("SLURM_TASKS_PER_NODE"); ok {
 		for _, v := range []string{"SLURM_NPROCS", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE"} {
 			b.WriteString("unset " + v + "\n")

@@ -217,18 +217,23 @@ func detailOf(err error) string {
 	return ""
 }
 
-// allocationEnv is what salloc and srun set for the job they allocated
-// (or attached to with --jobid), as the peer's salloc set it.
-func allocationEnv(env *Env, a *api.Allocation) []string {
-	id := u32s(a.JobID)
+// cpusPerNode is an allocation's SLURM_JOB_CPUS_PER_NODE ("4(x2),2").
+func cpusPerNode(a *api.Allocation) string {
 	cpus := make([]int, len(a.Nodes))
 	for i, n := range a.Nodes {
 		cpus[i] = n.CPUs
 	}
+	return repeated(cpus)
+}
+
+// allocationEnv is what salloc and srun set for the job they allocated
+// (or attached to with --jobid), as the peer's salloc set it.
+func allocationEnv(env *Env, a *api.Allocation) []string {
+	id := u32s(a.JobID)
 	out := []string{"SLURM_JOB_ID=" + id, "SLURM_JOBID=" + id, "SLURM_JOB_NAME=" + a.Name,
 		"SLURM_JOB_NODELIST=" + a.NodeList, "SLURM_NODELIST=" + a.NodeList,
 		"SLURM_JOB_NUM_NODES=" + strconv.Itoa(len(a.Nodes)), "SLURM_NNODES=" + strconv.Itoa(len(a.Nodes)),
-		"SLURM_JOB_CPUS_PER_NODE=" + repeated(cpus), "SLURM_TASKS_PER_NODE=" + repeated(a.TasksPerNode),
+		"SLURM_JOB_CPUS_PER_NODE=" + cpusPerNode(a), "SLURM_TASKS_PER_NODE=" + repeated(a.TasksPerNode),
 		"SLURM_JOB_PARTITION=" + a.Partition, "SLURM_CLUSTER_NAME=" + a.ClusterName,
 		"SLURM_SUBMIT_DIR=" + env.Cwd, "SLURM_SUBMIT_HOST=" + env.Host}
 	if conf, err := filepath.Abs(client.ConfPath()); err == nil {
