@@ -107,10 +107,14 @@ func (c *Controller) handleTop(ctx context.Context, id auth.Identity, body []byt
 	return c.inBatch(ctx, func(b *batch) (any, *api.Error) { return c.top(b, in.JobIDs, id, operator) })
 }
 
-// userTopEnabled reports whether SchedulerParameters lets owners use top;
-// Slurm looks for the word anywhere in the value, ignoring case.
-func userTopEnabled(raw string) bool {
-	return strings.Contains(strings.ToLower(raw), "enable_user_top")
+// userTopEnabled reports whether SchedulerParameters lets owners use top.
+func userTopEnabled(raw string) bool { return schedulerOption(raw, "enable_user_top") }
+
+// schedulerOption reports whether SchedulerParameters (raw, as written)
+// names option, the way slurmctld reads its flags (xstrcasestr): the word
+// anywhere in the value, ignoring case.
+func schedulerOption(raw, option string) bool {
+	return strings.Contains(strings.ToLower(raw), option)
 }
 
 // top resolves the list, checks the named jobs as Slurm does, and applies

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
@@ -135,7 +134,7 @@ func (c *Controller) runningNodeList(r *jobRecord, u *api.JobUpdate) *api.Error 
 
 // shrinkDisabled reports SchedulerParameters=disable_job_shrink.
 func (c *Controller) shrinkDisabled() bool {
-	return strings.Contains(strings.ToLower(c.confNow().conf.SchedulerParameters.Raw), "disable_job_shrink")
+	return schedulerOption(c.confNow().conf.SchedulerParameters.Raw, "disable_job_shrink") // top.go
 }
 
 // shrinkRunning leaves running job r on keep nodes, as slurmctld does
