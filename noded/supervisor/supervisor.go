@@ -100,8 +100,7 @@ func Main(dir string, groups isolation.Loader, log *Logger) int {
 // the job's processes ignored SIGHUP, and scancel -s HUP, which the
 // peer's jobs die of, did nothing.
 func (s *Supervisor) onSignals() {
-	shim.DropSignals(syscall.SIGHUP)
-	shim.DefaultSignals()
+	shim.DefaultSignals(syscall.SIGHUP)
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
 	go func() {
