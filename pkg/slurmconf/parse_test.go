@@ -303,7 +303,7 @@ func TestClusterKeys(t *testing.T) {
 	c := parseOK(t, `
 SlurmctldHost=backup
 SlurmctldPort=7817
-SchedulerParameters=bf_window=2880,sched_interval=20,bf_continue,bf_max_job_user=5
+SchedulerParameters=bf_window=2880,sched_interval=20,bf_continue,bf_max_job_user=5,nohold_on_prolog_fail,disable_job_shrink,enable_user_top
 PriorityWeightTRES=CPU=1000,GRES/gpu=3000
 PreemptMode=SUSPEND,GANG
 PreemptExemptTime=-1
@@ -313,7 +313,7 @@ JobRequeue=0
 		t.Errorf("controllers = %v", got)
 	}
 	sp := c.SchedulerParameters
-	if sp.BfWindow != 48*time.Hour || sp.SchedInterval != 20*time.Second || !sp.BfContinue || sp.BfInterval != 30*time.Second {
+	if sp.BfWindow != 48*time.Hour || sp.SchedInterval != 20*time.Second || !sp.BfContinue || sp.BfInterval != 30*time.Second || !sp.NoHoldOnPrologFail {
 		t.Errorf("SchedulerParameters = %+v", sp)
 	}
 	if diff := cmp.Diff(map[string]float64{"cpu": 1000, "gres/gpu": 3000}, c.PriorityWeightTRES); diff != "" {

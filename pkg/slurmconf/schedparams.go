@@ -20,7 +20,7 @@ var slurmSchedOptions = sync.OnceValue(func() map[string]bool {
 		bf_min_prio_reserve bf_node_space_size bf_one_resv_per_job
 		bf_running_job_reserve bf_yield_interval bf_yield_sleep build_queue_timeout
 		correspond_after_task_cnt default_gbytes defer defer_batch delay_boot
-		depend_refresh_interval disable_job_shrink disable_hetjob_steps
+		depend_refresh_interval disable_hetjob_steps
 		enable_hetjob_steps extra_constraints ignore_numa
 		ignore_prefer_validation inventory_interval job_state_cache
 		max_array_tasks max_depend_depth max_rpc_cnt max_sched_time
@@ -51,8 +51,10 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 		switch name {
 		case "bf_continue":
 			dst.BfContinue = true
+			continue
 		case "nohold_on_prolog_fail":
 			dst.NoHoldOnPrologFail = true // nodeprolog.go
+			continue
 		case "sched_interval":
 			x.schedSeconds(f, opt, val, &dst.SchedInterval, time.Second)
 		case "bf_interval":
@@ -67,8 +69,8 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 			x.schedSeconds(f, opt, val, &dst.MaxSwitchWait, time.Second)
 		case "default_queue_depth":
 			x.schedCount(f, opt, val, &dst.DefaultQueueDepth)
-		case "enable_user_top":
-			continue // the controller reads it from Raw, as Slurm does
+		case "enable_user_top", "disable_job_shrink":
+			continue // the controller reads these from Raw, as Slurm does
 		default:
 			if slurmSchedOptions()[name] {
 				x.d.warnf(f.Pos, x.rec, f.Key, "option %q is not used by Loam, ignored", opt)
@@ -77,7 +79,7 @@ func (x *dec) schedulerParameters(dst *SchedulerParameters) {
 			}
 			continue
 		}
-		if !hasVal && name != "bf_continue" {
+		if !hasVal {
 			x.bad(f, "option %q needs a value", opt)
 		}
 	}
