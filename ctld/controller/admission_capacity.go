@@ -63,23 +63,26 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	if q := a.req; s.Nodes == 0 && q.NTasks > 0 && !q.Overcommit {
 		d.taskNodes = q.NTasks
 	}
-	n := max(s.Nodes, d.mostNodes, 1)
+	// A job's totals are on its least nodes; its tasks' and GPUs' shares
+	// spread over the most it may take (-N2-50 --gpus-per-node=8 needs
+	// 16 GPUs, on a partition of any size above 2 nodes).
+	least, n := max(s.Nodes, 1), max(s.Nodes, d.mostNodes, 1)
 	d.cpus, d.perCPUs = int64(s.CPUs), max(s.CPUsPerNode, 1)
 	if s.CPUsPerNode > 0 && s.CPUs == 0 {
-		d.cpus = int64(s.CPUsPerNode * n)
+		d.cpus = int64(s.CPUsPerNode * least)
 	} else if s.Nodes > 0 { // CPUsPerNode with CPUs is one task's share
 		d.perCPUs = max((s.CPUs+n-1)/n, 1)
 	}
-	d.cpus = max(d.cpus, int64(n))
+	d.cpus = max(d.cpus, int64(least))
 	d.gpus, d.perGPUs = int64(s.GPUs), s.GPUsPerNode
 	if s.GPUsPerNode > 0 {
-		d.gpus = int64(s.GPUsPerNode * n)
+		d.gpus = int64(s.GPUsPerNode * least)
 	} else if s.Nodes > 0 {
 		d.perGPUs = (s.GPUs + n - 1) / n
 	}
 	switch {
 	case s.MemPerNode > 0:
-		d.memMB, d.perMemMB = s.MemPerNode*int64(n), s.MemPerNode
+		d.memMB, d.perMemMB = s.MemPerNode*int64(least), s.MemPerNode
 	case s.MemPerCPU > 0:
 		d.memMB, d.perMemMB = s.MemPerCPU*d.cpus, s.MemPerCPU*int64(d.perCPUs)
 	case s.MemPerGPU > 0:
@@ -169,6 +172,11 @@ func checkCapacity(cs *confState, a *admitted) *api.Error {
 		d, err := demandOf(cs, a, p)
 		if err != nil {
 			return api.Errorf(api.CodeInvalidFeature, "%v", err)
+		}
+		if q := a.req; q.MaxNodes > 0 && d.nodes > q.MaxNodes {
+			// -N1 -n4 --ntasks-per-node=2: the tasks need more nodes
+			// than -N allows; the peer refuses with its one line.
+			return api.NewError(api.CodeNodeConfigUnavailable)
 		}
 		return fitsPartition(cs, p, d)
 	}, cs)

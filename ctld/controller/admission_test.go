@@ -89,6 +89,18 @@ func TestPreCheck(t *testing.T) {
 		"-N1-2 --gpus=17 is more than two nodes hold": {
 			mod:      func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.GPUs = 1, 2, true, gpus(17) },
 			wantCode: api.CodeNodeConfigUnavailable},
+		// --ntasks-per-node spreads -n over enough nodes: the peer
+		// refuses -N1 -n4 --ntasks-per-node=2 and runs -N1-4 on 2 to 4.
+		"-N1 -n4 --ntasks-per-node=2 needs two nodes": {
+			mod: func(r *job.Request) {
+				r.MinNodes, r.MaxNodes, r.NodesSet, r.NTasks, r.NTasksPerNode = 1, 1, true, 4, 2
+			}, wantCode: api.CodeNodeConfigUnavailable},
+		"-N1-4 -n4 --ntasks-per-node=2 fits": {
+			mod: func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.NTasks, r.NTasksPerNode = 1, 4, true, 4, 2 }},
+		// A range's totals are on its least nodes (the peer takes
+		// -N2-50 --gpus-per-node=8 on 32 GPU nodes).
+		"-N2-50 --gpus-per-node=8 needs 16 GPUs": {
+			mod: func(r *job.Request) { r.MinNodes, r.MaxNodes, r.NodesSet, r.GPUsPerNode = 2, 50, true, gpus(8) }},
 		"more GPUs per node than any node has": {
 			mod: func(r *job.Request) { r.GPUsPerNode = gpus(9) }, wantCode: api.CodeNodeConfigUnavailable},
 		"a GPU total beyond the cluster": {

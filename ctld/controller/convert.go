@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/cluster"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
@@ -165,9 +166,9 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	cpt := max(q.CPUsPerTask, 1)
 	j.Tasks, j.CPUsPerTask, j.TasksPerNode = q.NTasks, max(cpt, gpuTaskCPUs(q)), q.NTasksPerNode
 	if j.Tasks == 0 { // without -n, a task per node, as slurmctld counts them
-		j.Tasks = max(q.MinNodes, 1)
+		j.Tasks = max(q.MinNodes, 1) * max(q.NTasksPerNode, 1)
 	}
-	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(shapeTasksPerNode(q), 1))
+	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(cluster.TasksPerNode(q), 1))
 	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
 	j.SpreadJob, j.Contiguous = q.SpreadJob, q.Contiguous
 	fillLayout(j, q)
@@ -221,6 +222,11 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	}
 	j.NodeCount = pendingNodes(q)
 	j.CPUs = max(j.Tasks*cpt, 1)
+	if q.NTasks == 0 && q.NTasksPerNode == 0 && q.MaxNodes > q.MinNodes {
+		// sbatch -N min-max sends no task count, so slurmctld asks one
+		// task's CPUs (the peer shows -N2-4 -c3 as NumCPUs=3).
+		j.CPUs = cpt
+	}
 	if q.NTasks == 0 {
 		j.CPUs = max(j.CPUs, j.NodeCount*max(q.NTasksPerNode, 0)*cpt)
 	}
@@ -249,20 +255,10 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 // shows -n5 --ntasks-per-node=2 as 2 nodes, -n6 ... -N1-2 as 3).
 func pendingNodes(q *job.Request) int {
 	n := max(q.MinNodes, 1)
-	if tpn := shapeTasksPerNode(q); q.NTasks > 0 && tpn > 0 {
+	if tpn := cluster.TasksPerNode(q); q.NTasks > 0 && tpn > 0 {
 		n = max(n, q.NTasks/tpn)
 	}
 	return n
-}
-
-// shapeTasksPerNode is --ntasks-per-node as it counts for the shape: never
-// more than -n (the peer shows -n1 --ntasks-per-node=2 with
-// MinCPUsNode=1 and one CPU).
-func shapeTasksPerNode(q *job.Request) int {
-	if q.NTasks > 0 && q.NTasksPerNode > q.NTasks {
-		return q.NTasks
-	}
-	return q.NTasksPerNode
 }
 
 // maxNodes is -N's maximum as Slurm keeps it: no more nodes than tasks

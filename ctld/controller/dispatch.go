@@ -22,7 +22,7 @@ func (c *Controller) launchRequest(r *jobRecord, i int) *api.LaunchRequest {
 		Alloc: st.Alloc[i], Nodes: st.Alloc, NodeList: allocNodes(st.Alloc),
 		// -n and -c as given: SLURM_NTASKS and SLURM_CPUS_PER_TASK are set
 		// only when asked for, as srun in the job reads them.
-		NTasks: q.NTasks, TasksPerNode: tasksPerNode(q, st.Alloc), CPUsPerTask: q.CPUsPerTask,
+		NTasks: launchTasks(q, len(st.Alloc)), TasksPerNode: tasksPerNode(q, st.Alloc), CPUsPerTask: q.CPUsPerTask,
 		NTasksPerNode: q.NTasksPerNode,
 		TimeLimit:     st.TimeLimit, StartTime: st.Start, Signal: q.Signal,
 		KillWait: int64(conf.KillWait / time.Second), Restarts: st.Restarts,

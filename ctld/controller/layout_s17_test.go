@@ -31,6 +31,12 @@ func TestS17RunningTasks(t *testing.T) {
 		"-n4 --ntasks-per-node=4 --gpus=16":  {job.Request{NTasks: 4, NTasksPerNode: 4, GPUs: gpus(16)}, 4, 2, 8},
 		"-n16 --ntasks-per-node=8 --gpus=16": {job.Request{NTasks: 16, NTasksPerNode: 8, GPUs: gpus(16)}, 16, 2, 16},
 		"-n8 --ntasks-per-node=4 --gpus=24":  {job.Request{NTasks: 8, NTasksPerNode: 4, GPUs: gpus(24)}, 8, 3, 12},
+		// Any --ntasks-per-node job: the peer's -n5 --ntasks-per-node=2
+		// on 3 nodes shows 6, -n1 --ntasks-per-node=2 2, -N3-4
+		// --ntasks-per-node=2 on 4 nodes 8.
+		"-n5 --ntasks-per-node=2":   {job.Request{NTasks: 5, NTasksPerNode: 2}, 5, 3, 6},
+		"-n1 --ntasks-per-node=2":   {job.Request{NTasks: 1, NTasksPerNode: 2}, 1, 1, 2},
+		"-N3-4 --ntasks-per-node=2": {job.Request{MinNodes: 3, MaxNodes: 4, NTasksPerNode: 2}, 6, 4, 8},
 	}
 	got, want := map[string]int{}, map[string]int{}
 	for name, tc := range cases {
@@ -38,6 +44,28 @@ func TestS17RunningTasks(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("NumTasks (-want +got):\n%s", diff)
+	}
+}
+
+// TestLaunchTasks: SLURM_NTASKS of the batch step, as the peer's jobs
+// printed it: -n as given, else --ntasks-per-node on each node given.
+func TestLaunchTasks(t *testing.T) {
+	cases := map[string]struct {
+		q     job.Request
+		nodes int
+		want  int
+	}{
+		"-n5 --ntasks-per-node=2 on 3":   {job.Request{NTasks: 5, NTasksPerNode: 2}, 3, 5},
+		"-N3-4 --ntasks-per-node=2 on 4": {job.Request{MinNodes: 3, MaxNodes: 4, NTasksPerNode: 2}, 4, 8},
+		"-N2-4 --ntasks-per-node=1 on 2": {job.Request{MinNodes: 2, MaxNodes: 4, NTasksPerNode: 1}, 2, 2},
+		"-N2-4 alone sets none":          {job.Request{MinNodes: 2, MaxNodes: 4}, 4, 0},
+	}
+	got, want := map[string]int{}, map[string]int{}
+	for name, tc := range cases {
+		got[name], want[name] = launchTasks(&tc.q, tc.nodes), tc.want
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SLURM_NTASKS (-want +got):\n%s", diff)
 	}
 }
 

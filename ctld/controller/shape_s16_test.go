@@ -36,6 +36,12 @@ func TestS16PendingShape(t *testing.T) {
 		"-n3 -c4 (over one 8-CPU node)": {n: 3, cpt: 4, want: shape{2, 0, 12, 3, 4}},
 		"-n8 (fits one node)":           {n: 8, want: shape{1, 0, 8, 8, 1}},
 		"-n3 -N1-2":                     {n: 3, minN: 1, maxN: 2, want: shape{1, 2, 3, 3, 1}},
+		// sbatch sends no task count for a -N range; slurmctld asks one
+		// task's CPUs, or --ntasks-per-node on each least node (the peer:
+		// -N2-4 -c3 NumCPUs=3 NumTasks=2, -N3-4 --ntasks-per-node=2
+		// NumCPUs=6 NumTasks=6).
+		"-N2-4 -c3":                 {cpt: 3, minN: 2, maxN: 4, want: shape{2, 4, 3, 2, 3}},
+		"-N1-2 --ntasks-per-node=2": {tpn: 2, minN: 1, maxN: 2, want: shape{1, 2, 2, 2, 2}},
 	}
 	h := newHarness(t)
 	h.node("n01")

@@ -65,18 +65,30 @@ func taskCPUs(q *job.Request) int {
 // task a node it was given (the peer's sbatch -N1-2 on idle nodes and
 // --gpus=12 on 8-GPU nodes both show NumNodes=2 NumTasks=2).
 //
-// --gpus with --ntasks-per-node and no -N shows a node's tasks on each
-// node the GPUs took: the peer shows --gpus=16 --ntasks-per-node=8 with
-// NumNodes=2 NumTasks=16 (its batch step still sees SLURM_NTASKS=8), and
-// -n8 --ntasks-per-node=4 --gpus=24 with NumNodes=3 NumTasks=12.
+// With --ntasks-per-node, that many on each node it was given, as
+// slurmctld recounts them at the start: the peer shows --gpus=16
+// --ntasks-per-node=8 with NumNodes=2 NumTasks=16 (its batch step still
+// sees SLURM_NTASKS=8), -n5 --ntasks-per-node=2 with 3 nodes and 6 tasks,
+// and -n1 --ntasks-per-node=2 with 2.
 func runningTasks(q *job.Request, pending, nodes int) int {
-	if q.NTasksPerNode > 0 && !q.NodesSet && q.MinNodes == 0 && len(q.GPUs) > 0 {
+	if q.NTasksPerNode > 0 {
 		return nodes * q.NTasksPerNode
 	}
 	if q.NTasks > 0 {
 		return pending
 	}
 	return max(pending, nodes)
+}
+
+// launchTasks is the task count a job's batch step is told
+// (SLURM_NTASKS): -n as given, else with --ntasks-per-node that many on
+// each of its nodes, as slurmctld recounts them at the start (the peer's
+// -N3-4 --ntasks-per-node=2 on 4 nodes sees SLURM_NTASKS=8); 0: none.
+func launchTasks(q *job.Request, nodes int) int {
+	if q.NTasks == 0 && q.NTasksPerNode > 0 {
+		return nodes * q.NTasksPerNode
+	}
+	return q.NTasks
 }
 
 // spreadMaxNodes is the node count a --spread-job job without -N may

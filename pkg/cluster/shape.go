@@ -15,8 +15,9 @@ import (
 // partition part (nil: the cluster's defaults), following Slurm 22.05 as
 // the peer cluster shows it (scontrol show job of running jobs):
 //
-//   - nodes: -N's minimum (-w raises it to the host count in the client),
-//     and its maximum (capped at -n by the client) to try first;
+//   - nodes: -N's minimum (-w raises it to the host count in the client;
+//     -n over --ntasks-per-node raises it here), and its maximum (capped
+//     at the tasks, RangeNodes) to try first;
 //     with --ntasks-per-node and -n, ceil(n / per-node), unless --gpus
 //     decides; --ntasks-per-node or --gpus-per-node alone mean one node;
 //     otherwise 0 (the scheduler takes the fewest nodes that hold the
@@ -97,15 +98,34 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 
 // RangeNodes is the most nodes the scheduler may spread a job's tasks
 // over beyond its node count: the top of -N min-max (-N1-2 -n2: two nodes
-// when free), unless --ntasks-per-node, -O or --use-min-nodes fix the
-// count, listedNodes for -w without -N, or spreadNodes for --spread-job.
-// 0: no range.
+// when free), unless -O or --use-min-nodes fix the count, listedNodes for
+// -w without -N, or spreadNodes for --spread-job. With --ntasks-per-node
+// and no -n, slurmctld counts the tasks as that many on each of -N's
+// least nodes and gives a job no more nodes than tasks: the peer runs
+// -N3-4 --ntasks-per-node=2 on 4 nodes, 8 tasks, and -N2-4
+// --ntasks-per-node=1 on 2. 0: no range.
 func RangeNodes(req *job.Request) int {
 	most := 0
-	if req.NTasksPerNode == 0 && !req.Overcommit && !req.UseMinNodes {
+	switch {
+	case req.Overcommit || req.UseMinNodes:
+	case req.NTasksPerNode == 0:
 		most = max(req.MaxNodes, listedNodes(req))
+	case req.NTasks > 0:
+		most = req.MaxNodes // sbatch capped it at -n
+	default:
+		most = min(req.MaxNodes, req.NTasksPerNode*max(req.MinNodes, 1))
 	}
 	return max(most, spreadNodes(req))
+}
+
+// TasksPerNode is --ntasks-per-node as it counts for the CPUs a node
+// holds: never more than -n (the peer runs -n1 --ntasks-per-node=2 on one
+// CPU, shown MinCPUsNode=1).
+func TasksPerNode(req *job.Request) int {
+	if req.NTasks > 0 && req.NTasksPerNode > req.NTasks {
+		return req.NTasks
+	}
+	return req.NTasksPerNode
 }
 
 // listedNodes is the most nodes a job given -w and no -N may take. sbatch
@@ -139,6 +159,11 @@ func spreadNodes(req *job.Request) int {
 
 func nodeCount(req *job.Request, gpn int) int {
 	switch {
+	case (req.NodesSet || req.MinNodes > 0) && req.NTasksPerNode > 0 && req.NTasks > 0 && !req.Overcommit:
+		// Enough nodes for -n at --ntasks-per-node each: the peer runs
+		// -N1-4 -n4 --ntasks-per-node=2 on at least 2 (and refuses -N1).
+		tpn := TasksPerNode(req)
+		return max(req.MinNodes, (req.NTasks+tpn-1)/tpn)
 	case req.NodesSet || req.MinNodes > 0:
 		return req.MinNodes
 	case req.NTasksPerNode > 0 && gpuCount(req.GPUs) > 0:
@@ -159,7 +184,7 @@ func shapeCPUs(s *sched.Shape, req *job.Request, cpt int) {
 	case req.Overcommit:
 		s.CPUsPerNode = cpt // tasks share: -O -n2 holds 1 CPU, -O -N2 -n8 one a node
 	case req.NTasksPerNode > 0:
-		s.CPUsPerNode = req.NTasksPerNode * cpt
+		s.CPUsPerNode = TasksPerNode(req) * cpt
 	case req.NTasks > 0:
 		s.CPUs = req.NTasks * cpt
 	case s.Nodes > 0:

@@ -106,8 +106,12 @@ func TestShapeMatchesPeer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Nodes != 0 && s.Nodes != nodes {
-				t.Errorf("shape asks for %d nodes, the peer used %d", s.Nodes, nodes)
+			want := s.Nodes
+			if s.MaxNodes > 0 {
+				want = s.MaxNodes // free, as on the idle peer
+			}
+			if want != 0 && want != nodes {
+				t.Errorf("shape asks for %d nodes (%d-%d), the peer used %d", want, s.Nodes, s.MaxNodes, nodes)
 			}
 			cpus, mem, gpus := allocated(s, nodes)
 			got := fmt.Sprintf("cpu=%d,mem=%dG,node=%d", cpus, mem/1024, nodes)
