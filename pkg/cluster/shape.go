@@ -66,6 +66,13 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		// 8(x2), where -N2 -n16 alone is 15,1).
 		s.CPUs, s.CPUsPerNode = 0, req.NTasksPerGPU*s.GPUsPerNode*cpt
 	}
+	if req.NTasksPerGPU > 0 && s.GPUsPerNode == 0 && req.NTasksPerNode == 0 && !req.Overcommit && s.Nodes > 1 && req.NTasks > 0 {
+		// With -N, slurmctld gives each node an equal share of the tasks
+		// (_select_cores for --ntasks-per-gpu): the peer runs -N3
+		// --ntasks-per-gpu=3 as 3(x3) on a GPU each, -N2 -n6
+		// --ntasks-per-gpu=2 as 3(x2) on GPUs 2,1.
+		s.CPUs, s.CPUsPerNode = 0, (req.NTasks+s.Nodes-1)/s.Nodes*cpt
+	}
 	if req.NTasks > 0 && req.NTasksPerNode == 0 && cpt > 1 && s.CPUsPerNode == 0 && s.CPUs == req.NTasks*cpt {
 		s.CPUsPerNode = cpt // the least share of a node: one task
 	}

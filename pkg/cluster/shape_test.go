@@ -154,6 +154,12 @@ func TestShapeOf(t *testing.T) {
 		"--ntasks-per-gpu with GPUs per node: each node its GPUs' tasks": {
 			opts: "--gpus-per-node=8 -N2 --ntasks-per-gpu=1", part: normal,
 			want: sched.Shape{Nodes: 2, CPUsPerNode: 8, GPUsPerNode: 8, MemPerCPU: 1024}},
+		"--ntasks-per-gpu with -N: an equal share of the tasks a node": {
+			opts: "-N3 --ntasks-per-gpu=3", part: normal,
+			want: sched.Shape{Nodes: 3, CPUsPerNode: 3, GPUs: 3, MemPerCPU: 1024}},
+		"-N1-4 -n4 --ntasks-per-node=2: two to four nodes of two tasks": {
+			opts: "-N1-4 -n4 --ntasks-per-node=2", part: normal,
+			want: sched.Shape{Nodes: 2, MaxNodes: 4, CPUsPerNode: 2, MemPerCPU: 1024}},
 		"--exclusive --mem=0 leaves each node its own memory": {
 			opts: "--exclusive --mem=0 -N1", part: normal,
 			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, Exclusive: true}},

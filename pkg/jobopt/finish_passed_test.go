@@ -28,7 +28,7 @@ func TestPassedOptionVariables(t *testing.T) {
 		"--cpu-freq range, governor":           {args: []string{"--cpu-freq=low-high:ondemand"}, want: []string{"SLURM_CPU_FREQ_REQ=Low-High:OnDemand"}},
 		"--mem-bind=local":                     {args: []string{"--mem-bind=local"}, want: []string{"SLURM_MEM_BIND=local", "SLURM_MEM_BIND_VERBOSE=quiet"}},
 		"--hint=nomultithread":                 {args: []string{"--hint=nomultithread"}, want: []string{"SLURM_HINT=nomultithread", "SLURM_THREADS_PER_CORE=1"}},
-		"--ntasks-per-gpu=1":                   {args: []string{"--ntasks-per-gpu=1"}, want: []string{"SLURM_NTASKS_PER_GPU=1"}},
+		"--ntasks-per-gpu=1":                   {args: []string{"-n2", "--ntasks-per-gpu=1"}, want: []string{"SLURM_NPROCS=2", "SLURM_NTASKS=2", "SLURM_NTASKS_PER_GPU=1"}},
 		"--gpus-per-socket=1":                  {args: []string{"--gpus-per-socket=1", "--sockets-per-node=1"}, want: []string{"SLURM_GPUS_PER_SOCKET=1"}},
 		"--wckey and --spread-job set nothing": {args: []string{"--wckey=abc", "--spread-job"}},
 	}

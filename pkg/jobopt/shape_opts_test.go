@@ -27,8 +27,8 @@ func TestShapeOptions(t *testing.T) {
 			want: shape{NTasks: 4, Env: []string{"SLURM_NPROCS=4", "SLURM_NTASKS=4", "SLURM_NTASKS_PER_GPU=1"}}},
 		"-n beats --ntasks-per-gpu": {args: []string{"--ntasks-per-gpu=1", "--gpus=2", "-n3"},
 			want: shape{NTasks: 3, Env: []string{"SLURM_NPROCS=3", "SLURM_NTASKS=3", "SLURM_NTASKS_PER_GPU=1"}}},
-		"--ntasks-per-gpu without GPUs sets no tasks": {args: []string{"--ntasks-per-gpu=1"},
-			want: shape{Env: []string{"SLURM_NTASKS_PER_GPU=1"}}},
+		"-N3 --ntasks-per-gpu=3 is 9 tasks": {args: []string{"-N3", "--ntasks-per-gpu=3"},
+			want: shape{NTasks: 9, Env: []string{"SLURM_NPROCS=9", "SLURM_NTASKS=9", "SLURM_NTASKS_PER_GPU=3"}}},
 		"-O -n2 overcommits": {args: []string{"-O", "-n2"},
 			want: shape{NTasks: 2, Overcommit: true, Env: []string{"SLURM_NPROCS=2", "SLURM_NTASKS=2", "SLURM_OVERCOMMIT=1"}}},
 	}

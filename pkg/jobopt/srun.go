@@ -234,6 +234,9 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.checkTasksPerGPUAlone(st); err != nil { // srun_gpu_tasks.go
 		return err
 	}
+	if err := b.checkTasksPerGPUBatch(); err != nil { // salloc's
+		return err
+	}
 	b.deriveTasksPerGPU()
 	b.deriveTasks()
 	b.layoutTasks(st.srun) // layout.go

@@ -1,10 +1,12 @@
 package jobopt
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/resource"
 )
 
@@ -55,9 +57,9 @@ func TestS16SbatchTasksPerGPU(t *testing.T) {
 		args []string
 		want got
 	}{
-		"-n4, two per GPU": {args: []string{"-n4", "--ntasks-per-gpu=2"}, want: got{gpus(2), 2, true}},
-		"-n5, two per GPU": {args: []string{"-n5", "--ntasks-per-gpu=2"}, want: got{gpus(3), 2, true}},
-		"--gpus given":     {args: []string{"-n4", "--ntasks-per-gpu=2", "--gpus=1"}, want: got{gpus(1), 2, false}},
+		"-n4, two per GPU":   {args: []string{"-n4", "--ntasks-per-gpu=2"}, want: got{gpus(2), 2, true}},
+		"-N3, three per GPU": {args: []string{"-N3", "--ntasks-per-gpu=3"}, want: got{gpus(3), 3, true}},
+		"--gpus given":       {args: []string{"-n4", "--ntasks-per-gpu=2", "--gpus=1"}, want: got{gpus(1), 2, false}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -73,6 +75,56 @@ func TestS16SbatchTasksPerGPU(t *testing.T) {
 			r := res.Request
 			if diff := cmp.Diff(tc.want, got{r.GPUs, r.NTasksPerGPU, r.GPUsFromTasks}); diff != "" {
 				t.Errorf("request (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSbatchTasksPerGPURefusals: --ntasks-per-gpu without a GPU option
+// needs tasks to count GPUs from, in multiples of it; the peer's sbatch
+// and salloc print these lines and exit 1.
+func TestSbatchTasksPerGPURefusals(t *testing.T) {
+	noTasks := "gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification"
+	notMultiple := "Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu."
+	tests := map[string]struct {
+		prog string
+		args []string
+		want []string // nil: accepted
+	}{
+		"alone":            {"sbatch", []string{"--ntasks-per-gpu=2"}, []string{noTasks, job.MsgInvalidGRES}},
+		"-N range":         {"sbatch", []string{"-N2-3", "--ntasks-per-gpu=2"}, []string{noTasks, job.MsgInvalidGRES}},
+		"-n3, two per GPU": {"sbatch", []string{"-n3", "--ntasks-per-gpu=2"}, []string{notMultiple, job.MsgInvalidGRES}},
+		"salloc alone":     {"salloc", []string{"--ntasks-per-gpu=2"}, []string{noTasks, job.MsgInvalidGRES}},
+		"-n3 with --gpus":  {"sbatch", []string{"-n3", "--gpus=2", "--ntasks-per-gpu=2"}, nil},
+		"-N3, two per GPU": {"sbatch", []string{"-N3", "--ntasks-per-gpu=2"}, nil},
+		"-n4, two per GPU": {"sbatch", []string{"-n4", "--ntasks-per-gpu=2"}, nil},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := &Parser{Prog: tc.prog, Cwd: "/work", Now: testNow}
+			var err error
+			if tc.prog == "salloc" {
+				_, err = p.Salloc(append(tc.args, "true"))
+			} else {
+				var cl *CommandLine
+				if cl, err = p.CommandLine(append(tc.args, "--wrap=true")); err != nil {
+					t.Fatal(err)
+				}
+				_, err = p.Submission(cl, nil)
+			}
+			var got []string
+			if e, ok := err.(*Error); ok {
+				if e.Code != ExitError {
+					t.Errorf("exit status %d, want %d", e.Code, ExitError)
+				}
+				for _, l := range e.Lines {
+					got = append(got, strings.TrimPrefix(l, tc.prog+": error: "))
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("refusal lines (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -51,7 +51,8 @@ func (b *builder) verify(cl *CommandLine) error {
 		return stop(err)
 	}
 	// 4. Derived counts and the default job name.
-	b.deriveTasksPerGPU() // srun_gpu_tasks.go
+	gresErr := b.checkTasksPerGPUBatch() // srun_gpu_tasks.go; reported after _opt_verify's own
+	b.deriveTasksPerGPU()
 	b.deriveTasks()
 	b.layoutTasks(false) // layout.go
 	b.defaultName(cl)
@@ -66,7 +67,7 @@ func (b *builder) verify(cl *CommandLine) error {
 	if len(deferred) > 0 {
 		return &Error{Code: b.p.errorExit(), Lines: deferred}
 	}
-	return nil
+	return gresErr
 }
 
 func (b *builder) errLine(msg string) string { return b.p.prog() + ": error: " + msg }
