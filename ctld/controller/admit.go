@@ -334,7 +334,9 @@ func applyDefaults(cs *confState, a *admitted) {
 	}
 	for _, p := range []*string{&r.StdOut, &r.StdErr, &r.StdIn} {
 		if *p != "" && !filepath.IsAbs(*p) {
-			*p = filepath.Join(r.WorkDir, *p)
+			// Joined as slurmctld joins them, uncleaned: -D / shows
+			// StdOut=//slurm-%j.out on the peer.
+			*p = r.WorkDir + "/" + *p
 		}
 	}
 	a.requeue = cs.conf.JobRequeue

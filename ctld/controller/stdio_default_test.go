@@ -24,6 +24,8 @@ func TestStdioDefaultMarked(t *testing.T) {
 		"client claims default": h.mustSubmit(alice, simpleJob(hold, func(r *job.Request) {
 			r.StdOut, r.DefaultOutput = "mine-%j.out", true
 		})),
+		// Joined uncleaned, as the peer shows sbatch -D / (StdOut=//slurm-N.out).
+		"-D /": h.mustSubmit(0, simpleJob(hold, func(r *job.Request) { r.WorkDir, r.UserID = "/", 0 })),
 	}
 	want := map[string]string{
 		"no -o":                 "/tmp/slurm-%j.out /tmp/slurm-%j.out true true",
@@ -31,6 +33,7 @@ func TestStdioDefaultMarked(t *testing.T) {
 		"-e slurm-%j.out only":  "/tmp/slurm-%j.out /tmp/slurm-%j.out true false",
 		"client claims default": "/tmp/mine-%j.out /tmp/mine-%j.out false true",
 		"updated":               "/tmp/x.out /tmp/x.out false true",
+		"-D /":                  "//slurm-%j.out //slurm-%j.out true true",
 	}
 	got := map[string]string{}
 	show := func(id uint32) string {
