@@ -25,6 +25,8 @@ func TestShapeOptions(t *testing.T) {
 			want: shape{NTasks: 6, Env: []string{"SLURM_NPROCS=6", "SLURM_NTASKS=6", "SLURM_NTASKS_PER_GPU=2"}}},
 		"--ntasks-per-gpu=1 --gpus-per-node=2 -N2 is 4 tasks": {args: []string{"--ntasks-per-gpu=1", "--gpus-per-node=2", "-N2"},
 			want: shape{NTasks: 4, Env: []string{"SLURM_NPROCS=4", "SLURM_NTASKS=4", "SLURM_NTASKS_PER_GPU=1"}}},
+		"--ntasks-per-gpu=2 --gres=gpu:2 is 4 tasks": {args: []string{"--ntasks-per-gpu=2", "--gres=gpu:2"},
+			want: shape{NTasks: 4, Env: []string{"SLURM_NPROCS=4", "SLURM_NTASKS=4", "SLURM_NTASKS_PER_GPU=2"}}},
 		"-n beats --ntasks-per-gpu": {args: []string{"--ntasks-per-gpu=1", "--gpus=2", "-n3"},
 			want: shape{NTasks: 3, Env: []string{"SLURM_NPROCS=3", "SLURM_NTASKS=3", "SLURM_NTASKS_PER_GPU=1"}}},
 		"-N3 --ntasks-per-gpu=3 is 9 tasks": {args: []string{"-N3", "--ntasks-per-gpu=3"},

@@ -152,13 +152,14 @@ func (b *builder) nodeListHosts() ([]string, error) {
 // deriveTasks sets the task count from --ntasks-per-node when the node
 // count is fixed, as sbatch does (-N 3 --ntasks-per-node=4 is 12 tasks),
 // and from --ntasks-per-gpu and the GPUs (the peer: --ntasks-per-gpu=2
-// --gpus=3 is 6 tasks, --ntasks-per-gpu=1 --gpus-per-node=2 -N2 is 4).
+// --gpus=3 is 6 tasks, --ntasks-per-gpu=1 --gpus-per-node=2 -N2 is 4,
+// --gres=gpu:2 --ntasks-per-gpu=2 is 4).
 func (b *builder) deriveTasks() {
 	r := &b.req
 	if b.tasksPerGPU > 0 && r.NTasks == 0 {
 		if g := gresTotal(r.GPUs); g > 0 {
 			r.NTasks = b.tasksPerGPU * g
-		} else if g := gresTotal(r.GPUsPerNode); g > 0 {
+		} else if g := gresTotal(r.GPUsPerNode) + gresTotal(gpuGRES(r.GRES)); g > 0 {
 			r.NTasks = b.tasksPerGPU * g * max(r.MinNodes, 1)
 		}
 	}
@@ -203,6 +204,18 @@ func (b *builder) fitNodesToTasks(hosts []string) {
 			r.NodeList = hostlist.Compress(hosts[:r.MinNodes])
 		}
 	}
+}
+
+// gpuGRES is the gpu entries of a --gres list (--gres=gpu:2 counts as
+// GPUs a node for --ntasks-per-gpu, as --gpus-per-node=2 does).
+func gpuGRES(list []resource.GRES) []resource.GRES {
+	var out []resource.GRES
+	for _, g := range list {
+		if g.Name == "gpu" {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // gresTotal is the sum of a GRES list's counts.
