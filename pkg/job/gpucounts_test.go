@@ -32,6 +32,17 @@ func TestGPUCountsAgree(t *testing.T) {
 		"--gpus-per-node=4 --gpus-per-socket=2 --sockets-per-node=1": {Request{GPUsPerNode: gpus(4), GPUsPerSocket: "2", SocketsPerNode: 1},
 			"Failed to validate job spec. Based on --gres=gpu/--gpus-per-node and --gpus-per-socket required number of sockets differ from --sockets-per-node."},
 		"--gpus-per-node=4 --gpus-per-socket=2 --sockets-per-node=2": {Request{GPUsPerNode: gpus(4), GPUsPerSocket: "2", SocketsPerNode: 2}, ""},
+		// No count above a wider one, checked first.
+		"-G4 --gpus-per-node=8": {Request{GPUs: gpus(4), GPUsPerNode: gpus(8)},
+			"Failed to ensure --gpus >= --gres=gpu/--gpus-per-node >= --gpus-per-socket"},
+		"-G2 --gpus-per-task=4 -n1": {Request{GPUs: gpus(2), GPUsPerTask: gpus(4), NTasks: 1},
+			"Failed to ensure --gpus >= --gres=gpu/--gpus-per-node >= --gpus-per-socket"},
+		"--gpus-per-node=2 --gpus-per-task=4 -n2": {Request{GPUsPerNode: gpus(2), GPUsPerTask: gpus(4), NTasks: 2},
+			"Failed to ensure --gpus >= --gpus-per-task"},
+		"--gres=gpu:1 --gpus-per-task=2": {Request{GRES: gpus(1), GPUsPerTask: gpus(2)},
+			"Failed to ensure --gpus >= --gpus-per-task"},
+		"--gpus-per-task=2 alone": {Request{GPUsPerTask: gpus(2)},
+			"Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed."},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -117,18 +117,14 @@ func (r *Request) checkGRES() error {
 	for _, g := range all {
 		gpus = gpus || g.Name == "gpu"
 	}
-	switch {
-	case resource.CheckTypes(all) != nil:
+	if resource.CheckTypes(all) != nil {
 		return &InvalidError{Msg: MsgGRESTypeMix}
-	case r.GPUsPerSocket != "" && r.SocketsPerNode == 0:
-		return &InvalidError{Detail: MsgGPUsPerSocket, Msg: MsgInvalidGRES}
-	case len(r.GPUsPerTask) > 0 && len(r.GPUs) == 0 && r.NTasks == 0:
-		return &InvalidError{Detail: msgGPUsPerTask, Msg: MsgInvalidGRES}
-	case r.MemPerGPU != nil && !gpus:
-		return &InvalidError{Detail: fmt.Sprintf(msgMemPerGPUNoGPU, *r.MemPerGPU), Msg: MsgInvalidGRES}
 	}
 	if detail := r.gpuCountsDetail(); detail != "" {
 		return &InvalidError{Detail: detail, Msg: MsgInvalidGRES}
+	}
+	if r.MemPerGPU != nil && !gpus {
+		return &InvalidError{Detail: fmt.Sprintf(msgMemPerGPUNoGPU, *r.MemPerGPU), Msg: MsgInvalidGRES}
 	}
 	return nil
 }
@@ -137,10 +133,21 @@ func (r *Request) checkGRES() error {
 // task agree, as Slurm's gres_job_state_validate does (in its order and
 // words: the peer refuses --gpus=3 -N2 --gpus-per-node=2 with "Failed to
 // validate job spec, --gpus is not multiple of --gres=gpu/--gpus-per-node"
-// and then "Invalid generic resource (gres) specification").
+// and then "Invalid generic resource (gres) specification"). First each
+// count must not exceed the wider one (the peer's -G4 --gpus-per-node=8
+// and --gpus-per-node=2 --gpus-per-task=4 fail so).
 func (r *Request) gpuCountsDetail() string {
 	perJob, perTask := int64(resource.GPUCount(r.GPUs)), int64(resource.GPUCount(r.GPUsPerTask))
 	perNode := int64(resource.GPUCount(r.GPUsPerNode) + resource.GPUCount(r.GRES))
+	perSocket := socketGPUs(r.GPUsPerSocket)
+	switch {
+	case perJob > 0 && (perNode > perJob || perTask > perJob || perSocket > perJob):
+		return "Failed to ensure --gpus >= --gres=gpu/--gpus-per-node >= --gpus-per-socket"
+	case perNode > 0 && (perTask > perNode || perSocket > perNode):
+		return "Failed to ensure --gpus >= --gpus-per-task"
+	case r.GPUsPerSocket != "" && r.SocketsPerNode == 0:
+		return MsgGPUsPerSocket
+	}
 	if perJob > 0 && perNode > 0 {
 		if perJob%perNode != 0 {
 			return "Failed to validate job spec, --gpus is not multiple of --gres=gpu/--gpus-per-node"
@@ -151,7 +158,7 @@ func (r *Request) gpuCountsDetail() string {
 				nodes, r.MinNodes, r.MaxNodes)
 		}
 	}
-	if perSocket := socketGPUs(r.GPUsPerSocket); perNode > 0 && perSocket > 0 {
+	if perNode > 0 && perSocket > 0 {
 		if perNode%perSocket != 0 {
 			return "Failed to validate job spec, --gres=gpu/--gpus-per-node not multiple of --gpus-per-socket."
 		}
@@ -166,6 +173,9 @@ func (r *Request) gpuCountsDetail() string {
 		if r.NTasks > 0 && int64(r.NTasks) != perJob/perTask {
 			return "Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks."
 		}
+	}
+	if perTask > 0 && perJob == 0 && r.NTasks == 0 {
+		return msgGPUsPerTask
 	}
 	return ""
 }
