@@ -245,6 +245,9 @@ func (b *builder) verifyStep(st *srunState) error {
 		return b.exitError(job.MsgGPUsPerSocket, job.MsgInvalidGRES)
 	}
 	b.fitNodesToTasks(hosts)
+	if b.p.prog() != "srun" || st.JobID == 0 {
+		b.gpuNodes() // a new allocation's, as sbatch's (verify.go)
+	}
 	if v, ok := b.passed["nodes"]; ok && v.src != fromEnv {
 		st.NodesOnCommandLine = true
 	}

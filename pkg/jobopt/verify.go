@@ -60,6 +60,7 @@ func (b *builder) verify(cl *CommandLine) error {
 		deferred = append(deferred, b.errLine(fmt.Sprintf("invalid number of nodes (-N %d-%d)", r.MinNodes, r.MaxNodes)))
 	}
 	b.fitNodesToTasks(hosts)
+	b.gpuNodes()
 	// 5. Times.
 	if r := &b.req; r.Deadline != nil && r.Begin != nil && r.Deadline.Before(*r.Begin) {
 		return stop(b.exitError(job.MsgBeginDeadline))
@@ -159,13 +160,31 @@ func (b *builder) deriveTasks() {
 	if b.tasksPerGPU > 0 && r.NTasks == 0 {
 		if g := gresTotal(r.GPUs); g > 0 {
 			r.NTasks = b.tasksPerGPU * g
-		} else if g := gresTotal(r.GPUsPerNode) + gresTotal(gpuGRES(r.GRES)); g > 0 {
+		} else if g := gresTotal(r.GPUsPerNode) + resource.GPUCount(r.GRES); g > 0 {
 			r.NTasks = b.tasksPerGPU * g * max(r.MinNodes, 1)
 		}
 	}
 	if r.NTasksPerNode > 0 && r.NTasks == 0 && (r.MaxNodes == 0 || r.MinNodes == r.MaxNodes) {
 		r.NTasks = max(r.MinNodes, 1) * r.NTasksPerNode
 	}
+}
+
+// gpuNodes sets the node count --gpus over --gpus-per-node (or
+// --gres=gpu:N) makes, as the client's gres_job_state_validate does: the
+// peer runs --gpus=4 --gpus-per-node=2 on 2 nodes (NumNodes=2-2) and
+// --gres=gpu:1 -G4 on 4. Counts that disagree with each other or with -N
+// are left for the request's own check to refuse.
+func (b *builder) gpuNodes() {
+	r := &b.req
+	perJob, perNode := resource.GPUCount(r.GPUs), resource.GPUCount(r.GPUsPerNode)+resource.GPUCount(r.GRES)
+	if perJob <= 0 || perNode <= 0 || perJob%perNode != 0 {
+		return
+	}
+	n := perJob / perNode
+	if (r.NodesSet && n < r.MinNodes) || (r.MaxNodes > 0 && n > r.MaxNodes) {
+		return
+	}
+	r.MinNodes, r.MaxNodes, r.NodesSet = n, n, true
 }
 
 // defaultName names the job as sbatch does: "wrap" for --wrap, the script's
@@ -204,18 +223,6 @@ func (b *builder) fitNodesToTasks(hosts []string) {
 			r.NodeList = hostlist.Compress(hosts[:r.MinNodes])
 		}
 	}
-}
-
-// gpuGRES is the gpu entries of a --gres list (--gres=gpu:2 counts as
-// GPUs a node for --ntasks-per-gpu, as --gpus-per-node=2 does).
-func gpuGRES(list []resource.GRES) []resource.GRES {
-	var out []resource.GRES
-	for _, g := range list {
-		if g.Name == "gpu" {
-			out = append(out, g)
-		}
-	}
-	return out
 }
 
 // gresTotal is the sum of a GRES list's counts.
