@@ -84,6 +84,8 @@ func TestS17SpreadJobPending(t *testing.T) {
 		mod  func(*job.Request)
 		want shown
 	}{
+		"-n1 --spread-job":     {func(r *job.Request) { r.NTasks = 1 }, shown{1, 1, true}},
+		"--spread-job alone":   {func(r *job.Request) {}, shown{1, 0, true}},
 		"-n2 --spread-job":     {func(r *job.Request) { r.NTasks = 2 }, shown{1, 2, true}},
 		"-n4 --spread-job":     {func(r *job.Request) { r.NTasks = 4 }, shown{1, 2, true}},
 		"-N1 -n4 --spread-job": {func(r *job.Request) { r.NTasks, r.MinNodes, r.MaxNodes, r.NodesSet = 4, 1, 1, true }, shown{1, 1, true}},

@@ -94,10 +94,11 @@ func launchTasks(q *job.Request, nodes int) int {
 // spreadMaxNodes is the node count a --spread-job job without -N may
 // grow to, as slurmctld shows it pending: a task a node, no more than its
 // largest partition has (the peer shows -n4 --spread-job as NumNodes=1-4
-// and -n100 as 2-40 on its 40 nodes). 0 for other jobs.
+// and -n100 as 2-40 on its 40 nodes, -n1 as 1-1; without -n it has no
+// task count and shows 1). 0 for other jobs.
 func (c *Controller) spreadMaxNodes(r *jobRecord) int {
 	q := r.Req
-	if !q.SpreadJob || q.NodesSet || q.MinNodes > 0 || q.NTasksPerNode > 0 || q.Overcommit || q.NTasks < 2 {
+	if !q.SpreadJob || q.NodesSet || q.MinNodes > 0 || q.NTasksPerNode > 0 || q.Overcommit || q.NTasks < 1 {
 		return 0
 	}
 	cs := c.confNow()
