@@ -48,7 +48,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	q, st := r.Req, &r.St
 	j.JobID, j.Name, j.UserID, j.UserName, j.GroupID = r.ID, q.Name, q.UserID, q.UserName, q.GroupID
 	j.Account, j.Partition, j.QOS, j.Comment = st.Account, st.Partition, q.QOS, q.Comment
-	j.AdminComment = q.AdminComment
+	j.AdminComment, j.WCKey = q.AdminComment, q.WCKey
 	if r.pending() {
 		j.Partition = strings.Join(st.Partitions, ",")
 	}

@@ -38,8 +38,11 @@ func updateNodeUse(r *jobRecord, q *job.Request, u *api.JobUpdate, operator bool
 	if u.ClusterFeatures != nil {
 		return api.Errorf(api.CodeError, "ClusterFeatures: Loam has no federation")
 	}
-	if u.WCKey != nil && !r.pending() {
-		return api.NewError(api.CodeJobNotPending) // else kept nowhere: Loam has no WCKeys
+	if u.WCKey != nil {
+		if !r.pending() {
+			return api.NewError(api.CodeJobNotPending)
+		}
+		q.WCKey = *u.WCKey
 	}
 	if u.Reboot != nil {
 		if !operator {

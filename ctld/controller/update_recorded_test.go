@@ -45,8 +45,9 @@ func TestUpdateJobNodeUse(t *testing.T) {
 	// The peer shows Reboot=1 OverSubscribe=YES; the job still takes
 	// whole nodes, as Slurm gives a reboot job idle ones.
 	j := h.job(id)
-	if !j.Reboot || job.Exclusive(j.Exclusive) != job.Oversubscribe || j.DelayBoot != 600 {
-		t.Errorf("after the updates: Reboot %v sharing %q DelayBoot %d, want true, %q, 600", j.Reboot, j.Exclusive, j.DelayBoot, job.Oversubscribe)
+	if !j.Reboot || job.Exclusive(j.Exclusive) != job.Oversubscribe || j.DelayBoot != 600 || j.WCKey != "abc" {
+		t.Errorf("after the updates: Reboot %v sharing %q DelayBoot %d WCKey %q, want true, %q, 600, abc",
+			j.Reboot, j.Exclusive, j.DelayBoot, j.WCKey, job.Oversubscribe)
 	}
 	h.c.mu.Lock()
 	ej := h.c.engineJob(h.c.jobs[raw])

@@ -175,8 +175,8 @@ type JobUpdate struct {
 	// DelayBoot is DelayBoot= in seconds (slurmtime.InfiniteSecs for
 	// UNLIMITED): pending or running jobs, anyone.
 	DelayBoot *int64 `json:"delay_boot,omitempty"`
-	// WCKey is WCKey=: pending jobs only. Loam keeps no workload
-	// characterization keys, so it changes nothing.
+	// WCKey is WCKey=: pending jobs only. Loam records the key and
+	// shows it, as Slurm does without accounting.
 	WCKey *string `json:"wckey,omitempty"`
 	// BurstBuffer and ClusterFeatures are refused as Slurm refuses them
 	// without burst buffers or federation.

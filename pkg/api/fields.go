@@ -85,6 +85,7 @@ var jobFieldList = []jobField{
 	strField("partition", func(j *Job) *string { return &j.Partition }),
 	strField("qos", func(j *Job) *string { return &j.QOS }),
 	strField("comment", func(j *Job) *string { return &j.Comment }),
+	strField("wckey", func(j *Job) *string { return &j.WCKey }),
 	strField("admin_comment", func(j *Job) *string { return &j.AdminComment }),
 	strField("job_state", func(j *Job) *string { return (*string)(&j.JobState) }),
 	boolField("special_exit", func(j *Job) *bool { return &j.SpecialExit }),

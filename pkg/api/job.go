@@ -30,6 +30,7 @@ type Job struct {
 	Partition string `json:"partition"`
 	QOS       string `json:"qos,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	WCKey     string `json:"wckey,omitempty"`
 	// AdminComment is set by operators with scontrol update.
 	AdminComment string `json:"admin_comment,omitempty"`
 

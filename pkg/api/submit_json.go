@@ -37,6 +37,7 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.strs("partitions", q.Partitions)
 	o.str("qos", q.QOS, true)
 	o.str("comment", q.Comment, true)
+	o.str("wckey", q.WCKey, true)
 	o.str("reservation", q.Reservation, true)
 	o.str("licenses", q.Licenses, true)
 	o.str("script", q.Script, true)

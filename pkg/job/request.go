@@ -22,6 +22,7 @@ type Request struct {
 	Partitions  []string `json:"partitions,omitempty"` // in the order given; -p a,b
 	QOS         string   `json:"qos,omitempty"`
 	Comment     string   `json:"comment,omitempty"`
+	WCKey       string   `json:"wckey,omitempty"` // --wckey: recorded and shown, as without accounting
 	Reservation string   `json:"reservation,omitempty"`
 	// Licenses is -L as given ("matlab:1,wandb"); the controller checks
 	// it against slurm.conf's Licenses.

@@ -111,7 +111,7 @@ func SbatchOptions() []Option {
 		{Long: "usage", Arg: NoArg, Early: true, set: setUsage},
 		{Long: "wait", Short: 'W', Arg: NoArg, Env: env("SBATCH_WAIT"), set: setWait},
 		{Long: "wait-all-nodes", Arg: RequiredArg, Env: env("SBATCH_WAIT_ALL_NODES"), set: setWaitAllNodes},
-		{Long: "wckey", Arg: RequiredArg, Env: env("SBATCH_WCKEY")},
+		{Long: "wckey", Arg: RequiredArg, Env: env("SBATCH_WCKEY"), set: setWCKey},
 		{Long: "wrap", Arg: RequiredArg, Early: true, set: setWrap},
 	}
 }

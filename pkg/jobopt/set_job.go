@@ -13,6 +13,7 @@ import (
 func setAccount(b *builder, v value) error     { b.req.Account = v.str; return nil }
 func setArray(b *builder, v value) error       { b.req.Array = v.str; return nil }
 func setComment(b *builder, v value) error     { b.req.Comment = v.str; return nil }
+func setWCKey(b *builder, v value) error       { b.req.WCKey = v.str; return nil }
 func setDependency(b *builder, v value) error  { b.req.Dependency = v.str; return nil }
 func setExclude(b *builder, v value) error     { b.req.Exclude = v.str; return nil }
 func setJobName(b *builder, v value) error     { b.req.Name = v.str; return nil }

@@ -140,7 +140,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "verbose", Short: 'v', Arg: NoArg, set: setVerbose},
 		{Long: "version", Short: 'V', Arg: NoArg, Early: true, set: setVersion},
 		{Long: "wait", Short: 'W', Arg: RequiredArg, Env: env("SLURM_WAIT"), set: st.setWait},
-		{Long: "wckey", Arg: RequiredArg},
+		{Long: "wckey", Arg: RequiredArg, set: setWCKey},
 		{Long: "x11", Arg: OptionalArg},
 	}
 }

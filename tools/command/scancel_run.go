@@ -463,7 +463,7 @@ func (f *scancelFilters) pass(j *api.Job, nodes []string) bool {
 		f.state != "" && base != f.state,
 		f.user != nil && j.UserID != f.uid,
 		f.nodelist != nil && !intersects(nodes, j.Nodes),
-		f.wckey != nil && *f.wckey != "": // Loam jobs have no wckey
+		f.wckey != nil && j.WCKey != *f.wckey:
 		return false
 	}
 	return true

@@ -18,7 +18,7 @@ func intp(n int) *int { return &n }
 func scancelJobs() []api.Job {
 	return []api.Job{
 		{JobID: 10, Name: "a", UserID: 1000, Partition: "normal", JobState: job.Pending},
-		{JobID: 11, Name: "b", UserID: 1000, Partition: "batch", JobState: job.Running, Nodes: "gpu[01-02]"},
+		{JobID: 11, Name: "b", UserID: 1000, Partition: "batch", JobState: job.Running, Nodes: "gpu[01-02]", WCKey: "k"},
 		{JobID: 12, ArrayJobID: 12, ArrayTaskString: "1,3-5", Name: "arr", UserID: 0, Partition: "normal",
 			JobState: job.Pending},
 		{JobID: 13, ArrayJobID: 12, ArrayTaskID: intp(2), Name: "arr", UserID: 0, Partition: "normal",
@@ -192,6 +192,9 @@ func TestScancel(t *testing.T) {
 		},
 		"a job the filters leave out is left alone silently": {
 			args: []string{"-p", "batch", "10"},
+		},
+		"--wckey matches the job's": {
+			args: []string{"--wckey=k"}, wantSent: [][]string{{"11"}},
 		},
 		"-w matches the allocated nodes": {
 			args: []string{"-w", "gpu[02-03]"}, wantSent: [][]string{{"11"}},

@@ -149,7 +149,8 @@ var jobCols = []jobCol{
 		val: null(func(j *api.Job) string { return j.Reservation })},
 	{letter: 'V', names: []string{"submittime"}, header: "SUBMIT_TIME", need: []string{"submit_time"},
 		val: timeCol(func(j *api.Job) int64 { return j.SubmitTime })},
-	{letter: 'w', names: []string{"wckey"}, header: "WCKEY", val: fixed("(null)")},
+	{letter: 'w', names: []string{"wckey"}, header: "WCKEY", need: []string{"wckey"},
+		val: null(func(j *api.Job) string { return j.WCKey })},
 	{letter: 'W', names: []string{"licenses"}, header: "LICENSES", need: []string{"licenses"},
 		val: null(func(j *api.Job) string { return j.Licenses })},
 	// Slurm 22.05's -O has no name for the excluded nodes, only %x.

@@ -251,7 +251,7 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("tres_alloc_str", dStr(j.TRESAllocStr))
 	r.Set("user_id", dInt(int64(j.UserID)))
 	r.Set("user_name", dStr(j.UserName))
-	r.Set("wckey", dStr(""))
+	r.Set("wckey", dStr(j.WCKey))
 	r.Set("current_working_directory", dStr(j.WorkDir))
 }
 
