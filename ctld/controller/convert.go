@@ -222,9 +222,10 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 	}
 	j.NodeCount = pendingNodes(q)
 	j.CPUs = max(j.Tasks*cpt, 1)
-	if q.NTasks == 0 && q.NTasksPerNode == 0 && q.MaxNodes > q.MinNodes {
+	if q.NTasks == 0 && q.NTasksPerNode == 0 && (q.MaxNodes > q.MinNodes || q.NodesFromGPUs) {
 		// sbatch -N min-max sends no task count, so slurmctld asks one
-		// task's CPUs (the peer shows -N2-4 -c3 as NumCPUs=3).
+		// task's CPUs (the peer shows -N2-4 -c3 as NumCPUs=3, and
+		// --gpus=4 --gpus-per-node=2, made -N2 by its client, as 1).
 		j.CPUs = cpt
 	}
 	if q.NTasks == 0 {

@@ -21,6 +21,7 @@ func TestS16PendingShape(t *testing.T) {
 	cases := map[string]struct {
 		n, tpn, cpt, minN, maxN int
 		over                    bool // -O
+		fromGPUs                bool // nodes from --gpus over GPUs a node
 		want                    shape
 	}{
 		// -O asks for a CPU a node; the peer shows -O -n4 -c2 on 2 nodes
@@ -42,6 +43,10 @@ func TestS16PendingShape(t *testing.T) {
 		// NumCPUs=6 NumTasks=6).
 		"-N2-4 -c3":                 {cpt: 3, minN: 2, maxN: 4, want: shape{2, 4, 3, 2, 3}},
 		"-N1-2 --ntasks-per-node=2": {tpn: 2, minN: 1, maxN: 2, want: shape{1, 2, 2, 2, 2}},
+		// The peer shows --gpus=4 --gpus-per-node=2 as NumNodes=2-2
+		// NumCPUs=1 NumTasks=2; -N2 alone as NumCPUs=2.
+		"nodes from the GPUs": {minN: 2, maxN: 2, fromGPUs: true, want: shape{2, 2, 1, 2, 1}},
+		"-N2":                 {minN: 2, maxN: 2, want: shape{2, 2, 2, 2, 1}},
 	}
 	h := newHarness(t)
 	h.node("n01")
@@ -50,7 +55,7 @@ func TestS16PendingShape(t *testing.T) {
 	for name, tc := range cases {
 		id := h.mustSubmit(alice, simpleJob(func(r *job.Request) {
 			r.Hold, r.NTasks, r.NTasksPerNode, r.CPUsPerTask = true, tc.n, tc.tpn, tc.cpt
-			r.MinNodes, r.MaxNodes, r.Overcommit = tc.minN, tc.maxN, tc.over
+			r.MinNodes, r.MaxNodes, r.Overcommit, r.NodesFromGPUs = tc.minN, tc.maxN, tc.over, tc.fromGPUs
 		}))
 		j := h.job(fmt.Sprint(id))
 		got[name] = shape{j.NodeCount, j.MaxNodes, j.CPUs, j.Tasks, j.MinCPUsNode}

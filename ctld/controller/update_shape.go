@@ -26,7 +26,7 @@ func updateShape(q *job.Request, u *api.JobUpdate) *api.Error {
 		if *u.MinNodes <= 0 || (mx != 0 && mx < *u.MinNodes) {
 			return api.Errorf(api.CodeInvalidNodeCount, "NumNodes=%d-%d", *u.MinNodes, mx)
 		}
-		q.MinNodes, q.MaxNodes, q.NodesSet = *u.MinNodes, mx, true
+		q.MinNodes, q.MaxNodes, q.NodesSet, q.NodesFromGPUs = *u.MinNodes, mx, true, false
 	}
 	if u.NumTasks != nil {
 		q.NTasks = *u.NumTasks

@@ -52,6 +52,7 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.integer("min_nodes", int64(q.MinNodes), true)
 	o.integer("max_nodes", int64(q.MaxNodes), true)
 	o.boolean("nodes_set", q.NodesSet)
+	o.boolean("nodes_from_gpus", q.NodesFromGPUs)
 	o.integer("tasks", int64(q.NTasks), true)
 	o.integer("tasks_per_node", int64(q.NTasksPerNode), true)
 	o.integer("cpus_per_task", int64(q.CPUsPerTask), true)

@@ -42,9 +42,13 @@ type Request struct {
 	Environment []string `json:"environment,omitempty"` // KEY=VALUE, as the job will see it
 
 	// Shape.
-	MinNodes      int  `json:"min_nodes,omitempty"`
-	MaxNodes      int  `json:"max_nodes,omitempty"` // 0: no maximum given
-	NodesSet      bool `json:"nodes_set,omitempty"` // -N given (Slurm accepts -N 0)
+	MinNodes int  `json:"min_nodes,omitempty"`
+	MaxNodes int  `json:"max_nodes,omitempty"` // 0: no maximum given
+	NodesSet bool `json:"nodes_set,omitempty"` // -N given (Slurm accepts -N 0)
+	// NodesFromGPUs: the node count is --gpus over GPUs a node, set by the
+	// client after its task count (Slurm's gres_job_state_validate): the
+	// job asks no task a node, so a pending job shows one task's CPUs.
+	NodesFromGPUs bool `json:"nodes_from_gpus,omitempty"`
 	NTasks        int  `json:"tasks,omitempty"`
 	NTasksPerNode int  `json:"tasks_per_node,omitempty"`
 	CPUsPerTask   int  `json:"cpus_per_task,omitempty"`

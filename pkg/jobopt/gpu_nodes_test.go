@@ -15,18 +15,19 @@ func TestGPUNodes(t *testing.T) {
 		Min, Max int
 		Set      bool
 		Refused  bool
+		FromGPUs bool
 	}
 	tests := map[string]struct {
 		prog string
 		args []string
 		want nodes
 	}{
-		"--gpus=4 --gpus-per-node=2":     {"sbatch", []string{"--gpus=4", "--gpus-per-node=2"}, nodes{2, 2, true, false}},
-		"--gres=gpu:1 -G4":               {"sbatch", []string{"--gres=gpu:1", "-G4"}, nodes{4, 4, true, false}},
-		"-N2 --gpus=4 --gpus-per-node=2": {"sbatch", []string{"-N2", "--gpus=4", "--gpus-per-node=2"}, nodes{2, 2, true, false}},
+		"--gpus=4 --gpus-per-node=2":     {"sbatch", []string{"--gpus=4", "--gpus-per-node=2"}, nodes{2, 2, true, false, true}},
+		"--gres=gpu:1 -G4":               {"sbatch", []string{"--gres=gpu:1", "-G4"}, nodes{4, 4, true, false, true}},
+		"-N2 --gpus=4 --gpus-per-node=2": {"sbatch", []string{"-N2", "--gpus=4", "--gpus-per-node=2"}, nodes{2, 2, true, false, false}},
 		"-N3 --gpus=4 --gpus-per-node=2": {"sbatch", []string{"-N3", "--gpus=4", "--gpus-per-node=2"}, nodes{Refused: true}},
 		"--gpus=4 alone":                 {"sbatch", []string{"--gpus=4"}, nodes{}},
-		"salloc":                         {"salloc", []string{"--gpus=4", "--gpus-per-node=2"}, nodes{2, 2, true, false}},
+		"salloc":                         {"salloc", []string{"--gpus=4", "--gpus-per-node=2"}, nodes{2, 2, true, false, true}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -38,7 +39,7 @@ func TestGPUNodes(t *testing.T) {
 					t.Fatal(err)
 				}
 				r := res.Request
-				got = nodes{r.MinNodes, r.MaxNodes, r.NodesSet, false}
+				got = nodes{r.MinNodes, r.MaxNodes, r.NodesSet, false, r.NodesFromGPUs}
 			} else {
 				cl, err := p.CommandLine(append(tc.args, "--wrap=true"))
 				if err != nil {
@@ -49,7 +50,7 @@ func TestGPUNodes(t *testing.T) {
 					got.Refused = true
 				} else {
 					r := res.Request
-					got = nodes{r.MinNodes, r.MaxNodes, r.NodesSet, false}
+					got = nodes{r.MinNodes, r.MaxNodes, r.NodesSet, false, r.NodesFromGPUs}
 				}
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {

@@ -184,6 +184,7 @@ func (b *builder) gpuNodes() {
 	if (r.NodesSet && n < r.MinNodes) || (r.MaxNodes > 0 && n > r.MaxNodes) {
 		return
 	}
+	r.NodesFromGPUs = r.NTasks == 0 && !r.NodesSet // sbatch -N2 counts a task a node
 	r.MinNodes, r.MaxNodes, r.NodesSet = n, n, true
 }
 
