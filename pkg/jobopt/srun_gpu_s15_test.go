@@ -19,7 +19,15 @@ func TestS15TasksPerGPUWithoutGPUs(t *testing.T) {
 		"alone": {args: []string{"--ntasks-per-gpu=2", "true"}, want: []string{
 			"srun: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification",
 			gres}},
-		"with -N only":         {args: []string{"--ntasks-per-gpu=2", "-N", "1", "true"}, want: []string{gres}},
+		"with -N only": {args: []string{"--ntasks-per-gpu=2", "-N", "1", "true"}, want: []string{gres}},
+		// A fixed -N is a task a node: the peer runs -N2
+		// --ntasks-per-gpu=1 on 2 GPUs, refuses -N3 --ntasks-per-gpu=2
+		// (not a multiple) and -N2-3 (no task count).
+		"-N2, a GPU a task": {args: []string{"--ntasks-per-gpu=1", "-N2", "true"}},
+		"-N3, two a GPU":    {args: []string{"--ntasks-per-gpu=2", "-N3", "true"}, want: []string{gres}},
+		"a -N range": {args: []string{"--ntasks-per-gpu=1", "-N2-3", "true"}, want: []string{
+			"srun: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification",
+			gres}},
 		"with -n":              {args: []string{"--ntasks-per-gpu=1", "-n", "2", "true"}},
 		"with --gpus":          {args: []string{"--ntasks-per-gpu=2", "--gpus=1", "true"}},
 		"with --gres=gpu":      {args: []string{"--ntasks-per-gpu=2", "--gres=gpu:1", "true"}},

@@ -6,24 +6,31 @@ import (
 )
 
 // checkTasksPerGPUAlone is the peer's refusal of srun --ntasks-per-gpu
-// for a new allocation that asks for no GPU: with neither -n nor -N,
-// the controller's gres_job_state_validate line then the GRES refusal;
-// with -N alone the GRES refusal only (both exit 1). With -n the peer
+// for a new allocation that asks for no GPU: with neither -n nor a fixed
+// -N, the controller's gres_job_state_validate line then the GRES
+// refusal (exit 1). A fixed -N runs a task a node, a GPU for every
+// --ntasks-per-gpu of them: the peer runs -N2 --ntasks-per-gpu=1 on 2
+// GPUs and refuses -N1 or -N3 --ntasks-per-gpu=2 with the GRES refusal
+// alone; -N2 --ntasks-per-gpu=2 (one GPU for two nodes) it allocates and
+// then cannot start, which Loam refuses as the others. With -n the peer
 // derives the GPU count from the tasks, and inside an allocation only the
 // controller knows whether the job holds GPUs: neither is refused here.
 func (b *builder) checkTasksPerGPUAlone(st *srunState) error {
 	if b.tasksPerGPU <= 0 || b.p.prog() != "srun" || st.JobID != 0 || requestsGPU(&b.req) {
 		return nil
 	}
-	_, tasks := b.passed["ntasks"]
-	_, nodes := b.passed["nodes"]
-	switch {
-	case !tasks && !nodes:
+	if _, tasks := b.passed["ntasks"]; tasks {
+		return nil
+	}
+	r := &b.req
+	if !fixedNodes(r) {
 		return b.exitError("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification "+
 			"or a node/ntask specification", job.MsgInvalidGRES)
-	case !tasks:
+	}
+	if n := r.MinNodes; n%b.tasksPerGPU != 0 || n/b.tasksPerGPU < n {
 		return b.exitError(job.MsgInvalidGRES)
 	}
+	r.NTasks = r.MinNodes
 	return nil
 }
 

@@ -154,9 +154,21 @@ func (b *builder) nodeListHosts() ([]string, error) {
 // count is fixed, as sbatch does (-N 3 --ntasks-per-node=4 is 12 tasks),
 // and from --ntasks-per-gpu and the GPUs (the peer: --ntasks-per-gpu=2
 // --gpus=3 is 6 tasks, --ntasks-per-gpu=1 --gpus-per-node=2 -N2 is 4,
-// --gres=gpu:2 --ntasks-per-gpu=2 is 4).
+// --gres=gpu:2 --ntasks-per-gpu=2 is 4). --gpus-per-task without -n
+// makes --gpus over it the tasks (the peer shows --gpus=16
+// --gpus-per-task=2 as 8 tasks), and without --gpus counts a task a node
+// of a fixed -N (it runs --gpus-per-task=2 -N2 as 2 tasks on 4 GPUs;
+// with -N1-2 it is refused).
 func (b *builder) deriveTasks() {
 	r := &b.req
+	if perTask := gresTotal(r.GPUsPerTask); perTask > 0 && r.NTasks == 0 {
+		switch perJob := gresTotal(r.GPUs); {
+		case perJob > 0 && perJob%perTask == 0:
+			r.NTasks = perJob / perTask
+		case perJob == 0 && fixedNodes(r):
+			r.NTasks = r.MinNodes
+		}
+	}
 	if b.tasksPerGPU > 0 && r.NTasks == 0 {
 		if g := gresTotal(r.GPUs); g > 0 {
 			r.NTasks = b.tasksPerGPU * g
