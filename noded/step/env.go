@@ -179,14 +179,14 @@ func gpuBindNone(s *api.StepCreateRequest) bool {
 
 // distribution is SLURM_DISTRIBUTION: -m in lower case (the peer's
 // -m Cyclic shows cyclic; plane=2 becomes "plane" with
-// SLURM_DIST_PLANESIZE=2), else srun's default in an allocation: cyclic
-// when there are no more tasks than nodes, block otherwise. srun in an
-// allocation of its own sets none without -m ("").
+// SLURM_DIST_PLANESIZE=2), else srun's default: cyclic when there are no
+// more tasks than nodes, block otherwise; none ("") where srun left it
+// unknown (api.StepCreateRequest.NoDistribution).
 func distribution(r *api.StepLaunchRequest) string {
 	switch {
 	case r.Step.Distribution != "":
 		return strings.ToLower(r.Step.Distribution)
-	case r.Step.OwnAllocation:
+	case r.Step.NoDistribution:
 		return ""
 	case r.Layout.Tasks <= len(r.Layout.Nodes):
 		return "cyclic"

@@ -186,19 +186,22 @@ func itoa(n int) string { return joinInts([]int{n}) }
 // gave it to the tasks.
 func TestStepDistribution(t *testing.T) {
 	tests := map[string]struct {
-		dist  string
-		tasks int
-		own   bool // srun's own allocation
-		want  map[string]string
+		dist    string
+		tasks   int
+		own     bool // srun's own allocation
+		unknown bool // srun left the distribution unknown
+		want    map[string]string
 	}{
 		"-m plane=2":      {dist: "plane=2", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "plane", "SLURM_DIST_PLANESIZE": "2"}},
 		"-m block:cyclic": {dist: "block:cyclic", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "block:cyclic", "SLURM_DIST_PLANESIZE": ""}},
 		"-m Cyclic":       {dist: "Cyclic", tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_DIST_PLANESIZE": ""}},
 		"no -m, -n1":      {tasks: 1, want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_DIST_PLANESIZE": ""}},
 		"no -m, -n2":      {tasks: 2, want: map[string]string{"SLURM_DISTRIBUTION": "block", "SLURM_DIST_PLANESIZE": ""}},
-		// The peer's srun -n2 outside any job: no SLURM_DISTRIBUTION nor
-		// SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0; with -m cyclic the first.
-		"own allocation, no -m": {tasks: 2, own: true, want: map[string]string{"SLURM_DISTRIBUTION": "", "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": ""}},
+		// The peer's srun -n2 outside any job: no SLURM_DISTRIBUTION (srun
+		// left it unknown) nor SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0;
+		// with -m cyclic the first.
+		"own allocation, no -m": {tasks: 2, own: true, unknown: true,
+			want: map[string]string{"SLURM_DISTRIBUTION": "", "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": ""}},
 		"own allocation, -m cyclic": {dist: "cyclic", tasks: 2, own: true,
 			want: map[string]string{"SLURM_DISTRIBUTION": "cyclic", "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": ""}},
 		"in an allocation": {tasks: 2, want: map[string]string{"SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0": "2"}},
@@ -209,7 +212,7 @@ func TestStepDistribution(t *testing.T) {
 			for i := range ids {
 				ids[i] = i
 			}
-			req := &api.StepLaunchRequest{Step: api.StepCreateRequest{Distribution: tc.dist, OwnAllocation: tc.own,
+			req := &api.StepLaunchRequest{Step: api.StepCreateRequest{Distribution: tc.dist, OwnAllocation: tc.own, NoDistribution: tc.unknown,
 				Environment: []string{"SLURM_JOB_CPUS_PER_NODE=2"}},
 				Layout: api.StepLayout{NodeList: "cpu001", Tasks: tc.tasks, Nodes: []api.StepNode{{Node: "cpu001", TaskIDs: ids, CPUs: 2}}}}
 			all := Env(EnvInput{Req: req, JobCPUs: 2})

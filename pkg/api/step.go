@@ -75,9 +75,15 @@ type StepCreateRequest struct {
 	GPUBind      string `json:"gpu_bind,omitempty"`
 	Distribution string `json:"distribution,omitempty"`
 	// OwnAllocation: srun made the job for this step (no sbatch, salloc
-	// or --jobid), whose tasks Slurm gives no SLURM_DISTRIBUTION without
-	// -m and no SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0.
+	// or --jobid), whose tasks Slurm gives no
+	// SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0.
 	OwnAllocation bool `json:"own_allocation,omitempty"`
+	// NoDistribution: without -m, srun left the distribution unknown and
+	// its tasks get no SLURM_DISTRIBUTION (srun's launch.c: a step with
+	// --mem=0, an interactive one, or the first of an allocation of its
+	// own without --mem or --mem-per-cpu); otherwise the default is
+	// cyclic for no more tasks than nodes, block for more.
+	NoDistribution bool `json:"no_distribution,omitempty"`
 	// Environment is what the tasks start from (srun's environment as
 	// --export selected it, with the variables srun sets); the nodes add
 	// the step's and each task's SLURM_* variables.

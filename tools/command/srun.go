@@ -258,6 +258,12 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
 	}
+	if r.allocator != nil && q.MaxNodes > q.MinNodes && q.NTasks == 0 && q.NTasksPerNode == 0 {
+		// srun -N1-2 in its own allocation: a task on each node it was
+		// given, as the peer runs it on 2 idle nodes (SLURM_NTASKS=2).
+		req.Nodes, req.NTasks = r.jobNodes, r.jobNodes
+	}
+	req.NoDistribution = st.Distribution == "" && unknownDistribution(q, r.allocator != nil, r.pty != nil)
 	if q.TimeLimit != nil && *q.TimeLimit != slurmtime.Unlimited {
 		req.TimeLimit = int64(q.TimeLimit.Seconds())
 	}
@@ -270,6 +276,20 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		req.Pty, s.input = &win, "0" // only task 0 reads the terminal
 	}
 	return req
+}
+
+// unknownDistribution is srun's case for leaving a step's distribution
+// unknown without -m (launch.c): memory 0 (--mem=0), an interactive step,
+// or the step of an allocation srun made itself without a memory of its
+// own (the peer: srun -n1 sets no SLURM_DISTRIBUTION, srun --mem=1G -n1
+// cyclic, srun -n1 inside sbatch cyclic, srun --mem=0 -n1 there none).
+func unknownDistribution(q *job.Request, ownAllocation, interactive bool) bool {
+	zero := func(p *int64) bool { return p != nil && *p == 0 }
+	given := func(p *int64) bool { return p != nil && *p > 0 }
+	if zero(q.MemPerNode) || zero(q.MemPerCPU) || interactive {
+		return true
+	}
+	return ownAllocation && !given(q.MemPerNode) && !given(q.MemPerCPU)
 }
 
 func gpuCount(list []resource.GRES) int {

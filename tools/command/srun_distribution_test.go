@@ -1,0 +1,66 @@
+package command
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
+)
+
+// TestUnknownDistribution: when srun leaves a step's distribution unknown
+// without -m, so that its tasks get no SLURM_DISTRIBUTION (the peer's
+// srun outside a job sets none unless --mem or --mem-per-cpu is given;
+// inside one it sets cyclic or block unless --mem=0).
+func TestUnknownDistribution(t *testing.T) {
+	mb := func(n int64) *int64 { return &n }
+	tests := map[string]struct {
+		q                job.Request
+		own, interactive bool
+		want             bool
+	}{
+		"own allocation":                {job.Request{}, true, false, true},
+		"own allocation, --mem=1G":      {job.Request{MemPerNode: mb(1024)}, true, false, false},
+		"own allocation, --mem-per-cpu": {job.Request{MemPerCPU: mb(500)}, true, false, false},
+		"own allocation, --mem-per-gpu": {job.Request{MemPerGPU: mb(1024)}, true, false, true},
+		"in an allocation":              {job.Request{}, false, false, false},
+		"in an allocation, --mem=0":     {job.Request{MemPerNode: mb(0)}, false, false, true},
+		"in an allocation, interactive": {job.Request{}, false, true, true},
+	}
+	got, want := map[string]bool{}, map[string]bool{}
+	for name, tc := range tests {
+		got[name], want[name] = unknownDistribution(&tc.q, tc.own, tc.interactive), tc.want
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestSrunRangeRunsATaskANode: srun -N1-2 in an allocation of its own
+// runs a task on each node it was given, as the peer's srun does on two
+// idle nodes (SLURM_NTASKS=2, SLURM_NNODES=2), and leaves the
+// distribution unknown.
+func TestSrunRangeRunsATaskANode(t *testing.T) {
+	two := api.StepLayout{NodeList: "n[01-02]", Tasks: 2, Nodes: []api.StepNode{
+		{Node: "n01", TaskIDs: []int{0}}, {Node: "n02", TaskIDs: []int{1}}}}
+	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal",
+		ClusterName: "c", NodeList: "n[01-02]", TasksPerNode: []int{1, 1},
+		Nodes: []api.NodeAllocation{{Node: "n01", CPUs: 1}, {Node: "n02", CPUs: 1}}}
+	tc := srunCase{
+		args: []string{"-N1-2", "true"}, layout: two,
+		waits: []api.Allocation{ready},
+		script: []func(n *fakeNode){
+			func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() },
+			func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{1}}); n.done() },
+		},
+	}
+	f, _ := runSrunCase(t, tc)
+	if len(f.created) != 1 {
+		t.Fatalf("steps created: %d", len(f.created))
+	}
+	s := f.created[0]
+	if s.Nodes != 2 || s.NTasks != 2 || !s.NoDistribution {
+		t.Errorf("step asks %d nodes, %d tasks, no distribution %v; want 2, 2, true", s.Nodes, s.NTasks, s.NoDistribution)
+	}
+}
