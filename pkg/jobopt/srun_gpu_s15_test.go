@@ -24,7 +24,9 @@ func TestS15TasksPerGPUWithoutGPUs(t *testing.T) {
 		// --ntasks-per-gpu=1 on 2 GPUs, refuses -N3 --ntasks-per-gpu=2
 		// (not a multiple) and -N2-3 (no task count).
 		"-N2, a GPU a task": {args: []string{"--ntasks-per-gpu=1", "-N2", "true"}},
-		"-N3, two a GPU":    {args: []string{"--ntasks-per-gpu=2", "-N3", "true"}, want: []string{gres}},
+		"-n3, two a GPU": {args: []string{"--ntasks-per-gpu=2", "-n3", "true"}, want: []string{
+			"srun: error: Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.", gres}},
+		"-N3, two a GPU": {args: []string{"--ntasks-per-gpu=2", "-N3", "true"}, want: []string{gres}},
 		"a -N range": {args: []string{"--ntasks-per-gpu=1", "-N2-3", "true"}, want: []string{
 			"srun: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification",
 			gres}},

@@ -22,7 +22,6 @@ func TestS16TasksPerGPUDerivesGPUs(t *testing.T) {
 		want []resource.GRES
 	}{
 		"-n4, two per GPU":         {args: []string{"-n4", "--ntasks-per-gpu=2", "true"}, want: gpus(2)},
-		"-n3, two per GPU":         {args: []string{"-n3", "--ntasks-per-gpu=2", "true"}, want: gpus(2)},
 		"-n2, one per GPU":         {args: []string{"-n2", "--ntasks-per-gpu=1", "true"}, want: gpus(2)},
 		"inside an allocation":     {args: []string{"-n2", "--ntasks-per-gpu=1", "true"}, env: []string{"SLURM_JOB_ID=7"}, want: gpus(2)},
 		"--gpus given":             {args: []string{"-n4", "--ntasks-per-gpu=2", "--gpus=1", "true"}, want: gpus(1)},

@@ -19,10 +19,13 @@ func (b *builder) checkTasksPerGPUAlone(st *srunState) error {
 	if b.tasksPerGPU <= 0 || b.p.prog() != "srun" || st.JobID != 0 || requestsGPU(&b.req) {
 		return nil
 	}
+	r := &b.req
 	if _, tasks := b.passed["ntasks"]; tasks {
+		if r.NTasks%b.tasksPerGPU != 0 { // the peer's srun -n3 --ntasks-per-gpu=2
+			return b.exitError("Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.", job.MsgInvalidGRES)
+		}
 		return nil
 	}
-	r := &b.req
 	if !fixedNodes(r) {
 		return b.exitError("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification "+
 			"or a node/ntask specification", job.MsgInvalidGRES)

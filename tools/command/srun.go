@@ -258,10 +258,14 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
 	}
-	if r.allocator != nil && q.MaxNodes > q.MinNodes && q.NTasks == 0 && q.NTasksPerNode == 0 {
-		// srun -N1-2 in its own allocation: a task on each node it was
-		// given, as the peer runs it on 2 idle nodes (SLURM_NTASKS=2).
-		req.Nodes, req.NTasks = r.jobNodes, r.jobNodes
+	if r.allocator != nil && q.MaxNodes > q.MinNodes {
+		// srun -N1-2 in its own allocation runs on every node it was
+		// given, without -n a task on each: the peer runs -N1-2 on 2
+		// idle nodes (SLURM_NTASKS=2), -n3 -N1-2 -c3 as 2,1.
+		req.Nodes = r.jobNodes
+		if q.NTasks == 0 && q.NTasksPerNode == 0 {
+			req.NTasks = r.jobNodes
+		}
 	}
 	req.NoDistribution = st.Distribution == "" && unknownDistribution(q, r.allocator != nil, r.pty != nil)
 	if q.TimeLimit != nil && *q.TimeLimit != slurmtime.Unlimited {

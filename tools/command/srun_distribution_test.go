@@ -38,29 +38,37 @@ func TestUnknownDistribution(t *testing.T) {
 }
 
 // TestSrunRangeRunsATaskANode: srun -N1-2 in an allocation of its own
-// runs a task on each node it was given, as the peer's srun does on two
-// idle nodes (SLURM_NTASKS=2, SLURM_NNODES=2), and leaves the
-// distribution unknown.
+// runs on every node it was given, without -n a task on each, as the
+// peer's srun does on two idle nodes (SLURM_NTASKS=2, SLURM_NNODES=2;
+// -n3 -N1-2 -c3 as 2,1), and leaves the distribution unknown.
 func TestSrunRangeRunsATaskANode(t *testing.T) {
 	two := api.StepLayout{NodeList: "n[01-02]", Tasks: 2, Nodes: []api.StepNode{
 		{Node: "n01", TaskIDs: []int{0}}, {Node: "n02", TaskIDs: []int{1}}}}
 	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal",
 		ClusterName: "c", NodeList: "n[01-02]", TasksPerNode: []int{1, 1},
 		Nodes: []api.NodeAllocation{{Node: "n01", CPUs: 1}, {Node: "n02", CPUs: 1}}}
-	tc := srunCase{
-		args: []string{"-N1-2", "true"}, layout: two,
-		waits: []api.Allocation{ready},
-		script: []func(n *fakeNode){
-			func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() },
-			func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{1}}); n.done() },
-		},
-	}
-	f, _ := runSrunCase(t, tc)
-	if len(f.created) != 1 {
-		t.Fatalf("steps created: %d", len(f.created))
-	}
-	s := f.created[0]
-	if s.Nodes != 2 || s.NTasks != 2 || !s.NoDistribution {
-		t.Errorf("step asks %d nodes, %d tasks, no distribution %v; want 2, 2, true", s.Nodes, s.NTasks, s.NoDistribution)
+	for _, tc := range []struct {
+		args         []string
+		nodes, tasks int
+	}{
+		{[]string{"-N1-2", "true"}, 2, 2},
+		{[]string{"-n3", "-N1-2", "true"}, 2, 3},
+	} {
+		f, _ := runSrunCase(t, srunCase{
+			args: tc.args, layout: two,
+			waits: []api.Allocation{ready},
+			script: []func(n *fakeNode){
+				func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() },
+				func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{1}}); n.done() },
+			},
+		})
+		if len(f.created) != 1 {
+			t.Fatalf("%v: steps created: %d", tc.args, len(f.created))
+		}
+		s := f.created[0]
+		if s.Nodes != tc.nodes || s.NTasks != tc.tasks || !s.NoDistribution {
+			t.Errorf("%v: step asks %d nodes, %d tasks, no distribution %v; want %d, %d, true",
+				tc.args, s.Nodes, s.NTasks, s.NoDistribution, tc.nodes, tc.tasks)
+		}
 	}
 }
