@@ -37,12 +37,13 @@ func (c *cycle) growListed(d *demand, pj *PendingJob, p *partInfo, feas *feasCac
 }
 
 // placeGrown places the first of d's grown requests that the job's limits
-// allow and that starts now; nil when none does.
-func (c *cycle) placeGrown(j *jobInfo, part int32, d *demand, end tick, own int32) []pick {
+// allow and that starts now, with the GPUs of it owned; nil when none
+// does.
+func (c *cycle) placeGrown(j *jobInfo, part int32, d *demand, end tick, own int32) ([]pick, int64) {
 	for i := range d.grown {
-		if picks := c.placeAdmitted(j, part, &d.grown[i], end, own); picks != nil { // pass.go
-			return picks
+		if picks, owned := c.placeAdmitted(j, part, &d.grown[i], end, own); picks != nil { // pass.go
+			return picks, owned
 		}
 	}
-	return nil
+	return nil, 0
 }

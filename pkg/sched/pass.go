@@ -158,12 +158,16 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 			// GPUs it held idle for nothing.
 			c.headPos, c.headPart, c.headWaited = j.pos, part, j.waited
 		}
-		picks := c.placeWide(j, part, d, end, own)
-		if picks == nil {
+		// A wider or grown shape holds more GPUs than d: the GPUs owned
+		// are those its own admission counts.
+		picks, wideOwned := c.placeWide(j, part, d, end, own)
+		if picks != nil {
+			owned = wideOwned
+		} else {
 			picks = c.place(part, d, end, own)
 		}
 		if picks == nil && len(d.grown) > 0 {
-			picks = c.placeGrown(j, part, d, end, own) // growth.go
+			picks, owned = c.placeGrown(j, part, d, end, own) // growth.go
 		}
 		c.lender, c.headPos = false, -1
 		if picks != nil {
@@ -182,20 +186,23 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 }
 
 // placeWide places d's wider shape (-N's maximum) when the job's limits
-// allow it and its nodes are free now; nil otherwise.
-func (c *cycle) placeWide(j *jobInfo, part int32, d *demand, end tick, own int32) []pick {
+// allow it and its nodes are free now, with the GPUs of it owned; nil
+// otherwise.
+func (c *cycle) placeWide(j *jobInfo, part int32, d *demand, end tick, own int32) ([]pick, int64) {
 	if d.wide == nil {
-		return nil
+		return nil, 0
 	}
 	return c.placeAdmitted(j, part, d.wide, end, own)
 }
 
-// placeAdmitted places d when the job's limits allow it; nil otherwise.
-func (c *cycle) placeAdmitted(j *jobInfo, part int32, d *demand, end tick, own int32) []pick {
-	if _, r, _ := c.admit(j.as, c.want(part, d)); r != "" {
-		return nil
+// placeAdmitted places d when the job's limits allow it, with the GPUs of
+// it owned; nil otherwise.
+func (c *cycle) placeAdmitted(j *jobInfo, part int32, d *demand, end tick, own int32) ([]pick, int64) {
+	owned, r, _ := c.admit(j.as, c.want(part, d))
+	if r != "" {
+		return nil, 0
 	}
-	return c.place(part, d, end, own)
+	return c.place(part, d, end, own), owned
 }
 
 // want is the TRES a request counts against limits. An exclusive job is

@@ -93,14 +93,18 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) 
 	return d, ""
 }
 
-// resolveWide sets d.wide for a request without GPUs or -w whose -N range
-// allows more nodes than d takes, capped by the partition's size.
+// resolveWide sets d.wide for a request without a GPU total or -w whose
+// -N range allows more nodes than d takes, capped by the partition's
+// size. GPUs a node spread with the nodes, as Slurm's node selection
+// does (the peer runs -N2-4 --gpus-per-node=2 on 4 idle nodes, 8 GPUs);
+// a GPU total stays on the fewest nodes that hold it (-N2-4 --gpus=8 on
+// 2).
 func (c *cycle) resolveWide(d *demand, sh *Shape, p *partInfo, alt int) {
 	most := min(sh.MaxNodes, len(p.nodes))
 	if p.cfg.MaxNodes > 0 {
 		most = min(most, p.cfg.MaxNodes)
 	}
-	if most <= d.n || d.totalG > 0 || len(sh.NodeList) > 0 || d.counts != nil {
+	if most <= d.n || sh.GPUs > 0 && sh.GPUsPerNode == 0 || len(sh.NodeList) > 0 || d.counts != nil {
 		return
 	}
 	w := *sh
