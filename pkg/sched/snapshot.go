@@ -114,10 +114,11 @@ type Shape struct {
 	// Nodes is the exact node count; 0 lets the scheduler choose the fewest
 	// nodes that hold the request.
 	Nodes int
-	// MaxNodes, when above Nodes, is -N's maximum: a job without GPUs
-	// starts on that many nodes when they are free now, else on Nodes (as
-	// Slurm: -N1-2 -n2 on an idle cluster runs on 2 nodes), or on the
-	// fewest nodes of the range that hold its shares when Nodes cannot.
+	// MaxNodes, when above Nodes, is -N's maximum: a job without a GPU
+	// total (GPUs) starts on that many nodes when they are free now, else
+	// on Nodes (as Slurm: -N1-2 -n2 on an idle cluster runs on 2 nodes,
+	// -N2-4 --gpus-per-node=2 on 4), or on the fewest nodes of the range
+	// that hold its shares when Nodes cannot.
 	MaxNodes int
 	// MemWhole is --mem=0 without --exclusive: each node's whole memory,
 	// which must all be free (other jobs may use its CPUs and GPUs only
