@@ -227,8 +227,8 @@ func shapeGPUs(s *sched.Shape, req *job.Request, gpn, gpt int) {
 		s.GPUs = gpuCount(req.GPUs)
 	}
 	cpg := req.CPUsPerGPU
-	if cpg <= 0 || gpt > 0 {
-		return
+	if cpg <= 0 || gpt > 0 || req.Overcommit {
+		return // -O holds a CPU a node whatever the GPUs (the peer: -O --gres=gpu:2 --cpus-per-gpu=2 holds 1)
 	}
 	if s.GPUsPerNode > 0 {
 		perNode := s.CPUsPerNode
