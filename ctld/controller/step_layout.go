@@ -165,13 +165,22 @@ func expandSet(list string) (map[string]bool, error) {
 }
 
 // stepTasks spreads the step's tasks over nodes and returns the count per
-// node (fewer nodes than given when there are fewer tasks).
+// node (fewer nodes than given when there are fewer tasks). Without -n
+// the count is srun's (_set_ntasks): --ntasks-per-node on each node, else
+// with -c as many tasks as the job's CPUs on the nodes hold (the peer's
+// srun -c3 in a -c8 job runs 2, srun -c4 --exclusive -N1 on a 32-CPU
+// node 8), else a task a node.
 func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *api.Error) {
 	n := len(nodes)
 	tasks := req.NTasks
 	switch {
 	case tasks == 0 && req.NTasksPerNode > 0:
 		tasks = n * req.NTasksPerNode
+	case tasks == 0 && req.CPUsPerTask > 0:
+		for _, a := range nodes {
+			tasks += a.CPUs / req.CPUsPerTask
+		}
+		tasks = max(tasks, n)
 	case tasks == 0:
 		tasks = n
 	case tasks < 0:

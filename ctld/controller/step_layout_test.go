@@ -47,6 +47,13 @@ func TestPlanStep(t *testing.T) {
 			want: api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{node("n01", 2, []int{0}, 0)}}},
 		"--ntasks-per-node": {alloc: two, req: api.StepCreateRequest{NTasksPerNode: 2},
 			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 4, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0, 1), node("n02", 2, []int{2, 3}, 2, 3)}}},
+		// srun's task count from -c without -n: the CPUs over -c (the
+		// peer's srun -c3 in a job of 8 CPUs runs 2 tasks, -c4 --exclusive
+		// on a 32-CPU node 8).
+		"-c without -n: the tasks the CPUs hold": {alloc: eight[:2], req: api.StepCreateRequest{CPUsPerTask: 3},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 4, Nodes: []api.StepNode{node("n01", 8, nil, 0, 1), node("n02", 8, nil, 2, 3)}}},
+		"-c above a node's CPUs: a task a node": {alloc: two, req: api.StepCreateRequest{CPUsPerTask: 2},
+			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 2, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0), node("n02", 2, []int{2, 3}, 1)}}},
 		"64 tasks on 8 nodes of 8 CPUs": {alloc: eight, req: api.StepCreateRequest{Nodes: 8, NTasks: 64},
 			want: func() api.StepLayout {
 				l := api.StepLayout{NodeList: "n[01-08]", Tasks: 64}

@@ -72,3 +72,27 @@ func TestSrunRangeRunsATaskANode(t *testing.T) {
 		}
 	}
 }
+
+// TestSrunOwnExclusiveIsWhole: --exclusive makes srun's own allocation
+// whole nodes and its step keeps them (the peer's srun --exclusive -N1
+// task sees SLURM_CPUS_ON_NODE=32); -c still makes the step exact.
+func TestSrunOwnExclusiveIsWhole(t *testing.T) {
+	one := api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{{Node: "n01", TaskIDs: []int{0}}}}
+	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal",
+		ClusterName: "c", NodeList: "n01", Nodes: []api.NodeAllocation{{Node: "n01", CPUs: 32}}, TasksPerNode: []int{1}}
+	for _, tc := range []struct {
+		args  []string
+		exact bool
+	}{
+		{[]string{"--exclusive", "-N1", "true"}, false},
+		{[]string{"--exclusive", "-c3", "true"}, true},
+	} {
+		f, _ := runSrunCase(t, srunCase{
+			args: tc.args, layout: one, waits: []api.Allocation{ready},
+			script: []func(n *fakeNode){func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() }},
+		})
+		if len(f.created) != 1 || f.created[0].Exact != tc.exact {
+			t.Errorf("%v: steps %+v, want one with Exact %v", tc.args, f.created, tc.exact)
+		}
+	}
+}
