@@ -122,7 +122,7 @@ func checkStepRequest(in *api.StepCreateRequest) *api.Error {
 		return api.Errorf(api.CodeBadRequest, "step without an I/O address and key")
 	case in.NTasks < 0 || in.Nodes < 0 || in.CPUsPerTask < 0 || in.NTasksPerNode < 0:
 		return api.NewError(api.CodeBadTaskCount)
-	case in.GPUs < 0 || in.GPUsPerNode < 0 || in.GPUsPerTask < 0:
+	case in.GPUs < 0 || in.GPUsPerNode < 0 || in.GPUsPerTask < 0 || in.CPUsPerGPU < 0:
 		return api.NewError(api.CodeInvalidGRES)
 	case len(in.MultiProg) > api.MultiProgMaxSize:
 		return api.Errorf(api.CodeBadRequest, "--multi-prog configuration of %d bytes, more than %d", len(in.MultiProg), api.MultiProgMaxSize)

@@ -270,15 +270,21 @@ func stepGPUs(a api.NodeAllocation, tasks, share int, req *api.StepCreateRequest
 }
 
 // stepGRES refuses GPUs asked for a step of a job that has none, with
-// the line Slurm's srun prints before its refusal.
+// the line Slurm's srun prints before its refusal, and --cpus-per-gpu
+// there without it (the peer's srun --cpus-per-gpu=2, or any srun in an
+// sbatch --cpus-per-gpu=2 job without GPUs).
 func stepGRES(alloc []api.NodeAllocation, req *api.StepCreateRequest) *api.Error {
-	if req.GPUs == 0 && req.GPUsPerNode == 0 && req.GPUsPerTask == 0 {
+	gpus := req.GPUs > 0 || req.GPUsPerNode > 0 || req.GPUsPerTask > 0
+	if !gpus && req.CPUsPerGPU <= 0 {
 		return nil
 	}
 	for _, a := range alloc {
 		if len(a.GPUs) > 0 {
 			return nil
 		}
+	}
+	if !gpus {
+		return api.NewError(api.CodeInvalidGRES)
 	}
 	e := api.NewError(api.CodeInvalidGRES)
 	e.Detail = "Step requested GRES but job doesn't have GRES"

@@ -48,6 +48,9 @@ type StepCreateRequest struct {
 	GPUsPerTask int `json:"gpus_per_task,omitempty"`
 	GPUsPerNode int `json:"gpus_per_node,omitempty"`
 	GPUs        int `json:"gpus,omitempty"`
+	// CPUsPerGPU is --cpus-per-gpu (or SLURM_CPUS_PER_GPU): a step of a
+	// job without GPUs is refused for it, as Slurm refuses it.
+	CPUsPerGPU int `json:"cpus_per_gpu,omitempty"`
 	// MemPerNode (--mem) and MemPerCPU (--mem-per-cpu) are the step's
 	// memory in MB (0: not given); it must fit in the job's memory on
 	// each of its nodes.
