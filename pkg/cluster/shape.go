@@ -222,7 +222,9 @@ func shapeGPUs(s *sched.Shape, req *job.Request, gpn, gpt int) {
 	case gpt > 0 && req.NTasksPerNode > 0:
 		s.GPUsPerNode = gpt * req.NTasksPerNode
 	case gpt > 0:
-		s.GPUs = gpt * max(req.NTasks, 1)
+		// --gpus is the job's total still: srun -G4 --gpus-per-task=1
+		// holds 4 GPUs for its one task, as the peer allocates them.
+		s.GPUs = max(gpt*max(req.NTasks, 1), gpuCount(req.GPUs))
 	default:
 		s.GPUs = gpuCount(req.GPUs)
 	}

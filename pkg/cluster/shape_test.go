@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/jobopt"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/sched"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 )
@@ -263,5 +264,22 @@ func TestShapeNumCPUs(t *testing.T) {
 		if err != nil || s.CPUs != tc.want || (tc.req.NumCPUs > 0 && s.CPUsPerNode != 0) {
 			t.Errorf("%+v: CPUs %d per node %d (%v), want %d", tc.req, s.CPUs, s.CPUsPerNode, err, tc.want)
 		}
+	}
+}
+
+// TestShapeGPUTotalWithPerTask: --gpus stays the job's total beside
+// --gpus-per-task when the tasks hold fewer (srun -G4 --gpus-per-task=1
+// keeps one task, and the peer allocates 4 GPUs for it).
+func TestShapeGPUTotalWithPerTask(t *testing.T) {
+	cfg := peerConfig(t)
+	normal, _ := cfg.Partition("normal")
+	gpus := func(n int64) []resource.GRES { return []resource.GRES{{Name: "gpu", Count: n}} }
+	q := &job.Request{GPUs: gpus(4), GPUsPerTask: gpus(1)}
+	s, err := ShapeOf(q, cfg, normal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.GPUs != 4 {
+		t.Errorf("shape holds %d GPUs, want 4", s.GPUs)
 	}
 }

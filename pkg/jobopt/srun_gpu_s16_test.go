@@ -101,6 +101,11 @@ func TestSbatchTasksPerGPURefusals(t *testing.T) {
 		"--gpus-per-task -N1-2": {"sbatch", []string{"-N1-2", "--gpus-per-task=1"},
 			[]string{"Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.", job.MsgInvalidGRES}},
 		"--gpus-per-task -N2": {"sbatch", []string{"-N2", "--gpus-per-task=1"}, nil},
+		"--gpus-per-task -N1 -c2": {"sbatch", []string{"-N1", "-c2", "--gpus-per-task=2"},
+			[]string{"Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.", job.MsgInvalidGRES}},
+		"-G4 --gpus-per-task=1 -N2": {"sbatch", []string{"-G4", "--gpus-per-task=1", "-N2"},
+			[]string{"Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.", job.MsgInvalidGRES}},
+		"-G4 --gpus-per-task=2 -N2": {"sbatch", []string{"-G4", "--gpus-per-task=2", "-N2"}, nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -155,18 +155,22 @@ func (b *builder) nodeListHosts() ([]string, error) {
 // and from --ntasks-per-gpu and the GPUs (the peer: --ntasks-per-gpu=2
 // --gpus=3 is 6 tasks, --ntasks-per-gpu=1 --gpus-per-node=2 -N2 is 4,
 // --gres=gpu:2 --ntasks-per-gpu=2 is 4). --gpus-per-task without -n
-// makes --gpus over it the tasks (the peer shows --gpus=16
-// --gpus-per-task=2 as 8 tasks), and without --gpus counts a task a node
-// of a fixed -N (it runs --gpus-per-task=2 -N2 as 2 tasks on 4 GPUs;
-// with -N1-2 it is refused).
+// counts a task a node of a fixed -N without -c, as the client's GRES
+// check sees it (the peer runs --gpus-per-task=2 -N2 as 2 tasks on 4
+// GPUs, refuses -G4 --gpus-per-task=1 -N2 as 2 tasks for 4, and
+// -N1 -c2 --gpus-per-task=2 or -N1-2 as no tasks), else makes --gpus
+// over it the tasks of sbatch and salloc (--gpus=16 --gpus-per-task=2 is
+// 8 tasks).
 func (b *builder) deriveTasks() {
 	r := &b.req
 	if perTask := gresTotal(r.GPUsPerTask); perTask > 0 && r.NTasks == 0 {
 		switch perJob := gresTotal(r.GPUs); {
-		case perJob > 0 && perJob%perTask == 0:
-			r.NTasks = perJob / perTask
-		case perJob == 0 && fixedNodes(r):
+		case fixedNodes(r) && r.CPUsPerTask == 0:
 			r.NTasks = r.MinNodes
+		case perJob > 0 && perJob%perTask == 0 && b.p.prog() != "srun":
+			// srun keeps a task a node for its step (the peer's srun -G4
+			// --gpus-per-task=1 runs one task).
+			r.NTasks = perJob / perTask
 		}
 	}
 	if b.tasksPerGPU > 0 && r.NTasks == 0 {
