@@ -194,10 +194,10 @@ func shapeCPUs(s *sched.Shape, req *job.Request, cpt int) {
 		s.CPUsPerNode = TasksPerNode(req) * cpt
 	case req.NTasks > 0:
 		s.CPUs = req.NTasks * cpt
-	case s.Nodes > 0:
-		s.CPUsPerNode = cpt
 	default:
-		s.CPUs = cpt
+		// A task a node, whatever count of nodes the scheduler chooses:
+		// the peer runs --gpus=16 -c8 on two nodes of 8 CPUs each.
+		s.CPUsPerNode = cpt
 	}
 }
 

@@ -151,7 +151,7 @@ func TestShapeOf(t *testing.T) {
 			want: sched.Shape{Nodes: 1, CPUsPerNode: 1, GPUsPerNode: 4, MemPerGPU: 8000, Exclusive: true}},
 		"--mem=0 takes each node's whole memory": {
 			opts: "--mem=0", part: normal,
-			want: sched.Shape{CPUs: 1, MemWhole: true}},
+			want: sched.Shape{CPUsPerNode: 1, MemWhole: true}},
 		"--ntasks-per-gpu with GPUs per node: each node its GPUs' tasks": {
 			opts: "--gpus-per-node=8 -N2 --ntasks-per-gpu=1", part: normal,
 			want: sched.Shape{Nodes: 2, CPUsPerNode: 8, GPUsPerNode: 8, MemPerCPU: 1024}},
@@ -209,7 +209,7 @@ func TestShapeOf(t *testing.T) {
 			want: sched.Shape{CPUs: 1, MemPerCPU: 1024}},
 		"a constraint with OR is parsed": {
 			opts: "-C a|b", part: normal,
-			want: sched.Shape{CPUs: 1, MemPerCPU: 1024, Constraint: mustConstraint(t, "a|b")}},
+			want: sched.Shape{CPUsPerNode: 1, MemPerCPU: 1024, Constraint: mustConstraint(t, "a|b")}},
 		"counts raise the node count": {
 			opts: "-C [a*2&b*1]", part: normal,
 			want: sched.Shape{Nodes: 3, CPUsPerNode: 1, MemPerCPU: 1024, Constraint: mustConstraint(t, "[a*2&b*1]")}},
