@@ -425,6 +425,7 @@ func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
 	if r.Overcommit {
 		cpus = max(r.CPUsPerTask, 1)
 	}
+	cpus = max(cpus, r.MinCPUs) // --mincpus=70 on 64-CPU nodes
 	var mem int64
 	switch {
 	case r.MemPerNode != nil:
@@ -476,6 +477,7 @@ func perNodeNeed(r *job.Request) nodeNeed {
 	if r.Overcommit {
 		n.cpus = cpt // -O: the node's tasks share one task's CPUs, as the scheduler's shape says
 	}
+	n.cpus = max(n.cpus, r.MinCPUs) // --mincpus: each node's least
 	if r.MemPerNode != nil && *r.MemPerNode > 0 {
 		n.memMB = *r.MemPerNode
 	}

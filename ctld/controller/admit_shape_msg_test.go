@@ -26,6 +26,8 @@ func TestShapeRefusalLines(t *testing.T) {
 			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
 		"--ntasks-per-node=65": {mod: func(r *job.Request) { r.NTasksPerNode = 65 },
 			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
+		"--mincpus=70": {mod: func(r *job.Request) { r.MinCPUs = 70 },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
 		"-c 65 --mem=600G: CPUs are named first": {mod: func(r *job.Request) { r.CPUsPerTask, r.MemPerNode = 65, mb(614400) },
 			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
 		"--mem=600G": {mod: func(r *job.Request) { r.MemPerNode = mb(614400) },
