@@ -252,7 +252,7 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
 		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs), CPUsPerGPU: q.CPUsPerGPU,
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
-		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes && r.allocator == nil, Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, Environment: r.stepEnv(),
+		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes && (r.allocator == nil || q.NTasks > 0), Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: srunFileName(st.Output, q.NTasks), StdErr: srunFileName(st.Error, q.NTasks), StdIn: srunInputName(st.Input, q.NTasks), OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {

@@ -75,7 +75,8 @@ func TestSrunRangeRunsATaskANode(t *testing.T) {
 
 // TestSrunOwnExclusiveIsWhole: --exclusive makes srun's own allocation
 // whole nodes and its step keeps them (the peer's srun --exclusive -N1
-// task sees SLURM_CPUS_ON_NODE=32); -c still makes the step exact.
+// task sees SLURM_CPUS_ON_NODE=32); -c or -n still make the step exact
+// (--exclusive -n4 sees 4).
 func TestSrunOwnExclusiveIsWhole(t *testing.T) {
 	one := api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{{Node: "n01", TaskIDs: []int{0}}}}
 	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal",
@@ -86,6 +87,7 @@ func TestSrunOwnExclusiveIsWhole(t *testing.T) {
 	}{
 		{[]string{"--exclusive", "-N1", "true"}, false},
 		{[]string{"--exclusive", "-c3", "true"}, true},
+		{[]string{"--exclusive", "-n1", "true"}, true},
 	} {
 		f, _ := runSrunCase(t, srunCase{
 			args: tc.args, layout: one, waits: []api.Allocation{ready},
