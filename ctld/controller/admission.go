@@ -29,7 +29,6 @@ func (c *Controller) preCheck(cs *confState, a *admitted) *api.Error {
 	steps := []func() *api.Error{
 		func() *api.Error { return checkRootJobs(cs, a) }, // limits.go
 		func() *api.Error { return checkEnforce(cs, a) },  // limits.go
-		func() *api.Error { return checkLicenses(cs, a) }, // licenses.go
 		func() *api.Error { return checkAssociation(cs, a) },
 		func() *api.Error { return checkQOS(cs, a) },
 		func() *api.Error { return checkTimeLimit(cs, a) },

@@ -56,6 +56,9 @@ func (c *Controller) admit(cs *confState, id auth.Identity, in *api.SubmitReques
 		func() *api.Error { return admitAccount(cs, a) },
 		func() *api.Error { return c.admitReservation(a) },  // advresv_api.go
 		func() *api.Error { return admitConstraint(cs, a) }, // admit_constraint.go
+		// Licenses before the nodes: the peer answers -L foo:1
+		// --mincpus=70 "Invalid license specification".
+		func() *api.Error { return checkLicenses(cs, a) }, // licenses.go
 		func() *api.Error { return admitShape(cs, a) },
 		func() *api.Error { return admitArray(cs, a) },
 		func() *api.Error { return admitTimes(cs, a, now) },

@@ -1,8 +1,11 @@
 package controller
 
 import (
+	"errors"
 	"testing"
 
+	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/slurmconf"
 )
 
@@ -34,5 +37,18 @@ func TestValidLicenses(t *testing.T) {
 	}
 	if validLicenses(&slurmconf.Config{}, "matlab") {
 		t.Error("a cluster without licenses accepted -L matlab")
+	}
+}
+
+// TestLicensesBeforeShape: a job with an unknown license that no node
+// could hold either is refused for its license, as the peer refuses -L
+// foo:1 --mincpus=70 ("Invalid license specification").
+func TestLicensesBeforeShape(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	_, err := h.submit(alice, simpleJob(func(r *job.Request) { r.Licenses, r.MinCPUs = "foo:1", 999 }))
+	var aerr *api.Error
+	if !errors.As(err, &aerr) || aerr.Code != api.CodeInvalidLicenses {
+		t.Errorf("submit: %v, want %s", err, api.CodeInvalidLicenses)
 	}
 }
