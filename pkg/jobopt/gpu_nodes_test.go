@@ -59,3 +59,17 @@ func TestGPUNodes(t *testing.T) {
 		})
 	}
 }
+
+// TestSrunOvercommitAllocation: srun's -O reaches the allocation it makes
+// as sbatch's does (the peer's srun -O -n8 job holds one CPU), and its
+// step's tasks share CPUs.
+func TestSrunOvercommitAllocation(t *testing.T) {
+	p := &Parser{Prog: "srun", Cwd: "/work", Now: testNow}
+	res, err := p.Srun([]string{"-O", "-n8", "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Request.Overcommit || !res.Step.Overcommit {
+		t.Errorf("-O: request overcommit %v, step %v; want both", res.Request.Overcommit, res.Step.Overcommit)
+	}
+}

@@ -261,7 +261,15 @@ func (b *builder) verifyStep(st *srunState) error {
 
 func (st *srunState) setLabel(b *builder, v value) error      { st.Label = !v.reset; return nil }
 func (st *srunState) setUnbuffered(b *builder, v value) error { st.Unbuffered = !v.reset; return nil }
-func (st *srunState) setOvercommit(b *builder, v value) error { st.Overcommit = !v.reset; return nil }
+
+// setOvercommit is srun's -O: its step's tasks share CPUs, and an
+// allocation srun makes holds one task's CPUs a node as sbatch -O's does
+// (the peer's srun -O -n8 job has 1 CPU).
+func (st *srunState) setOvercommit(b *builder, v value) error {
+	st.Overcommit, b.req.Overcommit = !v.reset, !v.reset
+	return nil
+}
+
 func (st *srunState) setExact(b *builder, v value) error      { st.Exact = !v.reset; return nil }
 func (st *srunState) setOverlap(b *builder, v value) error    { st.Overlap = !v.reset; return nil }
 func (st *srunState) setQuiet(b *builder, v value) error      { st.Quiet = !v.reset; return nil }
