@@ -1,11 +1,13 @@
 package command
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/loamhpc/loam/pkg/api"
+	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
 )
 
@@ -37,16 +39,38 @@ func TestUnknownDistribution(t *testing.T) {
 	}
 }
 
+// ownAllocationStep runs srun with args outside a job, granted a job of
+// the given nodes' CPUs at once, each node ending its one task, and
+// returns the step srun asked for.
+func ownAllocationStep(t *testing.T, args []string, cpus ...int) api.StepCreateRequest {
+	t.Helper()
+	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal", ClusterName: "c"}
+	var layout api.StepLayout
+	var script []func(n *fakeNode)
+	for i, c := range cpus {
+		name := fmt.Sprintf("n%02d", i+1)
+		ready.Nodes = append(ready.Nodes, api.NodeAllocation{Node: name, CPUs: c})
+		ready.TasksPerNode = append(ready.TasksPerNode, 1)
+		layout.Nodes = append(layout.Nodes, api.StepNode{Node: name, TaskIDs: []int{i}})
+		script = append(script, func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{i}}); n.done() })
+	}
+	names := make([]string, len(ready.Nodes))
+	for i, a := range ready.Nodes {
+		names[i] = a.Node
+	}
+	ready.NodeList, layout.NodeList, layout.Tasks = hostlist.Compress(names), hostlist.Compress(names), len(cpus)
+	f, _ := runSrunCase(t, srunCase{args: args, layout: layout, waits: []api.Allocation{ready}, script: script})
+	if len(f.created) != 1 {
+		t.Fatalf("%v: steps created: %d", args, len(f.created))
+	}
+	return f.created[0]
+}
+
 // TestSrunRangeRunsATaskANode: srun -N1-2 in an allocation of its own
 // runs on every node it was given, without -n a task on each, as the
 // peer's srun does on two idle nodes (SLURM_NTASKS=2, SLURM_NNODES=2;
 // -n3 -N1-2 -c3 as 2,1), and leaves the distribution unknown.
 func TestSrunRangeRunsATaskANode(t *testing.T) {
-	two := api.StepLayout{NodeList: "n[01-02]", Tasks: 2, Nodes: []api.StepNode{
-		{Node: "n01", TaskIDs: []int{0}}, {Node: "n02", TaskIDs: []int{1}}}}
-	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal",
-		ClusterName: "c", NodeList: "n[01-02]", TasksPerNode: []int{1, 1},
-		Nodes: []api.NodeAllocation{{Node: "n01", CPUs: 1}, {Node: "n02", CPUs: 1}}}
 	for _, tc := range []struct {
 		args         []string
 		nodes, tasks int
@@ -54,18 +78,7 @@ func TestSrunRangeRunsATaskANode(t *testing.T) {
 		{[]string{"-N1-2", "true"}, 2, 2},
 		{[]string{"-n3", "-N1-2", "true"}, 2, 3},
 	} {
-		f, _ := runSrunCase(t, srunCase{
-			args: tc.args, layout: two,
-			waits: []api.Allocation{ready},
-			script: []func(n *fakeNode){
-				func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() },
-				func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{1}}); n.done() },
-			},
-		})
-		if len(f.created) != 1 {
-			t.Fatalf("%v: steps created: %d", tc.args, len(f.created))
-		}
-		s := f.created[0]
+		s := ownAllocationStep(t, tc.args, 1, 1)
 		if s.Nodes != tc.nodes || s.NTasks != tc.tasks || !s.NoDistribution {
 			t.Errorf("%v: step asks %d nodes, %d tasks, no distribution %v; want %d, %d, true",
 				tc.args, s.Nodes, s.NTasks, s.NoDistribution, tc.nodes, tc.tasks)
@@ -78,9 +91,6 @@ func TestSrunRangeRunsATaskANode(t *testing.T) {
 // task sees SLURM_CPUS_ON_NODE=32); -c or -n still make the step exact
 // (--exclusive -n4 sees 4).
 func TestSrunOwnExclusiveIsWhole(t *testing.T) {
-	one := api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{{Node: "n01", TaskIDs: []int{0}}}}
-	ready := api.Allocation{JobID: 7, State: job.Running, Ready: true, Name: "true", Partition: "normal",
-		ClusterName: "c", NodeList: "n01", Nodes: []api.NodeAllocation{{Node: "n01", CPUs: 32}}, TasksPerNode: []int{1}}
 	for _, tc := range []struct {
 		args  []string
 		exact bool
@@ -89,12 +99,8 @@ func TestSrunOwnExclusiveIsWhole(t *testing.T) {
 		{[]string{"--exclusive", "-c3", "true"}, true},
 		{[]string{"--exclusive", "-n1", "true"}, true},
 	} {
-		f, _ := runSrunCase(t, srunCase{
-			args: tc.args, layout: one, waits: []api.Allocation{ready},
-			script: []func(n *fakeNode){func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() }},
-		})
-		if len(f.created) != 1 || f.created[0].Exact != tc.exact {
-			t.Errorf("%v: steps %+v, want one with Exact %v", tc.args, f.created, tc.exact)
+		if s := ownAllocationStep(t, tc.args, 32); s.Exact != tc.exact {
+			t.Errorf("%v: step Exact %v, want %v", tc.args, s.Exact, tc.exact)
 		}
 	}
 }
