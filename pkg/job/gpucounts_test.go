@@ -41,6 +41,10 @@ func TestGPUCountsAgree(t *testing.T) {
 			"Failed to ensure --gpus >= --gpus-per-task"},
 		"--gres=gpu:1 --gpus-per-task=2": {Request{GRES: gpus(1), GPUsPerTask: gpus(2)},
 			"Failed to ensure --gpus >= --gpus-per-task"},
+		"--gpus-per-node=4 --gpus-per-task=3 -n3": {Request{GPUsPerNode: gpus(4), GPUsPerTask: gpus(3), NTasks: 3},
+			"Failed to validate job spec, --gres=gpu/--gpus-per-node not multiple of --gpus-per-task."},
+		"--gpus-per-node=2 --gpus-per-task=1 --ntasks-per-node=4": {Request{GPUsPerNode: gpus(2), GPUsPerTask: gpus(1), NTasks: 4, NTasksPerNode: 4},
+			"Failed to validate job spec. Based on --gres=gpu/--gpus-per-node and --gpus-per-task requested number of tasks per node differ from --ntasks-per-node."},
 		"--gpus-per-task=2 alone": {Request{GPUsPerTask: gpus(2)},
 			"Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed."},
 	}

@@ -177,6 +177,14 @@ func (r *Request) gpuCountsDetail() string {
 	if perTask > 0 && perJob == 0 && r.NTasks == 0 {
 		return msgGPUsPerTask
 	}
+	if perTask > 0 && perNode > 0 {
+		if perNode%perTask != 0 {
+			return "Failed to validate job spec, --gres=gpu/--gpus-per-node not multiple of --gpus-per-task."
+		}
+		if r.NTasksPerNode > 0 && int64(r.NTasksPerNode) != perNode/perTask {
+			return "Failed to validate job spec. Based on --gres=gpu/--gpus-per-node and --gpus-per-task requested number of tasks per node differ from --ntasks-per-node."
+		}
+	}
 	return ""
 }
 

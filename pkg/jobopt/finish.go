@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 	"github.com/loamhpc/loam/pkg/rlimit"
 )
 
@@ -117,6 +118,19 @@ func (b *builder) requestVariables(env *envList) {
 	b.passedVariables(env)
 }
 
+// gpuTasksPerNode sets the tasks a node that GPUs a node over GPUs a task
+// make, as the client's GRES check sets them after sbatch's own checks
+// (so SLURM_NTASKS_PER_NODE stays unset): the peer runs -n4
+// --gpus-per-task=1 --gres=gpu:2 on 2 nodes and shows -n3
+// --gpus-per-task=2 --gpus-per-node=4 with NtasksPerN:B:S:C=2:0:*:*.
+func (b *builder) gpuTasksPerNode() {
+	r := &b.req
+	perNode, perTask := resource.GPUCount(r.GPUsPerNode)+resource.GPUCount(r.GRES), resource.GPUCount(r.GPUsPerTask)
+	if r.NTasksPerNode == 0 && perNode > 0 && perTask > 0 && perNode%perTask == 0 {
+		r.NTasksPerNode = perNode / perTask
+	}
+}
+
 // validate runs the request checks sbatch itself makes before sending.
 func (b *builder) validate() error {
 	if b.gresNone {
@@ -126,6 +140,7 @@ func (b *builder) validate() error {
 	inv, ok := err.(*job.InvalidError)
 	switch {
 	case err == nil:
+		b.gpuTasksPerNode()
 		return nil
 	case !ok:
 		return b.exitError(err.Error())
