@@ -155,12 +155,13 @@ func (r *srunRun) allocation(ctx context.Context) int {
 		}
 		var al *api.Allocation
 		var code int
+		req := allocationRequest(r.res.Request)
 		if r.res.Step.Immediate != nil {
 			// --immediate: granted within the seconds or given up (steps
 			// in an allocation: srun_busy.go)
-			al, code = r.allocator.allocateImmediate(ctx, r.env, r.res.Request, *r.res.Step.Immediate, r.sigs)
+			al, code = r.allocator.allocateImmediate(ctx, r.env, req, *r.res.Step.Immediate, r.sigs)
 		} else {
-			al, code = r.allocator.allocate(ctx, r.env, r.res.Request, r.sigs)
+			al, code = r.allocator.allocate(ctx, r.env, req, r.sigs)
 		}
 		if code != 0 {
 			return code
@@ -280,6 +281,19 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		req.Pty, s.input = &win, "0" // only task 0 reads the terminal
 	}
 	return req
+}
+
+// allocationRequest is the job srun asks for to run its step in: the
+// step's request, with the tasks --gpus over --gpus-per-task makes when
+// -n is not given, as srun's client counts them for the job while its
+// step keeps a task a node (the peer's srun -G2 --gpus-per-task=1 holds
+// 2 CPUs and runs one task).
+func allocationRequest(q job.Request) job.Request {
+	perJob, perTask := gpuCount(q.GPUs), gpuCount(q.GPUsPerTask)
+	if q.NTasks == 0 && perJob > 0 && perTask > 0 && perJob%perTask == 0 {
+		q.NTasks = perJob / perTask
+	}
+	return q
 }
 
 // unknownDistribution is srun's case for leaving a step's distribution

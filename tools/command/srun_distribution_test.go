@@ -9,6 +9,7 @@ import (
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 )
 
 // TestUnknownDistribution: when srun leaves a step's distribution unknown
@@ -102,5 +103,19 @@ func TestSrunOwnExclusiveIsWhole(t *testing.T) {
 		if s := ownAllocationStep(t, tc.args, 32); s.Exact != tc.exact {
 			t.Errorf("%v: step Exact %v, want %v", tc.args, s.Exact, tc.exact)
 		}
+	}
+}
+
+// TestSrunAllocationTasksFromGPUs: srun -G2 --gpus-per-task=1 outside a
+// job asks for a job of 2 tasks (the peer's holds 2 CPUs) and runs a step
+// of one.
+func TestSrunAllocationTasksFromGPUs(t *testing.T) {
+	gpus := func(n int64) []resource.GRES { return []resource.GRES{{Name: "gpu", Count: n}} }
+	got := allocationRequest(job.Request{GPUs: gpus(2), GPUsPerTask: gpus(1)})
+	if got.NTasks != 2 {
+		t.Errorf("allocation tasks %d, want 2", got.NTasks)
+	}
+	if got := allocationRequest(job.Request{NTasks: 1, GPUs: gpus(2), GPUsPerTask: gpus(1)}); got.NTasks != 1 {
+		t.Errorf("-n1: allocation tasks %d, want 1", got.NTasks)
 	}
 }
