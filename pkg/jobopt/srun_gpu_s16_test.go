@@ -97,6 +97,8 @@ func TestSbatchTasksPerGPURefusals(t *testing.T) {
 		"-n3 with --gpus":  {"sbatch", []string{"-n3", "--gpus=2", "--ntasks-per-gpu=2"}, nil},
 		"-N3, two per GPU": {"sbatch", []string{"-N3", "--ntasks-per-gpu=2"}, nil},
 		"-n4, two per GPU": {"sbatch", []string{"-n4", "--ntasks-per-gpu=2"}, nil},
+		// The task count is looked for before -c meets --cpus-per-gpu.
+		"-c3 --cpus-per-gpu=2": {"sbatch", []string{"-c3", "--cpus-per-gpu=2", "--ntasks-per-gpu=2"}, []string{noTasks, job.MsgInvalidGRES}},
 		// --gpus-per-task counts a task a node of a fixed -N only.
 		"--gpus-per-task -N1-2": {"sbatch", []string{"-N1-2", "--gpus-per-task=1"},
 			[]string{"Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.", job.MsgInvalidGRES}},
