@@ -10,6 +10,7 @@ import (
 // inside the job read the variables (the peer's sbatch --gpu-bind=closest
 // job sees SLURM_GPU_BIND=closest).
 var passedAsIs = [][2]string{
+	{"acctg-freq", "SLURM_ACCTG_FREQ"},
 	{"gpu-bind", "SLURM_GPU_BIND"},
 	{"gpu-freq", "SLURM_GPU_FREQ"},
 	{"gpus-per-socket", "SLURM_GPUS_PER_SOCKET"},

@@ -22,6 +22,7 @@ func TestPassedOptionVariables(t *testing.T) {
 		"--ntasks-per-core=1":                  {args: []string{"--ntasks-per-core=1"}, want: []string{"SLURM_NTASKS_PER_CORE=1"}},
 		"--ntasks-per-socket=1":                {args: []string{"--ntasks-per-socket=1"}, want: []string{"SLURM_NTASKS_PER_SOCKET=1"}},
 		"--gpu-bind=closest":                   {args: []string{"--gpu-bind=closest"}, want: []string{"SLURM_GPU_BIND=closest"}},
+		"--acctg-freq=30":                      {args: []string{"--acctg-freq=30"}, want: []string{"SLURM_ACCTG_FREQ=30"}},
 		"--gpu-freq=high":                      {args: []string{"--gpu-freq=high"}, want: []string{"SLURM_GPU_FREQ=high"}},
 		"--profile=task":                       {args: []string{"--profile=task"}, want: []string{"SLURM_PROFILE=Task"}},
 		"--cpu-freq=high":                      {args: []string{"--cpu-freq=high"}, want: []string{"SLURM_CPU_FREQ_REQ=High"}},
