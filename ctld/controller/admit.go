@@ -463,6 +463,11 @@ type nodeNeed struct {
 	tmpMB    int64            // --tmp, compared with TmpDisk
 	gres     map[string]int64 // "gpu" or "gpu:h100" -> per node
 	features []string
+	// tasks a node runs with --ntasks-per-node, at most perSocket
+	// (--ntasks-per-socket) on each of its sockets (0: unbounded): the
+	// peer refuses --ntasks-per-node=8 --ntasks-per-socket=1 on 2-socket
+	// nodes.
+	tasks, perSocket int
 }
 
 // perNodeNeed computes the per-node minimum of a request.
@@ -481,6 +486,9 @@ func perNodeNeed(r *job.Request) nodeNeed {
 		n.cpus = cpt // -O: the node's tasks share one task's CPUs, as the scheduler's shape says
 	}
 	n.cpus = max(n.cpus, r.MinCPUs) // --mincpus: each node's least
+	if r.NTasksPerSocket > 0 && r.NTasksPerNode > 0 {
+		n.tasks, n.perSocket = r.NTasksPerNode, r.NTasksPerSocket
+	}
 	if r.MemPerNode != nil && *r.MemPerNode > 0 {
 		n.memMB = *r.MemPerNode
 	}
@@ -501,6 +509,9 @@ func perNodeNeed(r *job.Request) nodeNeed {
 
 func (n nodeNeed) fits(nc *slurmconf.Node) bool {
 	if nc.EffectiveCPUs() < n.cpus || nc.UsableMemory() < n.memMB || nc.TmpDisk < n.tmpMB { // less CoreSpec/MemSpecLimit
+		return false
+	}
+	if n.perSocket > 0 && n.tasks > n.perSocket*max(nc.Sockets, 1) {
 		return false
 	}
 	for _, f := range n.features {

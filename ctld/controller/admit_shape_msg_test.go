@@ -83,3 +83,19 @@ func TestTmpDiskFits(t *testing.T) {
 		}
 	}
 }
+
+// TestTasksPerSocketFit: --ntasks-per-node beyond --ntasks-per-socket on
+// each of a node's sockets does not fit it (the peer refuses
+// --ntasks-per-node=8 --ntasks-per-socket=1 on its 2-socket nodes).
+func TestTasksPerSocketFit(t *testing.T) {
+	node := &slurmconf.Node{CPUs: 64, Sockets: 2, RealMemory: 512000}
+	for _, tc := range []struct {
+		perNode, perSocket int
+		want               bool
+	}{{8, 1, false}, {2, 1, true}, {8, 4, true}, {8, 0, true}} {
+		r := &job.Request{NTasks: tc.perNode, NTasksPerNode: tc.perNode, NTasksPerSocket: tc.perSocket}
+		if got := perNodeNeed(r).fits(node); got != tc.want {
+			t.Errorf("--ntasks-per-node=%d --ntasks-per-socket=%d fits a 2-socket node: %v, want %v", tc.perNode, tc.perSocket, got, tc.want)
+		}
+	}
+}
