@@ -253,4 +253,18 @@ func simpleJob(mods ...func(*job.Request)) job.Request {
 	return clustertest.Job(mods...)
 }
 
+// runningOnQuietNode starts alice's job (simpleJob with mods) on a node
+// that reports no end by itself, so that a stopped job stays COMPLETING
+// until the test ends it on the node.
+func runningOnQuietNode(t *testing.T, mods ...func(*job.Request)) (*harness, *clustertest.FakeNode, uint32) {
+	t.Helper()
+	h := newHarness(t)
+	n := h.node("n01")
+	n.AutoEnd = false
+	id := h.mustSubmit(alice, simpleJob(mods...))
+	h.cycle()
+	n.Launch(t, id, 5*time.Second)
+	return h, n, id
+}
+
 var _ = context.Background

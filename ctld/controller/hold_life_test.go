@@ -144,12 +144,7 @@ func TestReleaseUnheldLife(t *testing.T) {
 // the test ends it on n.
 func requeueing(t *testing.T, hold bool) (*harness, *clustertest.FakeNode, uint32) {
 	t.Helper()
-	h := newHarness(t)
-	n := h.node("n01")
-	n.AutoEnd = false
-	id := h.mustSubmit(alice, simpleJob())
-	h.cycle()
-	n.Launch(t, id, 5*time.Second)
+	h, n, id := runningOnQuietNode(t)
 	if rs := results(t, h, 0, api.PathRequeue, api.RequeueRequest{JobIDs: []string{fmt.Sprint(id)}, Hold: hold}); firstErr(rs) != "" {
 		t.Fatalf("requeue: %+v", rs)
 	}

@@ -107,13 +107,8 @@ func TestPreemptionRecordsCheckpointAndNotifies(t *testing.T) {
 // reason naming the beneficiary, and its checkpoint is recorded missed
 // when it had to be killed.
 func TestPreemptionOfNonRequeueableJob(t *testing.T) {
-	h := newHarness(t)
-	n := h.node("n01")
-	n.AutoEnd = false
 	no := false
-	id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Requeue = &no }))
-	h.cycle()
-	n.Launch(t, id, 5*time.Second)
+	h, n, id := runningOnQuietNode(t, func(r *job.Request) { r.Requeue = &no })
 	h.eng.Preempt(id, 42, false, 30*time.Second)
 	h.cycle()
 	n.End(id, job.ExitCode{Signal: 9}, func(e *api.JobEvent) { e.Terminated = api.TerminatePreempt })

@@ -56,12 +56,7 @@ func TestPreemption(t *testing.T) {
 // job it was told to stop, the controller ends it after the grace window,
 // KillWait and a minute.
 func TestStoppedJobBackstop(t *testing.T) {
-	h := newHarness(t)
-	n := h.node("n01")
-	n.AutoEnd = false
-	id := h.mustSubmit(alice, simpleJob())
-	h.cycle()
-	n.Launch(t, id, 5*time.Second)
+	h, _, id := runningOnQuietNode(t)
 	results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{fmt.Sprint(id)}}})
 	h.c.inflight.Wait()
 	if j := h.job(fmt.Sprint(id)); j.JobState != job.Completing {

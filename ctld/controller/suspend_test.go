@@ -68,12 +68,8 @@ func TestSuspendErrors(t *testing.T) {
 // the clock standing still while suspended, the end moving by the time
 // suspended, and the state surviving a controller restart.
 func TestSuspendTimes(t *testing.T) {
-	h := newHarness(t)
-	n := h.node("n01")
-	n.AutoEnd = false // the cancelled job stays COMPLETING for the check
-	id := h.mustSubmit(alice, simpleJob(func(r *job.Request) { d := time.Hour; r.TimeLimit = &d }))
-	h.cycle()
-	n.Launch(t, id, 5*time.Second)
+	// The cancelled job stays COMPLETING for the check.
+	h, n, id := runningOnQuietNode(t, func(r *job.Request) { d := time.Hour; r.TimeLimit = &d })
 	sid := fmt.Sprint(id)
 	start := h.job(sid).StartTime
 
