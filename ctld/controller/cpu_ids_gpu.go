@@ -88,7 +88,7 @@ func keptGRESCPUs(q *job.Request, free, cpus, freeGPUs, gpusLeft int) int {
 		tasks = min(tasks, usable/gpt)
 	}
 	var gpus int
-	switch perNode := resource.GPUCount(q.GPUsPerNode) + resource.GPUCount(q.GRES); {
+	switch perNode := q.NodeGPUs(); {
 	case perNode > 0:
 		gpus = perNode
 	case gpt > 0:

@@ -253,3 +253,9 @@ func SimpleFeatures(constraint string) []string {
 	}
 	return parts
 }
+
+// NodeGPUs is the GPUs r asks of each node: --gpus-per-node and the gpu
+// entries of --gres together, as Slurm's GRES checks count them.
+func (r *Request) NodeGPUs() int {
+	return resource.GPUCount(r.GPUsPerNode) + resource.GPUCount(r.GRES)
+}

@@ -138,7 +138,7 @@ func (r *Request) checkGRES() error {
 // and --gpus-per-node=2 --gpus-per-task=4 fail so).
 func (r *Request) gpuCountsDetail() string {
 	perJob, perTask := int64(resource.GPUCount(r.GPUs)), int64(resource.GPUCount(r.GPUsPerTask))
-	perNode := int64(resource.GPUCount(r.GPUsPerNode) + resource.GPUCount(r.GRES))
+	perNode := int64(r.NodeGPUs())
 	perSocket := socketGPUs(r.GPUsPerSocket)
 	switch {
 	case perJob > 0 && (perNode > perJob || perTask > perJob || perSocket > perJob):

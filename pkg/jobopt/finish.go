@@ -125,7 +125,7 @@ func (b *builder) requestVariables(env *envList) {
 // --gpus-per-task=2 --gpus-per-node=4 with NtasksPerN:B:S:C=2:0:*:*.
 func (b *builder) gpuTasksPerNode() {
 	r := &b.req
-	perNode, perTask := resource.GPUCount(r.GPUsPerNode)+resource.GPUCount(r.GRES), resource.GPUCount(r.GPUsPerTask)
+	perNode, perTask := r.NodeGPUs(), resource.GPUCount(r.GPUsPerTask)
 	if r.NTasksPerNode == 0 && perNode > 0 && perTask > 0 && perNode%perTask == 0 {
 		r.NTasksPerNode = perNode / perTask
 	}

@@ -163,8 +163,8 @@ func (b *builder) nodeListHosts() ([]string, error) {
 // 8 tasks).
 func (b *builder) deriveTasks() {
 	r := &b.req
-	if perTask := gresTotal(r.GPUsPerTask); perTask > 0 && r.NTasks == 0 {
-		switch perJob := gresTotal(r.GPUs); {
+	if perTask := resource.GPUCount(r.GPUsPerTask); perTask > 0 && r.NTasks == 0 {
+		switch perJob := resource.GPUCount(r.GPUs); {
 		case fixedNodes(r) && r.CPUsPerTask == 0:
 			r.NTasks = r.MinNodes
 		case perJob > 0 && perJob%perTask == 0 && b.p.prog() != "srun":
@@ -174,9 +174,9 @@ func (b *builder) deriveTasks() {
 		}
 	}
 	if b.tasksPerGPU > 0 && r.NTasks == 0 {
-		if g := gresTotal(r.GPUs); g > 0 {
+		if g := resource.GPUCount(r.GPUs); g > 0 {
 			r.NTasks = b.tasksPerGPU * g
-		} else if g := gresTotal(r.GPUsPerNode) + resource.GPUCount(r.GRES); g > 0 {
+		} else if g := r.NodeGPUs(); g > 0 {
 			r.NTasks = b.tasksPerGPU * g * max(r.MinNodes, 1)
 		}
 	}
@@ -192,7 +192,7 @@ func (b *builder) deriveTasks() {
 // are left for the request's own check to refuse.
 func (b *builder) gpuNodes() {
 	r := &b.req
-	perJob, perNode := resource.GPUCount(r.GPUs), resource.GPUCount(r.GPUsPerNode)+resource.GPUCount(r.GRES)
+	perJob, perNode := resource.GPUCount(r.GPUs), r.NodeGPUs()
 	if perJob <= 0 || perNode <= 0 || perJob%perNode != 0 {
 		return
 	}
@@ -240,15 +240,6 @@ func (b *builder) fitNodesToTasks(hosts []string) {
 			r.NodeList = hostlist.Compress(hosts[:r.MinNodes])
 		}
 	}
-}
-
-// gresTotal is the sum of a GRES list's counts.
-func gresTotal(list []resource.GRES) int {
-	n := 0
-	for _, g := range list {
-		n += int(g.Count)
-	}
-	return n
 }
 
 // hostlistPasses is how many times the command parses -w, so how many
