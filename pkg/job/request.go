@@ -254,6 +254,17 @@ func SimpleFeatures(constraint string) []string {
 	return parts
 }
 
+// TasksOfGPUs is the task count --gpus over --gpus-per-task makes (Slurm's
+// client counts --gpus=16 --gpus-per-task=2 as 8 tasks); 0 when either is
+// missing or they do not divide.
+func (r *Request) TasksOfGPUs() int {
+	perJob, perTask := resource.GPUCount(r.GPUs), resource.GPUCount(r.GPUsPerTask)
+	if perJob <= 0 || perTask <= 0 || perJob%perTask != 0 {
+		return 0
+	}
+	return perJob / perTask
+}
+
 // NodeGPUs is the GPUs r asks of each node: --gpus-per-node and the gpu
 // entries of --gres together, as Slurm's GRES checks count them.
 func (r *Request) NodeGPUs() int {

@@ -163,14 +163,15 @@ func (b *builder) nodeListHosts() ([]string, error) {
 // 8 tasks).
 func (b *builder) deriveTasks() {
 	r := &b.req
-	if perTask := resource.GPUCount(r.GPUsPerTask); perTask > 0 && r.NTasks == 0 {
-		switch perJob := resource.GPUCount(r.GPUs); {
+	if resource.GPUCount(r.GPUsPerTask) > 0 && r.NTasks == 0 {
+		switch {
 		case fixedNodes(r) && r.CPUsPerTask == 0:
 			r.NTasks = r.MinNodes
-		case perJob > 0 && perJob%perTask == 0 && b.p.prog() != "srun":
+		case b.p.prog() != "srun":
 			// srun keeps a task a node for its step (the peer's srun -G4
-			// --gpus-per-task=1 runs one task).
-			r.NTasks = perJob / perTask
+			// --gpus-per-task=1 runs one task; its job counts them,
+			// srun.go's allocationRequest).
+			r.NTasks = r.TasksOfGPUs()
 		}
 	}
 	if b.tasksPerGPU > 0 && r.NTasks == 0 {

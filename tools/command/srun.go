@@ -251,7 +251,7 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
 		TaskProlog: st.TaskProlog, TaskEpilog: st.TaskEpilog,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
-		GPUsPerTask: gpuCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), gpuCount(q.GPUsPerNode)), GPUs: gpuCount(q.GPUs), CPUsPerGPU: q.CPUsPerGPU,
+		GPUsPerTask: resource.GPUCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), resource.GPUCount(q.GPUsPerNode)), GPUs: resource.GPUCount(q.GPUs), CPUsPerGPU: q.CPUsPerGPU,
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
 		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes && (r.allocator == nil || q.NTasks > 0), Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: srunFileName(st.Output, q.NTasks), StdErr: srunFileName(st.Error, q.NTasks), StdIn: srunInputName(st.Input, q.NTasks), OpenMode: q.OpenMode,
@@ -289,9 +289,8 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 // step keeps a task a node (the peer's srun -G2 --gpus-per-task=1 holds
 // 2 CPUs and runs one task).
 func allocationRequest(q job.Request) job.Request {
-	perJob, perTask := gpuCount(q.GPUs), gpuCount(q.GPUsPerTask)
-	if q.NTasks == 0 && perJob > 0 && perTask > 0 && perJob%perTask == 0 {
-		q.NTasks = perJob / perTask
+	if q.NTasks == 0 {
+		q.NTasks = q.TasksOfGPUs()
 	}
 	return q
 }
@@ -308,14 +307,6 @@ func unknownDistribution(q *job.Request, ownAllocation, interactive bool) bool {
 		return true
 	}
 	return ownAllocation && !given(q.MemPerNode) && !given(q.MemPerCPU)
-}
-
-func gpuCount(list []resource.GRES) int {
-	n := 0
-	for _, g := range list {
-		n += int(g.Count)
-	}
-	return n
 }
 
 // derefMB is a memory option's value in MB, 0 when not given.
