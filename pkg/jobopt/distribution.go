@@ -96,9 +96,7 @@ func (b *builder) verifyDistribution() error {
 	// Slurm checks this in its GRES validation, after the tasks
 	// --ntasks-per-gpu counts from: without them that refusal comes first
 	// (the peer's sbatch -c3 --cpus-per-gpu=2 --ntasks-per-gpu=2).
-	r := &b.req
-	uncounted := b.tasksPerGPU > 0 && !requestsGPU(r) && r.NTasks == 0 && !fixedNodes(r)
-	if r.CPUsPerGPU > 0 && r.CPUsPerTask > 0 && !uncounted {
+	if b.req.CPUsPerGPU > 0 && b.req.CPUsPerTask > 0 && !b.tasksPerGPUUncounted() { // srun_gpu_tasks.go
 		return b.exitError("--cpus-per-gpu is mutually exclusive with --cpus-per-task", "Invalid generic resource (gres) specification")
 	}
 	return nil

@@ -5,30 +5,54 @@ import (
 	"github.com/loamhpc/loam/pkg/resource"
 )
 
+// The client's GRES validation lines for --ntasks-per-gpu without a GPU
+// option (gres_job_state_validate).
+const (
+	msgTasksPerGPUNoCount     = "gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification"
+	msgTasksPerGPUNotMultiple = "Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu."
+)
+
+// tasksPerGPUUncounted reports --ntasks-per-gpu with no GPU option and
+// nothing to count tasks from: neither -n nor a fixed -N.
+func (b *builder) tasksPerGPUUncounted() bool {
+	r := &b.req
+	return b.tasksPerGPU > 0 && !requestsGPU(r) && r.NTasks == 0 && !fixedNodes(r)
+}
+
+// tasksPerGPUDetail is the line the client's GRES validation refuses
+// --ntasks-per-gpu with no GPU option with: no task count, or an -n that
+// is not a multiple of it; "" when neither.
+func (b *builder) tasksPerGPUDetail() string {
+	switch {
+	case b.tasksPerGPUUncounted():
+		return msgTasksPerGPUNoCount
+	case b.tasksPerGPU > 0 && !requestsGPU(&b.req) && b.req.NTasks%b.tasksPerGPU != 0:
+		return msgTasksPerGPUNotMultiple
+	}
+	return ""
+}
+
 // checkTasksPerGPUAlone is the peer's refusal of srun --ntasks-per-gpu
 // for a new allocation that asks for no GPU: with neither -n nor a fixed
 // -N, the controller's gres_job_state_validate line then the GRES
-// refusal (exit 1). A fixed -N runs a task a node, a GPU for every
-// --ntasks-per-gpu of them: the peer runs -N2 --ntasks-per-gpu=1 on 2
-// GPUs and refuses -N1 or -N3 --ntasks-per-gpu=2 with the GRES refusal
-// alone; -N2 --ntasks-per-gpu=2 (one GPU for two nodes) it allocates and
-// then cannot start, which Loam refuses as the others. With -n the peer
-// derives the GPU count from the tasks, and inside an allocation only the
-// controller knows whether the job holds GPUs: neither is refused here.
+// refusal (exit 1), and so for an -n that is not a multiple of it. A
+// fixed -N runs a task a node, a GPU for every --ntasks-per-gpu of them:
+// the peer runs -N2 --ntasks-per-gpu=1 on 2 GPUs and refuses -N1 or -N3
+// --ntasks-per-gpu=2 with the GRES refusal alone; -N2 --ntasks-per-gpu=2
+// (one GPU for two nodes) it allocates and then cannot start, which Loam
+// refuses as the others. With -n the peer derives the GPU count from the
+// tasks, and inside an allocation only the controller knows whether the
+// job holds GPUs: neither is refused here.
 func (b *builder) checkTasksPerGPUAlone(st *srunState) error {
 	if b.tasksPerGPU <= 0 || b.p.prog() != "srun" || st.JobID != 0 || requestsGPU(&b.req) {
 		return nil
 	}
-	r := &b.req
-	if _, tasks := b.passed["ntasks"]; tasks {
-		if r.NTasks%b.tasksPerGPU != 0 { // the peer's srun -n3 --ntasks-per-gpu=2
-			return b.exitError("Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.", job.MsgInvalidGRES)
-		}
-		return nil
+	if d := b.tasksPerGPUDetail(); d != "" {
+		return b.exitError(d, job.MsgInvalidGRES)
 	}
-	if !fixedNodes(r) {
-		return b.exitError("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification "+
-			"or a node/ntask specification", job.MsgInvalidGRES)
+	r := &b.req
+	if r.NTasks > 0 {
+		return nil
 	}
 	if n := r.MinNodes; n%b.tasksPerGPU != 0 || n/b.tasksPerGPU < n {
 		return b.exitError(job.MsgInvalidGRES)
@@ -38,22 +62,15 @@ func (b *builder) checkTasksPerGPUAlone(st *srunState) error {
 }
 
 // checkTasksPerGPUBatch is sbatch's and salloc's check of
-// --ntasks-per-gpu without a GPU option (gres_job_state_validate, run
-// by the client as it builds the job): the tasks, from -n or a fixed -N,
-// set the GPUs, so without them it is the peer's two lines, and -n must
-// be a multiple of it (the peer refuses -n3 --ntasks-per-gpu=2 and
-// -N2-3 --ntasks-per-gpu=2, takes -N3 and -n4; exit 1).
+// --ntasks-per-gpu without a GPU option (the peer refuses -n3
+// --ntasks-per-gpu=2 and -N2-3 --ntasks-per-gpu=2, takes -N3 and -n4;
+// exit 1).
 func (b *builder) checkTasksPerGPUBatch() error {
-	r := &b.req
-	if b.tasksPerGPU <= 0 || b.p.prog() == "srun" || requestsGPU(r) {
+	if b.p.prog() == "srun" {
 		return nil
 	}
-	switch {
-	case r.NTasks > 0 && r.NTasks%b.tasksPerGPU != 0:
-		return b.exitError("Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.", job.MsgInvalidGRES)
-	case r.NTasks <= 0 && !fixedNodes(r):
-		return b.exitError("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification "+
-			"or a node/ntask specification", job.MsgInvalidGRES)
+	if d := b.tasksPerGPUDetail(); d != "" {
+		return b.exitError(d, job.MsgInvalidGRES)
 	}
 	return nil
 }
