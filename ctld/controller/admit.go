@@ -424,11 +424,7 @@ const (
 // does not explain: no line. Nodes -x names are not looked at.
 func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
 	r := a.req
-	cpus := max(r.CPUsPerTask, 1) * max(r.NTasksPerNode, 1)
-	if r.Overcommit {
-		cpus = max(r.CPUsPerTask, 1)
-	}
-	cpus = max(cpus, r.MinCPUs) // --mincpus=70 on 64-CPU nodes
+	cpus := nodeCPUs(r, max(r.NTasksPerNode, 1))
 	var mem int64
 	switch {
 	case r.MemPerNode != nil:
@@ -470,22 +466,29 @@ type nodeNeed struct {
 	tasks, perSocket int
 }
 
+// nodeCPUs is the CPUs a node holding tasks of r's tasks needs: -c each,
+// one task's CPUs with -O (the node's tasks share them, as the
+// scheduler's shape says), at least --mincpus.
+func nodeCPUs(r *job.Request, tasks int) int {
+	cpus := max(r.CPUsPerTask, 1) * tasks
+	if r.Overcommit {
+		cpus = max(r.CPUsPerTask, 1)
+	}
+	return max(cpus, r.MinCPUs)
+}
+
 // perNodeNeed computes the per-node minimum of a request.
 func perNodeNeed(r *job.Request) nodeNeed {
 	n := nodeNeed{gres: map[string]int64{}, features: r.Features, tmpMB: r.TmpDisk}
-	cpt := max(r.CPUsPerTask, 1)
-	n.cpus = cpt * max(r.NTasksPerNode, 1)
+	tasks := max(r.NTasksPerNode, 1)
 	if r.NTasksPerNode == 0 && r.NTasks > 0 && r.MinNodes > 0 {
 		// Without -N the scheduler spreads the tasks over as many nodes
 		// as it needs: one node must hold one task (admission.go checks
 		// the total). With -N min-max, over as many as max.
 		nodes := max(r.MinNodes, cluster.RangeNodes(r))
-		n.cpus = cpt * ((r.NTasks + nodes - 1) / nodes)
+		tasks = (r.NTasks + nodes - 1) / nodes
 	}
-	if r.Overcommit {
-		n.cpus = cpt // -O: the node's tasks share one task's CPUs, as the scheduler's shape says
-	}
-	n.cpus = max(n.cpus, r.MinCPUs) // --mincpus: each node's least
+	n.cpus = nodeCPUs(r, tasks)
 	if r.NTasksPerSocket > 0 && r.NTasksPerNode > 0 {
 		n.tasks, n.perSocket = r.NTasksPerNode, r.NTasksPerSocket
 	}
