@@ -83,6 +83,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	case src.arrayRecord() && l.JobID != l.FromID:
 		r = c.splitTask(src, l.TaskIndex, l.JobID)
 		c.setArrayPending(src, removeTask(src.pendingTasks(), l.TaskIndex))
+		src.St.TasksCut = false // a task left it: slurmctld's job_array_split numbers the last one
 		b.persist(c.persistStatus(src))
 		c.addRecord(r)
 		newRec = true

@@ -74,8 +74,13 @@ func (c *Controller) cancelJob(b *batch, r *jobRecord, tasks []int) *api.Error {
 	return nil
 }
 
-// cancelTasks cancels some pending tasks of an array's pending record:
-// each splits off as its own CANCELLED record with a new id, as in Slurm.
+// cancelTasks cancels pending tasks of an array's pending record named
+// by task ("12_3", "12_[2-5]"; scancel names a pending record so when a
+// filter, signal or -b is given). As slurmctld's job_str_signal does, the
+// tasks leave the record's list and no record of them is kept, so no job
+// id is used. A record left without tasks ends CANCELLED holding none:
+// squeue shows its bare id, scontrol ArrayTaskId=4294967294. Cancelling
+// the array by its id ("12") keeps the list instead (cancelJob).
 func (c *Controller) cancelTasks(b *batch, r *jobRecord, tasks []int) *api.Error {
 	var gone, keep []int
 	for _, t := range r.pendingTasks() {
@@ -85,22 +90,23 @@ func (c *Controller) cancelTasks(b *batch, r *jobRecord, tasks []int) *api.Error
 			keep = append(keep, t)
 		}
 	}
+	if len(gone) == 0 {
+		return nil
+	}
 	if len(keep) == 0 {
-		b.persist(c.cancelPendingLocked(r, c.pendingReason(r)))
+		reason := c.pendingReason(r)
+		c.setArrayPending(r, "")
+		r.St.TasksCut = false
+		b.persist(c.cancelPendingLocked(r, reason))
 		return nil
 	}
 	if err := c.eng.CancelTasks(r.ID, gone); err != nil {
 		return api.Errorf(api.CodeInternal, "cancel tasks of job %d: %v", r.ID, err)
 	}
 	c.setArrayPending(r, job.FormatRanges(keep))
+	r.St.TasksCut = true
+	c.jobChanged(r)
 	b.persist(c.persistStatus(r))
-	for _, t := range gone {
-		tr := c.splitTask(r, t, c.eng.NextID())
-		tr.gone = true // the engine never saw it: finish must not tell it
-		c.finish(tr, job.Cancelled, job.ReasonNone, job.ExitCode{})
-		c.addRecord(tr)
-		b.persist(c.persistJob(tr))
-	}
 	return nil
 }
 

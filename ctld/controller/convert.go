@@ -147,7 +147,7 @@ func (c *Controller) fillArray(j *api.Job, r *jobRecord) {
 			j.ArrayTaskString = a.Display()
 			j.ArrayTaskCount = a.Count()
 		}
-		if tasks := r.pendingTasks(); len(tasks) == 1 && r.pending() {
+		if tasks := r.pendingTasks(); len(tasks) == 1 && r.pending() && !st.TasksCut {
 			// A pending array record left with one task after its
 			// others split off is that task (slurmctld's
 			// job_array_post_sched): squeue shows it on its own line

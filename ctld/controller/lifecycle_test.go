@@ -15,7 +15,8 @@ import (
 
 // TestArrayTasks: an array is one record until its tasks start; started
 // tasks get new ids, the last keeps the array's id (as Slurm); a pending
-// task cancelled alone splits off as its own record.
+// task cancelled alone leaves the record's list and keeps no record (nor
+// an id) of its own, as slurmctld's job_str_signal does.
 func TestArrayTasks(t *testing.T) {
 	h := newHarness(t)
 	n := h.node("n01")
@@ -38,16 +39,15 @@ func TestArrayTasks(t *testing.T) {
 	h.cycle() // two 4-CPU tasks fill n01's 8 CPUs
 	tbl := h.tableRawAs(0, api.JobQuery{JobIDs: []string{fmt.Sprint(id)}, Fields: []string{"job_id", "array_task_id", "array_task_string", "job_state"}})
 	got := fmt.Sprint(tbl.Rows)
-	// The task cancelled alone took id+1 when it split off; tasks 0 and 1
-	// took the next ids when they started. The record left with task 2
-	// alone shows as that task, as slurmctld's job_array_post_sched makes
-	// it.
-	want := fmt.Sprintf("[[%d 2  PENDING] [%d 3  CANCELLED] [%d 0  RUNNING] [%d 1  RUNNING]]", id, id+1, id+2, id+3)
+	// Tasks 0 and 1 took the next ids when they started. The record left
+	// with task 2 alone shows as that task, as slurmctld's
+	// job_array_post_sched makes it.
+	want := fmt.Sprintf("[[%d 2  PENDING] [%d 0  RUNNING] [%d 1  RUNNING]]", id, id+1, id+2)
 	if got != want {
 		t.Errorf("array rows\n got %s\nwant %s", got, want)
 	}
-	n.End(id+2, job.ExitCode{})
-	h.waitState(fmt.Sprint(id+2), job.Completed)
+	n.End(id+1, job.ExitCode{})
+	h.waitState(fmt.Sprint(id+1), job.Completed)
 	h.cycle()
 	j = h.waitState(fmt.Sprint(id), job.Running)
 	if j.ArrayTaskID == nil || *j.ArrayTaskID != 2 || j.ArrayTaskString != "" {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/auth"
@@ -51,7 +50,7 @@ func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc)
 	if len(f.refs) == 0 {
 		for _, jid := range append([]uint32(nil), c.order...) {
 			if r := c.jobs[jid]; r != nil && f.matchAttrs(r) {
-				out.Results = append(out.Results, api.JobResult{JobID: jobIDString(r), Error: act(r, nil)})
+				out.Results = append(out.Results, api.JobResult{JobID: jobLabel(r), Error: act(r, nil)})
 			}
 		}
 		return out, nil
@@ -84,17 +83,6 @@ func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc)
 		out.Results = append(out.Results, res)
 	}
 	return out, nil
-}
-
-// jobIDString prints a record's id as squeue does: "13", "12_4", "12_[5-9]".
-func jobIDString(r *jobRecord) string {
-	switch {
-	case r.St.ArrayJobID == 0:
-		return strconv.FormatUint(uint64(r.ID), 10)
-	case r.arrayRecord():
-		return fmt.Sprintf("%d_[%s]", r.St.ArrayJobID, r.St.ArrayPending)
-	}
-	return fmt.Sprintf("%d_%d", r.St.ArrayJobID, r.St.ArrayTask)
 }
 
 // finishBatch waits for the batch's commit, then sends its messages.

@@ -69,11 +69,16 @@ type jobStatus struct {
 	ArrayJobID   uint32 `json:"array_job_id,omitempty"`
 	ArrayTask    int    `json:"array_task"`
 	ArrayPending string `json:"array_pending,omitempty"`
-	Throttle     int    `json:"throttle,omitempty"`
-	ArrayCount   int    `json:"array_count,omitempty"`
-	ArrayMin     int    `json:"array_min,omitempty"`
-	ArrayMax     int    `json:"array_max,omitempty"`
-	ArrayStep    int    `json:"array_step,omitempty"`
+	// TasksCut: a cancel took some of the pending record's tasks by name.
+	// Like slurmctld, which then gives the record no task id of its own,
+	// it keeps the list form down to one task ("12_[4]", not "12_4")
+	// until a task starts from it.
+	TasksCut   bool `json:"tasks_cut,omitempty"`
+	Throttle   int  `json:"throttle,omitempty"`
+	ArrayCount int  `json:"array_count,omitempty"`
+	ArrayMin   int  `json:"array_min,omitempty"`
+	ArrayMax   int  `json:"array_max,omitempty"`
+	ArrayStep  int  `json:"array_step,omitempty"`
 
 	Partitions []string `json:"partitions"`
 	Partition  string   `json:"partition"`

@@ -150,7 +150,7 @@ func (c *Controller) top(b *batch, list string, id auth.Identity, operator bool)
 			return nil, api.Errorf(api.CodeInternal, "scheduler refused the new nice value of job %d: %v", r.ID, err)
 		}
 		b.persist(c.persistStatus(r))
-		out.Changes = append(out.Changes, api.TopChange{JobID: jobIDString(r), Priority: e.priority, Nice: e.nice})
+		out.Changes = append(out.Changes, api.TopChange{JobID: jobLabel(r), Priority: e.priority, Nice: e.nice})
 	}
 	if len(out.Changes) > 0 {
 		c.schedule()

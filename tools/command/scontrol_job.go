@@ -98,6 +98,10 @@ func (f *jobFormatter) idLine(b []byte, j *api.Job) []byte {
 			b = append(b, f.tasks.cut(taskString(j))...)
 		} else if j.ArrayTaskID != nil {
 			b = strconv.AppendInt(b, int64(*j.ArrayTaskID), 10)
+		} else {
+			// An array record cancelled task by task holds none;
+			// scontrol prints slurmctld's NO_VAL for it.
+			b = append(b, "4294967294"...)
 		}
 		b = append(b, ' ')
 		if j.ArrayMaxTasks > 0 {
