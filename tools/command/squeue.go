@@ -212,7 +212,9 @@ func parseSqueue(env *Env, w *output, args []string) (p *squeueParams, code int,
 		return nil, 1, true
 	}
 	if p.start && !p.steps {
-		if !p.formatSet && !p.formatLongSet {
+		// Slurm's squeue sets this short format unless -o gave one, and
+		// a short format wins over -O: --start ignores -O.
+		if !p.formatSet {
 			p.format, p.formatSet = squeueStart, true
 		}
 		if p.sort == "" {

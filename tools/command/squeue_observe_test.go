@@ -111,11 +111,14 @@ func TestSqueueStartMatchesPeer(t *testing.T) {
 		{JobID: 1129, Name: "obs-a", UserName: "root", Partition: "batch", JobState: job.Running, NodeCount: 1, Nodes: "cpu001",
 			TimeLimit: 300, SubmitTime: now - 30, StartTime: 1795952303},
 	}}
-	te := newTestEnv(f, now)
-	if code := Squeue(context.Background(), te.Env, []string{"--start"}); code != 0 {
-		t.Fatalf("exit %d: %s", code, te.stderr)
-	}
-	if diff := cmp.Diff(want, te.stdout.String()); diff != "" {
-		t.Errorf("squeue --start (-want +got):\n%s", diff)
+	// The peer's squeue keeps --start's format over -O's.
+	for _, args := range [][]string{{"--start"}, {"--start", "-O", "JobID,Name"}, {"-O", "JobID", "--start"}} {
+		te := newTestEnv(f, now)
+		if code := Squeue(context.Background(), te.Env, args); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, te.stderr)
+		}
+		if diff := cmp.Diff(want, te.stdout.String()); diff != "" {
+			t.Errorf("squeue %v (-want +got):\n%s", args, diff)
+		}
 	}
 }
