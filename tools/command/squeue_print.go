@@ -65,6 +65,9 @@ type jobPrinter struct {
 	// noconvert (--noconvert) prints sizes in their own unit (MB), as
 	// Slurm's CONVERT_NUM_UNIT_NO.
 	noconvert bool
+	// bad are the format's invalid specifications, reported once the
+	// jobs have loaded, as Slurm's squeue parses its format only then.
+	bad []string
 }
 
 // fields returns the job table fields the format reads.

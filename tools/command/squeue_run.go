@@ -34,7 +34,7 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 	if p.steps {
 		return squeueStepList(ctx, env, w, c, p, now)
 	}
-	pr := p.printer(env, w, now)
+	pr := p.printer(env, now)
 	keys, sortErr := parseSortSpec(orDefault(p.sort, squeueSortDef))
 	tbl, err := c.JobTable(ctx, p.query(pr, keys))
 	if err != nil {
@@ -50,6 +50,7 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 		w.raw("slurm_load_jobs error: " + api.CodeInvalidJobID.Text() + "\n")
 		return 1
 	}
+	pr.reportBad(w)
 	if pr.usesColumn("cluster") {
 		if cfg, err := c.Config(ctx); err == nil {
 			pr.cluster = cfg.ClusterName
@@ -89,7 +90,7 @@ func squeueOnce(ctx context.Context, env *Env, w *output, c Controller, p *squeu
 }
 
 // printer parses the format in use, reporting invalid specifications.
-func (p *squeueParams) printer(env *Env, w *output, now time.Time) *jobPrinter {
+func (p *squeueParams) printer(env *Env, now time.Time) *jobPrinter {
 	pr := &jobPrinter{now: now.Unix(), tf: newTimeFormat(env, now), tasks: newTaskListFormat(env), noconvert: p.noconvert}
 	var bad []string
 	if p.formatSet {
@@ -103,12 +104,17 @@ func (p *squeueParams) printer(env *Env, w *output, now time.Time) *jobPrinter {
 		}
 		pr.items, bad = parseLongFormat(f, squeueColumns)
 	}
-	for _, s := range bad {
+	pr.bad = bad
+	return pr
+}
+
+// reportBad prints the format's invalid specifications.
+func (pr *jobPrinter) reportBad(w *output) {
+	for _, s := range pr.bad {
 		// A "%" at the end has no letter: Slurm's "%c" of '\0' ends
 		// its message there.
 		w.errf("Invalid job format specification: %s", strings.TrimRight(s, "\x00"))
 	}
-	return pr
 }
 
 // query is what squeue asks the controller for. With one job id (as

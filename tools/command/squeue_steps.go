@@ -128,8 +128,11 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 	} else {
 		items, bad = parseShortFormat(format, stepColumns{})
 	}
-	for _, s := range bad {
-		w.errf("Invalid job step format specification: %s", s)
+	// Slurm's squeue parses the format once the steps have loaded.
+	reportBad := func() {
+		for _, s := range bad {
+			w.errf("Invalid job step format specification: %s", s)
+		}
 	}
 	cluster := stepCluster(ctx, c, items)
 	if steps, ok, err := listSteps(ctx, c, now.Unix()); ok { // srun steps too (step_list.go)
@@ -137,6 +140,7 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 			w.raw("slurm_get_job_steps error: " + errText(err) + "\n")
 			return 1
 		}
+		reportBad()
 		for i := range steps {
 			steps[i].cluster = cluster
 		}
@@ -166,6 +170,7 @@ func squeueStepList(ctx context.Context, env *Env, w *output, c Controller, p *s
 		w.raw("slurm_get_job_steps error: " + err.Error() + "\n")
 		return 1
 	}
+	reportBad()
 	tf := newTimeFormat(env, now)
 	b := w.buf
 	if !p.noHeader {
