@@ -103,8 +103,9 @@ func parseLongFormat(format string, f fieldNamer) (items []item, bad []string) {
 		}
 		k, ok := f.long(strings.ToLower(name))
 		if !ok {
+			// Slurm adds an invalid field that prints only its suffix.
 			bad = append(bad, name)
-			it.field, it.suffix = -1, ""
+			it.field = -1
 		} else {
 			it.field = k
 		}

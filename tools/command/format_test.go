@@ -59,8 +59,9 @@ func TestParseFormats(t *testing.T) {
 			format: "JobArrayID:.18 ,name:8,name", long: true,
 			want: []item{{field: i, width: 18, right: true, suffix: " "}, {field: name, width: 8}, {field: name, width: 20}},
 		},
-		"unknown long name prints nothing": {
-			format: "name,frob:5", long: true, want: []item{{field: name, width: 20}, {field: -1, width: 5}},
+		"unknown long name prints its suffix only": {
+			// The peer's squeue -O 'Bogus:5|,JobID:6' heads "|JOBID ".
+			format: "name,frob:5|", long: true, want: []item{{field: name, width: 20}, {field: -1, width: 5, suffix: "|"}},
 			wantBad: []string{"frob"},
 		},
 	}
