@@ -1,6 +1,7 @@
 package command
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,7 +44,11 @@ func stateComplete(r *sinfoRec, _ *sinfoPrinter) string {
 		return "n/a"
 	}
 	n := r.first
-	s := strings.ToLower(n.State)
+	base := n.State
+	if base == api.NodeMixed && slices.Contains(n.StateFlags, api.FlagDrain) {
+		base = api.NodeAllocated // draining: never MIXED in sinfo (nodeStateNum)
+	}
+	s := strings.ToLower(base)
 	for _, f := range n.StateFlags {
 		s += "+" + strings.ToLower(f)
 	}

@@ -25,7 +25,10 @@ const (
 	flagPlanned = 1 << 21 // idle and kept for a pending job's reservation
 )
 
-// nodeStateNum is a node's state as Slurm's number.
+// nodeStateNum is a node's state as Slurm's number, as sinfo sees it:
+// sinfo makes a partly allocated node MIXED only when it is not draining
+// (its _query_server), so a draining one stays ALLOCATED ("-t mix" leaves
+// it out, StateComplete "allocated+drain") where scontrol shows MIXED+DRAIN.
 func nodeStateNum(n *api.Node) int {
 	s := map[string]int{api.NodeDown: stDown, api.NodeIdle: stIdle, api.NodeAllocated: stAllocated,
 		api.NodeMixed: stMixed, api.NodeFuture: stFuture}[n.State]
@@ -46,6 +49,9 @@ func nodeStateNum(n *api.Node) int {
 		case api.FlagPlanned:
 			s |= flagPlanned
 		}
+	}
+	if s&0xf == stMixed && s&flagDrain != 0 {
+		s = s&^0xf | stAllocated
 	}
 	return s
 }

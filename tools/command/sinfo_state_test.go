@@ -53,3 +53,20 @@ func TestSinfoStateSuffixes(t *testing.T) {
 		})
 	}
 }
+
+// TestSinfoDrainingNodeIsAllocated: sinfo makes a partly allocated node
+// MIXED only when it is not draining, so the peer's "sinfo -t mix" leaves
+// a draining node with free CPUs out and "-t alloc" lists it.
+func TestSinfoDrainingNodeIsAllocated(t *testing.T) {
+	n := api.Node{State: api.NodeMixed, StateFlags: []string{api.FlagDrain}, AllocCPUs: 2, CPUs: 64}
+	s := nodeStateNum(&n)
+	got := map[string]bool{"MIXED": sinfoStates["MIXED"](&n, s), "ALLOC": sinfoStates["ALLOC"](&n, s),
+		"DRAINING": sinfoStates["DRAINING"](&n, s)}
+	want := map[string]bool{"MIXED": false, "ALLOC": true, "DRAINING": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-t matches (-want +got):\n%s", diff)
+	}
+	if got := stateLong(s); got != "DRAINING" {
+		t.Errorf("state %q, want DRAINING", got)
+	}
+}
