@@ -81,6 +81,7 @@ type sinfoParams struct {
 	nodeFieldSize bool
 	noconvert     bool // --noconvert: counts without K, M, ...
 	json, yaml    bool // --json or --yaml: the last one given wins
+	items         []item
 }
 
 // Sinfo runs sinfo with args and returns its exit status.
@@ -93,6 +94,9 @@ func Sinfo(ctx context.Context, env *Env, args []string) int {
 	if p.json || p.yaml {
 		return w.exit(sinfoData(ctx, env, w, p.yaml))
 	}
+	// Slurm's sinfo parses its format with the options, so a bad one is
+	// reported first, and with -T too.
+	p.items = sinfoItems(w, p.format, p.long)
 	c, err := env.Dial(ctx)
 	if err != nil {
 		w.errf("%s", errText(err))
@@ -188,7 +192,9 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	case "noconvert":
 		p.noconvert = true
 	case "o":
-		p.format, p.long, p.formatSet = o.val, false, true
+		// -o and -O share one format in Slurm's sinfo, read as -O's
+		// names once any -O was given: "-O a -o b" parses b as names.
+		p.format, p.formatSet = o.val, true
 	case "O":
 		p.format, p.long, p.formatSet = o.val, true, true
 	case "p":
@@ -311,6 +317,12 @@ func (p *sinfoPrinter) cell(b []byte, it item, col *sinfoCol, r *sinfoRec) []byt
 	case col.nodeWide && p.nodeSize > 0:
 		width = p.nodeSize
 	}
+	if width < 0 {
+		// -O name:-8: sinfo's _print_str cuts into a buffer of
+		// width+1 bytes, which holds nothing; the peer prints no
+		// header and no values, only the suffix.
+		return b
+	}
 	if r == nil {
 		return pad(b, col.header, width, it.right, !col.hdrNoCut)
 	}
@@ -342,7 +354,7 @@ func sinfoOnce(ctx context.Context, env *Env, w *output, c Controller, p *sinfoP
 		parts.Partitions = slices.DeleteFunc(parts.Partitions, func(pt api.Partition) bool { return pt.HiddenFromCaller })
 	}
 	pr := &sinfoPrinter{tf: newTimeFormat(env, now), users: env.Users, noconvert: p.noconvert}
-	pr.items = sinfoItems(w, p.format, p.long)
+	pr.items = p.items
 	recs := p.records(pr, parts.Partitions, nodes.Nodes)
 	p.sortRecs(recs, p.matchFlags(pr), env.Users)
 	if p.partFieldSize {

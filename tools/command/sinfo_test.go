@@ -24,6 +24,12 @@ func TestSinfoSweepPeer(t *testing.T) { sinfoPeerCases(t, "testdata/peer/sinfo-s
 // drained so lines of two states share each partition.
 func TestSinfoSortPeer(t *testing.T) { sinfoPeerCases(t, "testdata/peer/sinfo-sort") }
 
+// TestSinfoS26Peer runs the cases of the December 1 display sweep: -O
+// fields of negative width, -o and -O sharing one format, an invalid -O
+// name's suffix, a draining node with free CPUs (allocated to sinfo, not
+// mixed) and a bad format beside -T.
+func TestSinfoS26Peer(t *testing.T) { sinfoPeerCases(t, "testdata/peer/sinfo-s26") }
+
 // sinfoRacedCases are recorded cases whose line order the peer did not
 // decide: sinfo reads each partition's nodes in a thread of its own and
 // the lines those threads add come in the order the threads run, which
