@@ -82,6 +82,9 @@ type sinfoParams struct {
 	noconvert     bool // --noconvert: counts without K, M, ...
 	json, yaml    bool // --json or --yaml: the last one given wins
 	items         []item
+	// optAll and optPart: -a and -p were given, which Slurm's sinfo
+	// refuses together (SINFO_ALL and SINFO_PARTITION too).
+	optAll, optPart bool
 }
 
 // Sinfo runs sinfo with args and returns its exit status.
@@ -128,17 +131,22 @@ func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 	if clustersFromEnv(env, w) {
 		return nil, 1, true
 	}
+	_, envAll := env.Getenv("SINFO_ALL")
+	envPart, envPartSet := env.Getenv("SINFO_PARTITION")
+	if envAll && envPartSet {
+		w.errf("Conflicting options, SINFO_ALL and SINFO_PARTITION, specified. Please choose one or the other.")
+		return nil, 1, true
+	}
 	// sinfo reads no operands and, unlike squeue, ignores them.
 	opts, _, err := getopt(env.prog("sinfo"), args, sinfoOpts)
 	if err != nil {
 		w.lines(err.(*usageError).lines)
 		return nil, 1, true
 	}
-	p := &sinfoParams{}
-	if v, ok := env.Getenv("SINFO_PARTITION"); ok {
-		p.partitions = strtok(v, ",")
+	p := &sinfoParams{all: envAll}
+	if envPartSet {
+		p.partitions = strtok(envPart, ",")
 	}
-	_, p.all = env.Getenv("SINFO_ALL")
 	if v, ok := env.Getenv("SINFO_SORT"); ok {
 		p.sort, p.sortSet = v, true
 	}
@@ -151,6 +159,10 @@ func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 		w.raw("sinfo: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
 		return nil, 1, true
 	}
+	if p.optAll && p.optPart {
+		w.errf("Conflicting options, -a and -p, specified. Please choose one or the other.")
+		return nil, 1, true
+	}
 	p.defaultFormat(env)
 	if p.reasons && p.states == nil {
 		p.states = []string{"DOWN", "FAIL", "DRAIN"}
@@ -161,7 +173,7 @@ func parseSinfo(env *Env, w *output, args []string) (*sinfoParams, int, bool) {
 func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	switch o.id {
 	case "a":
-		p.partitions, p.all = nil, true
+		p.partitions, p.all, p.optAll = nil, true, true
 	case "d":
 		p.dead = true
 	case "e":
@@ -198,7 +210,7 @@ func (p *sinfoParams) apply(w *output, o option) (stop bool, code int) {
 	case "O":
 		p.format, p.long, p.formatSet = o.val, true, true
 	case "p":
-		p.partitions = strtok(o.val, ",")
+		p.partitions, p.optPart = strtok(o.val, ","), true
 	case "r":
 		p.responding = true
 	case "R":

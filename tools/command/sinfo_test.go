@@ -108,3 +108,29 @@ func sortedLines(s string) []string {
 	slices.Sort(lines)
 	return lines
 }
+
+// TestSinfoAllAndPartitionFromEnv: SINFO_ALL with SINFO_PARTITION is a
+// conflict, as -a with -p is; either with the other's option is not.
+func TestSinfoAllAndPartitionFromEnv(t *testing.T) {
+	const conflict = "sinfo: error: Conflicting options, SINFO_ALL and SINFO_PARTITION, specified. Please choose one or the other.\n"
+	cases := map[string]struct {
+		env    []string
+		args   []string
+		code   int
+		stderr string
+	}{
+		"both variables":      {env: []string{"SINFO_ALL=1", "SINFO_PARTITION=batch"}, code: 1, stderr: conflict},
+		"SINFO_ALL with -p":   {env: []string{"SINFO_ALL=1"}, args: []string{"-p", "batch"}},
+		"SINFO_PARTITION, -a": {env: []string{"SINFO_PARTITION=batch"}, args: []string{"-a"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			te := newTestEnv(&fakeController{now: 1795990100}, 1795990100)
+			te.Environ = append(te.Environ, tc.env...)
+			code := Sinfo(context.Background(), te.Env, append(tc.args, "-h"))
+			if code != tc.code || te.stderr.String() != tc.stderr {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, te.stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+}
