@@ -138,8 +138,12 @@ func TestScontrolListpids(t *testing.T) {
 			stderr: "There are no steps for job 14700 on node cpu001.\n"},
 		"a missing step": {args: []string{"listpids", "14609.5", "cpu001"}, code: 1, stdout: header,
 			stderr: "StepId=14609.5 does not exist on node cpu001.\n"},
+		// Slurm says a job "does not exist" only when the host runs no
+		// step at all (cpu002 here, and a node with no daemon).
 		"an unknown job, no node": {args: []string{"listpids", "99999"}, code: 1, stdout: header,
-			stderr: "JobId=99999 does not exist on node (null).\n"},
+			stderr: "There are no steps for job 99999 on node (null).\n"},
+		"an unknown job, no steps on the node": {args: []string{"listpids", "99999", "cpu002"}, code: 1, stdout: header,
+			stderr: "JobId=99999 does not exist on node cpu002.\n"},
 		"nothing here":  {args: []string{"listpids", "", "cpu002"}, code: 1, stdout: header, stderr: "No job steps exist on this node.\n"},
 		"not a job id":  {args: []string{"listpids", "abc"}, code: 1, stderr: "\"abc\" does not look like a jobid\n"},
 		"batch is text": {args: []string{"listpids", "14609.batch"}, stdout: header, stderr: "\"14609.batch\" does not look like a stepid\n"},

@@ -91,22 +91,11 @@ func (s *scontrol) listpids(argv []string) {
 }
 
 // printPids asks each daemon in socks and prints the rows, then Slurm's
-// message when nothing matched.
+// message when nothing matched: with no step at all on the host (Slurm's
+// stepd_available finds none) the job or step "does not exist", else the
+// job has no steps there.
 func (s *scontrol) printPids(socks []nodeSocket, req *api.PidsRequest, node string) {
-	knownJob, knownStep, rows := false, false, 0
-	for _, sk := range socks {
-		resp, err := nodePids(s.ctx, sk.path, req)
-		if err != nil {
-			s.w.raw("scontrol: error: " + sk.node + ": " + errText(err) + "\n")
-			continue
-		}
-		knownJob = knownJob || resp.KnownJob
-		knownStep = knownStep || resp.KnownStep
-		for _, p := range resp.Procs {
-			rows++
-			s.w.printf("%-8d %-8d %-8s %-7s %-8s\n", p.PID, p.JobID, p.Step, taskID(p.LocalID), taskID(p.GlobalID))
-		}
-	}
+	rows := s.pidRows(socks, req, true)
 	where := node
 	if where == "" {
 		where = "(null)"
@@ -115,13 +104,35 @@ func (s *scontrol) printPids(socks []nodeSocket, req *api.PidsRequest, node stri
 	case rows > 0:
 	case req.JobID == 0:
 		s.fail("No job steps exist on this node.\n")
-	case !knownJob:
+	case s.pidRows(socks, &api.PidsRequest{}, false) == 0 && req.Step == "":
 		s.fail("JobId=%d does not exist on node %s.\n", req.JobID, where)
-	case req.Step != "" && !knownStep:
+	case req.Step != "":
 		s.fail("StepId=%d.%s does not exist on node %s.\n", req.JobID, req.Step, where)
-	case req.Step == "":
+	default:
 		s.fail("There are no steps for job %d on node %s.\n", req.JobID, where)
 	}
+}
+
+// pidRows asks each daemon in socks for req's processes and counts them,
+// printing them (and the daemons' errors) when print is set.
+func (s *scontrol) pidRows(socks []nodeSocket, req *api.PidsRequest, print bool) int {
+	rows := 0
+	for _, sk := range socks {
+		resp, err := nodePids(s.ctx, sk.path, req)
+		if err != nil {
+			if print {
+				s.w.raw("scontrol: error: " + sk.node + ": " + errText(err) + "\n")
+			}
+			continue
+		}
+		rows += len(resp.Procs)
+		for _, p := range resp.Procs {
+			if print {
+				s.w.printf("%-8d %-8d %-8s %-7s %-8s\n", p.PID, p.JobID, p.Step, taskID(p.LocalID), taskID(p.GlobalID))
+			}
+		}
+	}
+	return rows
 }
 
 func taskID(n int) string {
