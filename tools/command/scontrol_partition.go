@@ -245,21 +245,22 @@ func (s *scontrol) createPartition(args []string) {
 // deletePartition is scontrol delete partition=NAME (or "partition
 // NAME"); arg is the words after delete.
 func (s *scontrol) deletePartition(args []string) {
-	tag, name, ok := strings.Cut(args[0], "=")
-	shown := args[0]
+	_, name, ok := strings.Cut(args[0], "=")
 	if !ok {
 		if len(args) < 2 {
 			s.fail("scontrol: error: Proper format is 'delete <ENTITY>=<ID>' or 'delete <ENTITY> <ID>'\n")
 			return
 		}
-		name, shown = args[1], tag+" "+args[1]
+		name = args[1]
 	}
 	pc, ok := s.partController()
 	if !ok {
 		return
 	}
 	if err := pc.DeletePartition(s.ctx, &api.PartitionDelete{Name: name}); err != nil {
-		s.fail("delete_partition %s: %s\n", shown, errText(err))
+		// Slurm names the first word after delete: "delete_partition
+		// partition: ..." for "delete partition x".
+		s.fail("delete_partition %s: %s\n", args[0], errText(err))
 	}
 }
 

@@ -92,6 +92,8 @@ func TestScontrolPartitionMessages(t *testing.T) {
 			"delete_partition partition=nosuch: Invalid partition name specified\n"},
 		"delete one in use": {[]string{"delete", "partition=busy"}, 1,
 			"delete_partition partition=busy: Partition is in use\n"},
+		"delete an unknown after a space": {[]string{"delete", "partition", "nosuch"}, 1,
+			"delete_partition partition: Invalid partition name specified\n"},
 		"delete without a name": {[]string{"delete", "partition"}, 1,
 			"scontrol: error: Proper format is 'delete <ENTITY>=<ID>' or 'delete <ENTITY> <ID>'\n"},
 		"delete NAME after a space": {[]string{"delete", "PartitionName", "batch"}, 0, ""},
