@@ -188,6 +188,8 @@ func TestScontrolUnsupported(t *testing.T) {
 		"completing, none":     {args: []string{"completing"}},
 		"an unknown word":      {args: []string{"foo"}, code: 1, stderr: "invalid keyword: foo\n"},
 		"takeover":             {args: []string{"takeover"}, code: 1, stderr: "slurm_takeover error: no backup controller defined\n"},
+		"takeover an index":    {args: []string{"takeover", "bogus"}, code: 1, stderr: "takeover: invalid backup controller index (0)\n"},
+		"takeover two":         {args: []string{"takeover", "1", "2"}, code: 1, stderr: "takeover: too many arguments\n"},
 		"show an unknown word": {args: []string{"show", "bogus"}, code: 1, stderr: "invalid entity:bogus for keyword:show \n"},
 	}
 	for name, tc := range tests {

@@ -72,7 +72,16 @@ func (s *scontrol) unsupported(argv []string) bool {
 			s.fail("slurm_set_schedlog_level error: Loam has no scheduler log (SlurmSchedLogFile); use setdebug\n")
 		}
 	case abbrev(tag, "takeover", 8):
-		s.fail("slurm_takeover error: no backup controller defined\n")
+		// Slurm checks the arguments against its controller count
+		// first; Loam has one controller, so no index is valid.
+		switch {
+		case len(argv) > 2:
+			s.fail("%s: too many arguments\n", tag)
+		case len(argv) == 2:
+			s.fail("%s: invalid backup controller index (%d)\n", tag, cAtoi(argv[1]))
+		default:
+			s.fail("slurm_takeover error: no backup controller defined\n")
+		}
 	default:
 		return false
 	}
