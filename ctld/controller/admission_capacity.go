@@ -202,7 +202,15 @@ func fitsPartition(cs *confState, p *slurmconf.Partition, d demand) *api.Error {
 		return api.NewError(api.CodeNodeConfigUnavailable)
 	}
 	if d.nodes > len(nodes) {
-		return api.Errorf(api.CodeInvalidNodeCount, "%d nodes requested: partition %s has %d nodes that can hold the job's share", d.nodes, p.Name, len(nodes))
+		// More nodes than the partition has pend in Slurm
+		// (PartitionNodeLimit), refused here (R1); a count within the
+		// partition that its features, GPUs or memory narrow below
+		// is refused by slurmctld too, as an unavailable configuration.
+		code := api.CodeInvalidNodeCount
+		if d.nodes <= len(p.Nodes) {
+			code = api.CodeNodeConfigUnavailable
+		}
+		return api.Errorf(code, "%d nodes requested: partition %s has %d nodes that can hold the job's share", d.nodes, p.Name, len(nodes))
 	}
 	if d.contiguous && longestRun(cs.conf, nodes) < d.nodes { // admission_contiguous.go
 		return api.NewError(api.CodeNodeConfigUnavailable)

@@ -61,6 +61,11 @@ func TestPreCheck(t *testing.T) {
 		"a job that fits": {},
 		"-N 999 is refused, not left pending": {
 			mod: func(r *job.Request) { r.MinNodes, r.NodesSet = 999, true }, wantCode: api.CodeInvalidNodeCount},
+		// Within the partition's 6 nodes but beyond its 4 GPU nodes: the
+		// peer's slurmctld refuses -N36 --gres=gpu:1 on its 32 GPU
+		// nodes of 40 as an unavailable configuration.
+		"-N5 --gres=gpu:1 is more nodes than have GPUs": {
+			mod: func(r *job.Request) { r.MinNodes, r.NodesSet, r.GRES = 5, true, gpus(1) }, wantCode: api.CodeNodeConfigUnavailable},
 		"-n 100000 is refused": {
 			mod: func(r *job.Request) { r.NTasks = 100000 }, wantCode: api.CodeTooManyCPUs},
 		"-n 70 spreads over two nodes and fits": {
