@@ -259,6 +259,9 @@ func (c *cycle) jobSize(j *jobInfo) float64 {
 	if nodes == 0 {
 		nodes, cpus = max(j.p.Shape.Nodes, 1), max(j.p.Shape.CPUs, 1)
 	}
+	// An --exclusive demand counts no CPUs of its own (it takes whole
+	// nodes); slurmctld's job size reads its minimum, a CPU a node.
+	cpus = max(cpus, nodes)
 	var s float64
 	if c.totalN > 0 {
 		s += math.Min(1, float64(nodes)/float64(c.totalN))

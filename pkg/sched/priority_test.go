@@ -145,6 +145,28 @@ func TestJobSizeCountsDownNodes(t *testing.T) {
 	}
 }
 
+// TestJobSizeOfExclusive: an --exclusive job asks for no CPUs of its own;
+// slurmctld's job size reads its minimum of a CPU a node, so -N2
+// --exclusive of 4 nodes of 64 CPUs is (2/4 + 2/256)/2, as the peer's
+// 483 for -N38 --exclusive on 40 nodes and 2,304 CPUs.
+func TestJobSizeOfExclusive(t *testing.T) {
+	cfg := schedtest.Config()
+	cfg.Priority = sched.PriorityConfig{WeightJobSize: 1000, MaxAge: time.Hour}
+	cfg.Partitions = []sched.Partition{schedtest.Partition("normal", "n[1-4]").Build()}
+	job := schedtest.Job("j1").Nodes(2).Exclusive().Build()
+	snap := &sched.Snapshot{Now: schedtest.Epoch, Nodes: schedtest.Nodes("n[1-4]").Build(), Pending: []sched.PendingJob{job}}
+	for i := range snap.Nodes {
+		snap.Nodes[i].State = sched.NodeDrain // pending, not started
+	}
+	plan := sched.New(cfg).Cycle(snap)
+	if len(plan.Priorities) != 1 {
+		t.Fatalf("got %d priority changes, want 1", len(plan.Priorities))
+	}
+	if diff := cmp.Diff(1000*(2.0/4+2.0/256)/2, plan.Priorities[0].Factors.JobSize, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("job size (-want +got):\n%s", diff)
+	}
+}
+
 // TestFairTree checks the Slurm baselines' fair-share factor: tenants rank
 // by shares over usage, their users depth first under them, and the k-th
 // user of N gets (N-k+1)/N.
