@@ -157,7 +157,26 @@ func (f *jobFormatter) timeLines(b []byte, j *api.Job, sep string) []byte {
 		st = f.time(j.SuspendTime)
 	}
 	b = append(b, "SuspendTime="+st+" SecsPreSuspend="+strconv.FormatInt(j.SecsPreSuspend, 10)...)
-	return append(b, " LastSchedEval="+f.time(j.LastSchedEval)+" Scheduler=Main"+sep...)
+	return append(b, " LastSchedEval="+f.time(j.LastSchedEval)+" Scheduler="+schedulerOf(j)+sep...)
+}
+
+// schedulerOf is slurmctld's Scheduler= for a job: a pending job its
+// backfill pass tries to place (every few seconds) shows "Backfill:*", as
+// the peer's pending jobs waiting on resources do all the time; one the
+// pass skips (held, waiting on a dependency, a begin time, its array's
+// throttle or its partition) and a job that started show "Main".
+func schedulerOf(j *api.Job) string {
+	if j.JobState != job.Pending || j.LastSchedEval == 0 {
+		return "Main"
+	}
+	switch j.StateReason {
+	case job.ReasonNone, job.ReasonJobHeldUser, job.ReasonJobHeldAdmin, job.ReasonJobHoldMaxRequeue,
+		job.ReasonDependency, job.ReasonDependencyNeverSatisfied, job.ReasonBeginTime, job.ReasonJobArrayTaskLimit,
+		job.ReasonPartitionDown, job.ReasonPartitionInactive, job.ReasonPartitionTimeLimit,
+		job.ReasonPartitionNodeLimit, job.ReasonPartitionConfig, job.ReasonBadConstraints:
+		return "Main"
+	}
+	return "Backfill:*"
 }
 
 // roundMinutes keeps UNLIMITED and whole minutes, as Slurm stores limits.
