@@ -69,3 +69,23 @@ func TestS16EndedBeforeRunTasks(t *testing.T) {
 		t.Errorf("tasks (-want +got):\n%s", diff)
 	}
 }
+
+// TestLastSchedEvalOfPendingJobs: as on the peer, a pending job the
+// scheduler keeps trying to place shows the latest pass as LastSchedEval;
+// a held one keeps its submit time.
+func TestLastSchedEvalOfPendingJobs(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	submit := h.clock.Now().Unix()
+	big := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.MinNodes, r.NodesSet = 2, true }))
+	held := h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true }))
+	h.cycle()
+	h.clock.Advance(time.Minute)
+	h.cycle()
+	pass := h.clock.Now().Unix()
+	got := map[string]int64{"waiting": h.job(fmt.Sprint(big)).LastSchedEval, "held": h.job(fmt.Sprint(held)).LastSchedEval}
+	want := map[string]int64{"waiting": pass, "held": submit}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LastSchedEval (-want +got):\n%s", diff)
+	}
+}

@@ -108,6 +108,7 @@ type Controller struct {
 	trig       triggers          // event triggers (trigger.go); own lock
 	evSeq      map[string]uint64 // last applied event per node daemon
 	cycleNo    uint64
+	cycleAt    int64 // unix time of the latest scheduling cycle (a pending job's LastSchedEval)
 
 	resvScripts resvScriptsRan // ResvProlog/ResvEpilog started (advresv_scripts.go); under mu
 

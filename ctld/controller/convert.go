@@ -77,6 +77,11 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 		j.StartTime = unix(c.obs.est.startOf(r))
 	}
 	slurmTimes(j, st, r.pending())
+	if r.pending() && j.StateReason.BackfillTried() && c.cycleAt > j.LastSchedEval {
+		// slurmctld's backfill pass evaluates such a job every few
+		// seconds; Loam's cycle does.
+		j.LastSchedEval = c.cycleAt
+	}
 	fillSuspension(j, st) // suspend.go
 	// An interactive allocation (salloc, srun) has no batch script.
 	j.ExitCode, j.BatchFlag, j.Restarts, j.Requeue = st.ExitCode, q.Script != "", st.Restarts, st.Requeue

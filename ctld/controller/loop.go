@@ -102,6 +102,7 @@ func (c *Controller) runCycle() {
 			}
 		}()
 		c.cycleNo++
+		c.cycleAt = unix(c.now())
 		c.advBeforeCycle(&b) // admin reservations: expire, hand to the engine
 		res := c.eng.Cycle(c.now())
 		c.applyCycle(&b, res)

@@ -78,3 +78,19 @@ const (
 
 // String returns the reason as squeue prints it.
 func (r Reason) String() string { return string(r) }
+
+// BackfillTried reports whether slurmctld's backfill pass keeps trying to
+// place a job pending for this reason: it skips held jobs, jobs waiting
+// on a dependency, a begin time, their array's throttle or their
+// partition, and those not yet looked at. scontrol shows such a job
+// Scheduler=Backfill:* and its LastSchedEval as that pass's time.
+func (r Reason) BackfillTried() bool {
+	switch r {
+	case ReasonNone, ReasonJobHeldUser, ReasonJobHeldAdmin, ReasonJobHoldMaxRequeue,
+		ReasonDependency, ReasonDependencyNeverSatisfied, ReasonBeginTime, ReasonJobArrayTaskLimit,
+		ReasonPartitionDown, ReasonPartitionInactive, ReasonPartitionTimeLimit,
+		ReasonPartitionNodeLimit, ReasonPartitionConfig, ReasonBadConstraints:
+		return false
+	}
+	return true
+}

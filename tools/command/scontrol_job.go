@@ -162,18 +162,10 @@ func (f *jobFormatter) timeLines(b []byte, j *api.Job, sep string) []byte {
 
 // schedulerOf is slurmctld's Scheduler= for a job: a pending job its
 // backfill pass tries to place (every few seconds) shows "Backfill:*", as
-// the peer's pending jobs waiting on resources do all the time; one the
-// pass skips (held, waiting on a dependency, a begin time, its array's
-// throttle or its partition) and a job that started show "Main".
+// the peer's pending jobs waiting on resources do all the time; a job the
+// pass skips and a job that started show "Main".
 func schedulerOf(j *api.Job) string {
-	if j.JobState != job.Pending || j.LastSchedEval == 0 {
-		return "Main"
-	}
-	switch j.StateReason {
-	case job.ReasonNone, job.ReasonJobHeldUser, job.ReasonJobHeldAdmin, job.ReasonJobHoldMaxRequeue,
-		job.ReasonDependency, job.ReasonDependencyNeverSatisfied, job.ReasonBeginTime, job.ReasonJobArrayTaskLimit,
-		job.ReasonPartitionDown, job.ReasonPartitionInactive, job.ReasonPartitionTimeLimit,
-		job.ReasonPartitionNodeLimit, job.ReasonPartitionConfig, job.ReasonBadConstraints:
+	if j.JobState != job.Pending || j.LastSchedEval == 0 || !j.StateReason.BackfillTried() {
 		return "Main"
 	}
 	return "Backfill:*"
