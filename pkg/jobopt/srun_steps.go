@@ -1,6 +1,7 @@
 package jobopt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,16 @@ func (b *builder) arbitraryHosts(st *srunState) error {
 	if b.req.NodeList == "" {
 		file, ok := b.p.getenv("SLURM_HOSTFILE")
 		if !ok || file == "" {
-			return nil // verifyDistribution says -w is needed
+			// srun counts the tasks from the (empty) list unless -n
+			// was an option: "invalid number of tasks (-n 0)" comes
+			// first; with -n, verifyDistribution says -w is needed.
+			if v, ok := b.passed["ntasks"]; !ok || v.src == fromEnv {
+				return b.exitError("invalid number of tasks (-n 0)")
+			}
+			if st.JobID != 0 {
+				return b.exitError(fmt.Sprintf("You asked for %d tasks but hostlist specified 0 nodes", b.req.NTasks))
+			}
+			return nil
 		}
 		list, err := readHostFile(file, b.p.Cwd)
 		if err != nil {
@@ -32,6 +42,11 @@ func (b *builder) arbitraryHosts(st *srunState) error {
 		return b.exitError("Invalid node list \"" + b.req.NodeList + "\": " + err.Error())
 	}
 	st.TaskHosts = hosts
+	// In a job, srun's job_step_create_allocation wants a host for
+	// each task (the allocation path asks -w for one instead).
+	if v, ok := b.passed["ntasks"]; ok && v.src != fromEnv && st.JobID != 0 && b.req.NTasks != len(hosts) {
+		return b.exitError(fmt.Sprintf("You asked for %d tasks but hostlist specified %d nodes", b.req.NTasks, len(hosts)))
+	}
 	return nil
 }
 

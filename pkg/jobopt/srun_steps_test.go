@@ -46,8 +46,18 @@ func TestSrunStepSharingOptions(t *testing.T) {
 		"-m arbitrary -w keeps the -w order": {args: []string{"-m", "arbitrary", "-w", "cpu002,cpu001,cpu002", "true"},
 			want: shape{TaskHosts: []string{"cpu002", "cpu001", "cpu002"}, NodeList: "cpu[001-002]"}},
 		"SLURM_HOSTFILE without -m arbitrary is not read": {env: []string{"SLURM_HOSTFILE=" + hostfile}, args: []string{"true"}},
+		// The peer's srun counts the tasks from the empty list first
+		// unless -n is an option (SLURM_NTASKS does not count).
 		"-m arbitrary without -w nor SLURM_HOSTFILE": {args: []string{"-m", "arbitrary", "true"},
-			wantLines: []string{"srun: error: With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option"}},
+			wantLines: []string{"srun: error: invalid number of tasks (-n 0)"}},
+		"-m arbitrary with SLURM_NTASKS only": {env: []string{"SLURM_NTASKS=2"}, args: []string{"-m", "arbitrary", "true"},
+			wantLines: []string{"srun: error: invalid number of tasks (-n 0)"}},
+		// In a job the step wants a host a task (outside one, the
+		// allocation wants -w: srun_test.go).
+		"-m arbitrary -n2 without -w": {args: []string{"-m", "arbitrary", "-n2", "true"},
+			wantLines: []string{"srun: error: You asked for 2 tasks but hostlist specified 0 nodes"}},
+		"-m arbitrary -n3 -w of two": {args: []string{"-m", "arbitrary", "-n3", "-w", "cpu002,cpu001", "true"},
+			wantLines: []string{"srun: error: You asked for 3 tasks but hostlist specified 2 nodes"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
