@@ -271,8 +271,10 @@ func stepGPUs(a api.NodeAllocation, tasks, share int, req *api.StepCreateRequest
 
 // stepGRES refuses GPUs asked for a step of a job that has none, with
 // the line Slurm's srun prints before its refusal, and --cpus-per-gpu
-// there without it (the peer's srun --cpus-per-gpu=2, or any srun in an
-// sbatch --cpus-per-gpu=2 job without GPUs).
+// there: with that line when it was the step's own option in a batch
+// job or allocation (the peer's sbatch --wrap "srun --cpus-per-gpu=1"),
+// without it when inherited (any srun in an sbatch --cpus-per-gpu=2 job
+// without GPUs) or in srun's own allocation (srun --cpus-per-gpu=2).
 func stepGRES(alloc []api.NodeAllocation, req *api.StepCreateRequest) *api.Error {
 	gpus := req.GPUs > 0 || req.GPUsPerNode > 0 || req.GPUsPerTask > 0
 	if !gpus && req.CPUsPerGPU <= 0 {
@@ -283,11 +285,10 @@ func stepGRES(alloc []api.NodeAllocation, req *api.StepCreateRequest) *api.Error
 			return nil
 		}
 	}
-	if !gpus {
-		return api.NewError(api.CodeInvalidGRES)
-	}
 	e := api.NewError(api.CodeInvalidGRES)
-	e.Detail = "Step requested GRES but job doesn't have GRES"
+	if gpus || req.CPUsPerGPUGiven && !req.OwnAllocation {
+		e.Detail = "Step requested GRES but job doesn't have GRES"
+	}
 	return e
 }
 

@@ -124,3 +124,27 @@ func withMem(alloc []api.NodeAllocation, mb int64) []api.NodeAllocation {
 	}
 	return out
 }
+
+// TestStepGRESDetail: srun says why a step of a job without GPUs is
+// refused when it asked for GPUs, or gave --cpus-per-gpu itself in a job
+// it did not allocate; the peer prints no reason for an inherited
+// SLURM_CPUS_PER_GPU or for srun's own allocation.
+func TestStepGRESDetail(t *testing.T) {
+	const why = "Step requested GRES but job doesn't have GRES"
+	noGPUs := []api.NodeAllocation{{Node: "n01", CPUs: 8}}
+	tests := map[string]struct {
+		req  api.StepCreateRequest
+		want string
+	}{
+		"GPUs":                           {api.StepCreateRequest{GPUs: 1}, why},
+		"--cpus-per-gpu given":           {api.StepCreateRequest{CPUsPerGPU: 1, CPUsPerGPUGiven: true}, why},
+		"--cpus-per-gpu inherited":       {api.StepCreateRequest{CPUsPerGPU: 2}, ""},
+		"--cpus-per-gpu, own allocation": {api.StepCreateRequest{CPUsPerGPU: 2, CPUsPerGPUGiven: true, OwnAllocation: true}, ""},
+	}
+	for name, tc := range tests {
+		e := stepGRES(noGPUs, &tc.req)
+		if e == nil || e.Code != api.CodeInvalidGRES || e.Detail != tc.want {
+			t.Errorf("%s: %+v, want %s with detail %q", name, e, api.CodeInvalidGRES, tc.want)
+		}
+	}
+}

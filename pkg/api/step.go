@@ -51,6 +51,10 @@ type StepCreateRequest struct {
 	// CPUsPerGPU is --cpus-per-gpu (or SLURM_CPUS_PER_GPU): a step of a
 	// job without GPUs is refused for it, as Slurm refuses it.
 	CPUsPerGPU int `json:"cpus_per_gpu,omitempty"`
+	// CPUsPerGPUGiven: CPUsPerGPU was an srun option, not inherited from
+	// the job's SLURM_CPUS_PER_GPU; only then does a step of a job in
+	// its own right say why it is refused.
+	CPUsPerGPUGiven bool `json:"cpus_per_gpu_given,omitempty"`
 	// MemPerNode (--mem) and MemPerCPU (--mem-per-cpu) are the step's
 	// memory in MB (0: not given); it must fit in the job's memory on
 	// each of its nodes.

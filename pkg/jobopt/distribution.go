@@ -87,12 +87,19 @@ func setTmp(b *builder, v value) error {
 }
 
 // verifyDistribution applies the checks Slurm makes once every option
-// is read: -m arbitrary needs -w, and --cpus-per-gpu excludes
-// --cpus-per-task (either from the environment too).
+// is read: -m arbitrary needs -w.
 func (b *builder) verifyDistribution() error {
 	if b.arbitrary && b.req.NodeList == "" {
 		return b.exitError("With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option")
 	}
+	return nil
+}
+
+// verifyCPUsPerGPU is the check of Slurm's job GRES validation that
+// --cpus-per-gpu excludes --cpus-per-task (either from the environment
+// too). sbatch, salloc and an srun that allocates make it; a step in a
+// job does not (the peer runs srun -c1 --cpus-per-gpu=1 in a job).
+func (b *builder) verifyCPUsPerGPU() error {
 	// Slurm checks this in its GRES validation, after the tasks
 	// --ntasks-per-gpu counts from: without them that refusal comes first
 	// (the peer's sbatch -c3 --cpus-per-gpu=2 --ntasks-per-gpu=2).

@@ -41,6 +41,9 @@ type StepOptions struct {
 	Exact bool
 	// Overlap (--overlap) shares the CPUs and GPUs other steps hold.
 	Overlap bool
+	// CPUsPerGPUGiven: --cpus-per-gpu was an option, not inherited
+	// from SLURM_CPUS_PER_GPU (a step refused for it says why only then).
+	CPUsPerGPUGiven bool
 	// Relative (-r) is the allocation's node the step starts at (nil: not
 	// given); NodesOnCommandLine says -N was an option, not SLURM_NNODES
 	// (srun's -r error names which).
@@ -208,6 +211,14 @@ func (b *builder) verifyStep(st *srunState) error {
 	}
 	if err := b.verifyDistribution(); err != nil {
 		return err
+	}
+	if st.JobID == 0 {
+		if err := b.verifyCPUsPerGPU(); err != nil {
+			return err
+		}
+	}
+	if v, ok := b.passed["cpus-per-gpu"]; ok && v.src != fromEnv {
+		st.CPUsPerGPUGiven = true
 	}
 	b.verifyHint() // layout.go
 	hosts, err := b.nodeListHosts()

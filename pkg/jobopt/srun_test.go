@@ -321,3 +321,30 @@ func TestSrunMPI(t *testing.T) {
 		})
 	}
 }
+
+// TestSrunCPUsPerGPUInAJob: the step in a job skips the job GRES check
+// that --cpus-per-gpu excludes -c (the peer runs srun -c1
+// --cpus-per-gpu=1 in a job), and records whether --cpus-per-gpu was an
+// option or the job's SLURM_CPUS_PER_GPU.
+func TestSrunCPUsPerGPUInAJob(t *testing.T) {
+	tests := map[string]struct {
+		env   []string
+		args  []string
+		given bool
+	}{
+		"an option":         {env: insideJob, args: []string{"-c1", "--cpus-per-gpu=1", "true"}, given: true},
+		"from the job only": {env: append([]string{"SLURM_CPUS_PER_GPU=2"}, insideJob...), args: []string{"true"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := &Parser{Env: tc.env, Cwd: "/work"}
+			got, err := p.Srun(tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Step.CPUsPerGPUGiven != tc.given {
+				t.Errorf("CPUsPerGPUGiven = %v, want %v", got.Step.CPUsPerGPUGiven, tc.given)
+			}
+		})
+	}
+}

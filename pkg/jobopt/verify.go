@@ -31,6 +31,9 @@ func (b *builder) verify(cl *CommandLine) error {
 	if err := b.verifyDistribution(); err != nil {
 		return err
 	}
+	if err := b.verifyCPUsPerGPU(); err != nil {
+		return err
+	}
 	if b.quiet && b.verbose > 0 {
 		deferred = append(deferred, b.errLine("don't specify both --verbose (-v) and --quiet (-Q)"))
 	}
