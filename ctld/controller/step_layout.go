@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
@@ -188,13 +187,17 @@ func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *
 	}
 	n = min(n, tasks)
 	cpt := max(req.CPUsPerTask, 1)
+	// As Slurm's step layout: the step's CPUs in all must hold its
+	// tasks, and each node takes as many tasks as its CPUs hold, at
+	// least one (a node of an uneven allocation that holds less than a
+	// task runs one anyway: the peer's -n3 -c2 in a 7,1 job runs 2,1).
 	capacity := make([]int, n)
-	total := 0
+	cpus := 0
 	for i := range capacity {
-		capacity[i] = nodes[i].CPUs / cpt
-		total += capacity[i]
+		capacity[i] = max(nodes[i].CPUs/cpt, 1)
+		cpus += nodes[i].CPUs
 	}
-	if !req.Overcommit && (total < tasks || slices.Contains(capacity, 0)) {
+	if !req.Overcommit && tasks*cpt > cpus {
 		return nil, api.NewError(api.CodeTooManyCPUs)
 	}
 	counts := make([]int, n)

@@ -148,3 +148,32 @@ func TestStepGRESDetail(t *testing.T) {
 		}
 	}
 }
+
+// TestStepTasksOnUnevenNodes: in a job of 7 and 1 CPUs (-n8 on two
+// nodes) the peer's steps fit by the CPUs in all, each node taking a task
+// even when it holds less than one: -n3 -c2 runs 2,1, -n4 -c2 3,1, -n2
+// -c4 1,1; -n2 -c7 asks for more than the job's 8.
+func TestStepTasksOnUnevenNodes(t *testing.T) {
+	uneven := []api.NodeAllocation{{Node: "n01", CPUs: 7}, {Node: "n02", CPUs: 1}}
+	tests := map[string]struct {
+		nodes      []api.NodeAllocation
+		tasks, cpt int
+		want       []int
+	}{
+		"-n3 -c2":     {uneven, 3, 2, []int{2, 1}},
+		"-n4 -c2":     {uneven, 4, 2, []int{3, 1}},
+		"-n2 -c4":     {uneven, 2, 4, []int{1, 1}},
+		"-n8":         {uneven, 8, 1, []int{7, 1}},
+		"-n2 -c7":     {uneven, 2, 7, nil},
+		"-N1 -n4 -c2": {uneven[:1], 4, 2, nil},
+	}
+	for name, tc := range tests {
+		got, aerr := stepTasks(tc.nodes, &api.StepCreateRequest{NTasks: tc.tasks, CPUsPerTask: tc.cpt})
+		switch {
+		case tc.want == nil && (aerr == nil || aerr.Code != api.CodeTooManyCPUs):
+			t.Errorf("%s: %v %v, want %s", name, got, aerr, api.CodeTooManyCPUs)
+		case tc.want != nil && (aerr != nil || !slices.Equal(got, tc.want)):
+			t.Errorf("%s: %v %v, want %v", name, got, aerr, tc.want)
+		}
+	}
+}

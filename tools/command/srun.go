@@ -259,6 +259,16 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
 	}
+	if r.allocator == nil && q.MaxNodes > q.MinNodes && r.jobNodes > 0 {
+		// A -N range in a job takes as many of the job's nodes as it
+		// allows, no more than the tasks: the peer runs -N1-2 -n2 in a
+		// two-node job on both (1(x2)), -n7 as 6,1.
+		n := min(q.MaxNodes, r.jobNodes-r.excludedInJob(q.Exclude))
+		if q.NTasks > 0 {
+			n = min(n, q.NTasks)
+		}
+		req.Nodes = max(n, q.MinNodes)
+	}
 	if r.allocator != nil && q.MaxNodes > q.MinNodes {
 		// srun -N1-2 in its own allocation runs on every node it was
 		// given, without -n a task on each: the peer runs -N1-2 on 2
