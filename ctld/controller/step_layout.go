@@ -185,6 +185,21 @@ func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *
 	case tasks < 0:
 		return nil, api.NewError(api.CodeBadTaskCount)
 	}
+	if req.TasksPerGPU > 0 {
+		// slurmctld's _handle_ntasks_per_tres_step: a task for every
+		// --ntasks-per-gpu of the step's GPUs at least (the peer's -n1
+		// --ntasks-per-gpu=1 in a 4-GPU job runs 4 tasks).
+		gpus := req.GPUs
+		switch {
+		case req.GPUsPerNode > 0:
+			gpus = req.GPUsPerNode * n
+		case gpus == 0:
+			for _, a := range nodes {
+				gpus += len(a.GPUs)
+			}
+		}
+		tasks = max(tasks, gpus*req.TasksPerGPU)
+	}
 	n = min(n, tasks)
 	cpt := max(req.CPUsPerTask, 1)
 	// As Slurm's step layout: the step's CPUs in all must hold its
@@ -279,7 +294,7 @@ func stepGPUs(a api.NodeAllocation, tasks, share int, req *api.StepCreateRequest
 // without it when inherited (any srun in an sbatch --cpus-per-gpu=2 job
 // without GPUs) or in srun's own allocation (srun --cpus-per-gpu=2).
 func stepGRES(alloc []api.NodeAllocation, req *api.StepCreateRequest) *api.Error {
-	gpus := req.GPUs > 0 || req.GPUsPerNode > 0 || req.GPUsPerTask > 0
+	gpus := req.GPUs > 0 || req.GPUsPerNode > 0 || req.GPUsPerTask > 0 || req.TasksPerGPU > 0
 	if !gpus && req.CPUsPerGPU <= 0 {
 		return nil
 	}

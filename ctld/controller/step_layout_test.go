@@ -137,6 +137,7 @@ func TestStepGRESDetail(t *testing.T) {
 		want string
 	}{
 		"GPUs":                           {api.StepCreateRequest{GPUs: 1}, why},
+		"--ntasks-per-gpu":               {api.StepCreateRequest{NTasks: 2, TasksPerGPU: 1}, why},
 		"--cpus-per-gpu given":           {api.StepCreateRequest{CPUsPerGPU: 1, CPUsPerGPUGiven: true}, why},
 		"--cpus-per-gpu inherited":       {api.StepCreateRequest{CPUsPerGPU: 2}, ""},
 		"--cpus-per-gpu, own allocation": {api.StepCreateRequest{CPUsPerGPU: 2, CPUsPerGPUGiven: true, OwnAllocation: true}, ""},
@@ -169,6 +170,32 @@ func TestStepTasksOnUnevenNodes(t *testing.T) {
 	}
 	for name, tc := range tests {
 		got, aerr := stepTasks(tc.nodes, &api.StepCreateRequest{NTasks: tc.tasks, CPUsPerTask: tc.cpt})
+		switch {
+		case tc.want == nil && (aerr == nil || aerr.Code != api.CodeTooManyCPUs):
+			t.Errorf("%s: %v %v, want %s", name, got, aerr, api.CodeTooManyCPUs)
+		case tc.want != nil && (aerr != nil || !slices.Equal(got, tc.want)):
+			t.Errorf("%s: %v %v, want %v", name, got, aerr, tc.want)
+		}
+	}
+}
+
+// TestStepTasksPerGPU: a step with --ntasks-per-gpu runs at least that
+// many tasks for each of its GPUs, as slurmctld raises its count: the
+// peer's -n1 --ntasks-per-gpu=1 in a job of 4 GPUs and 4 CPUs runs 4
+// tasks, -n2 --ntasks-per-gpu=2 asks for 8 tasks' CPUs and is refused,
+// -n2 -G2 --ntasks-per-gpu=1 keeps 2.
+func TestStepTasksPerGPU(t *testing.T) {
+	node := []api.NodeAllocation{{Node: "n01", CPUs: 4, GPUs: []int{3, 4, 5, 6}}}
+	tests := map[string]struct {
+		req  api.StepCreateRequest
+		want []int
+	}{
+		"-n1, one a GPU":     {api.StepCreateRequest{NTasks: 1, TasksPerGPU: 1}, []int{4}},
+		"-n2, two a GPU":     {api.StepCreateRequest{NTasks: 2, TasksPerGPU: 2}, nil},
+		"-n2 -G2, one a GPU": {api.StepCreateRequest{NTasks: 2, GPUs: 2, TasksPerGPU: 1}, []int{2}},
+	}
+	for name, tc := range tests {
+		got, aerr := stepTasks(node, &tc.req)
 		switch {
 		case tc.want == nil && (aerr == nil || aerr.Code != api.CodeTooManyCPUs):
 			t.Errorf("%s: %v %v, want %s", name, got, aerr, api.CodeTooManyCPUs)

@@ -55,6 +55,10 @@ type StepCreateRequest struct {
 	// the job's SLURM_CPUS_PER_GPU; only then does a step of a job in
 	// its own right say why it is refused.
 	CPUsPerGPUGiven bool `json:"cpus_per_gpu_given,omitempty"`
+	// TasksPerGPU is --ntasks-per-gpu: a step that asks for no GPU
+	// count runs at least that many tasks for each GPU it gets (all the
+	// job's on its nodes), as slurmctld raises its task count.
+	TasksPerGPU int `json:"tasks_per_gpu,omitempty"`
 	// MemPerNode (--mem) and MemPerCPU (--mem-per-cpu) are the step's
 	// memory in MB (0: not given); it must fit in the job's memory on
 	// each of its nodes.

@@ -248,7 +248,11 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.checkTasksPerGPUBatch(); err != nil { // salloc's
 		return err
 	}
-	b.deriveTasksPerGPU()
+	if st.JobID == 0 {
+		// A step in a job asks for no GPUs from its tasks: it gets the
+		// job's, and slurmctld raises its tasks to match (TasksPerGPU).
+		b.deriveTasksPerGPU()
+	}
 	b.deriveTasks()
 	b.layoutTasks(st.srun) // layout.go
 	// The check sbatch makes in job.Request.ValidateClient.

@@ -2,6 +2,8 @@ package jobopt
 
 import (
 	"errors"
+	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/resource"
 	"strconv"
 	"strings"
 )
@@ -42,5 +44,17 @@ func (b *builder) verifyTasksPerGPU(st *srunState) error {
 		st.GPUBind = "single:" + strconv.Itoa(b.tasksPerGPU)
 	}
 	st.TasksPerGPU = b.tasksPerGPU
+	// A step in a job derives its GPUs from -n when it asks for none
+	// (gres_step_state_validate): -n not a multiple of --ntasks-per-gpu
+	// is refused by srun itself, as the peer's -n1 --ntasks-per-gpu=2.
+	if st.JobID != 0 && b.req.NTasks > 0 && b.req.NTasks%b.tasksPerGPU != 0 && !countsGPUs(&b.req) {
+		return b.exitError(job.MsgInvalidGRES)
+	}
 	return nil
+}
+
+// countsGPUs reports a GPU option with a count: --gres=gpu:0 asks for
+// none, so a step derives its GPUs from -n as without it.
+func countsGPUs(r *job.Request) bool {
+	return resource.GPUCount(r.GPUs)+resource.GPUCount(r.GPUsPerNode)+resource.GPUCount(r.GPUsPerTask)+resource.GPUCount(r.GRES) > 0
 }

@@ -12,8 +12,9 @@ import (
 
 // TestS16TasksPerGPUDerivesGPUs: the peer's srun -n4 --ntasks-per-gpu=2
 // without a GPU option is given two GPUs (CUDA_VISIBLE_DEVICES 0 for tasks
-// 0,1 and 1 for tasks 2,3); inside an allocation the step asks for them
-// too, so a job without GPUs refuses it ("Step requested GRES but job
+// 0,1 and 1 for tasks 2,3). Inside an allocation the step asks for no
+// count: it gets the job's GPUs and the controller raises its tasks to
+// match (a job without GPUs refuses it, "Step requested GRES but job
 // doesn't have GRES"). A GPU option given keeps its own count.
 func TestS16TasksPerGPUDerivesGPUs(t *testing.T) {
 	tests := map[string]struct {
@@ -23,7 +24,7 @@ func TestS16TasksPerGPUDerivesGPUs(t *testing.T) {
 	}{
 		"-n4, two per GPU":         {args: []string{"-n4", "--ntasks-per-gpu=2", "true"}, want: gpus(2)},
 		"-n2, one per GPU":         {args: []string{"-n2", "--ntasks-per-gpu=1", "true"}, want: gpus(2)},
-		"inside an allocation":     {args: []string{"-n2", "--ntasks-per-gpu=1", "true"}, env: []string{"SLURM_JOB_ID=7"}, want: gpus(2)},
+		"inside an allocation":     {args: []string{"-n2", "--ntasks-per-gpu=1", "true"}, env: []string{"SLURM_JOB_ID=7"}},
 		"--gpus given":             {args: []string{"-n4", "--ntasks-per-gpu=2", "--gpus=1", "true"}, want: gpus(1)},
 		"without --ntasks-per-gpu": {args: []string{"-n4", "true"}},
 	}

@@ -251,13 +251,19 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 	req := &api.StepCreateRequest{JobID: r.jobID, Name: q.Name, Argv: st.Command, NodeList: q.NodeList,
 		TaskProlog: st.TaskProlog, TaskEpilog: st.TaskEpilog,
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
-		GPUsPerTask: resource.GPUCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), resource.GPUCount(q.GPUsPerNode)), GPUs: resource.GPUCount(q.GPUs), CPUsPerGPU: q.CPUsPerGPU, CPUsPerGPUGiven: st.CPUsPerGPUGiven,
+		GPUsPerTask: resource.GPUCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), resource.GPUCount(q.GPUsPerNode)), GPUs: resource.GPUCount(q.GPUs), CPUsPerGPU: q.CPUsPerGPU, CPUsPerGPUGiven: st.CPUsPerGPUGiven, TasksPerGPU: st.TasksPerGPU,
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
 		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes && (r.allocator == nil || q.NTasks > 0), Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: srunFileName(st.Output, q.NTasks), StdErr: srunFileName(st.Error, q.NTasks), StdIn: srunInputName(st.Input, q.NTasks), OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {
 		req.Nodes = q.MinNodes
+	}
+	if st.TasksPerGPU > 0 && q.NTasks > 0 && len(q.GRES) > 0 && resource.GPUCount(q.GRES) == 0 {
+		// --gres=gpu:0 asks for no GPU count: the step takes a GPU for
+		// every --ntasks-per-gpu of its tasks (the peer's -n2
+		// --gres=gpu:0 --ntasks-per-gpu=1 in a 4-GPU job runs on 2).
+		req.GPUs = q.NTasks / st.TasksPerGPU
 	}
 	if r.allocator == nil && q.MaxNodes > q.MinNodes && r.jobNodes > 0 {
 		// A -N range in a job takes as many of the job's nodes as it
