@@ -1,6 +1,11 @@
 package controller
 
-import "github.com/loamhpc/loam/pkg/api"
+import (
+	"fmt"
+	"math"
+
+	"github.com/loamhpc/loam/pkg/api"
+)
 
 // stepGPUShares splits a step's --gpus (gpus, 0: none asked) over its
 // nodes: an even share a node, rounded up, as far as the job has GPUs
@@ -13,6 +18,13 @@ func stepGPUShares(nodes []api.NodeAllocation, gpus int) ([]int, *api.Error) {
 	out := make([]int, len(nodes))
 	if gpus <= 0 || len(nodes) == 0 {
 		return out, nil
+	}
+	if gpus < len(nodes) {
+		// Each node of a step needs a GPU of its --gpus (the peer's
+		// srun -G1 in a two-node job).
+		e := api.NewError(api.CodeInvalidGRES)
+		e.Detail = fmt.Sprintf("Step requested gres=gpu:%d is less than the requested min nodes=%d", gpus, len(nodes))
+		return nil, e
 	}
 	even := (gpus + len(nodes) - 1) / len(nodes)
 	left := gpus
@@ -51,4 +63,22 @@ func gpuTaskCapacity(nodes []api.NodeAllocation, capacity []int, req *api.StepCr
 		return capacity
 	}
 	return out
+}
+
+// gpuTaskRoom is how many tasks of a --gpus-per-task step the nodes
+// hold, each at most its CPUs' share and its GPUs over the GPUs a task:
+// the peer refuses srun -n2 --gpus-per-task=2 on a node of 2 GPUs, and
+// -n3 --gpus-per-task=1 there, as "More processors requested than
+// permitted". A node with fewer GPUs than one task needs is left to
+// stepGPUs (an invalid GRES request, as -n1 --gpus-per-task=4 there), and
+// --gpus-per-node binds instead of limiting.
+func gpuTaskRoom(nodes []api.NodeAllocation, capacity []int, req *api.StepCreateRequest) int {
+	room := 0
+	for i, a := range nodes {
+		if req.GPUsPerTask <= 0 || req.GPUsPerNode > 0 || len(a.GPUs) < req.GPUsPerTask {
+			return math.MaxInt
+		}
+		room += min(capacity[i], len(a.GPUs)/req.GPUsPerTask)
+	}
+	return room
 }

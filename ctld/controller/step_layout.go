@@ -212,7 +212,7 @@ func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *
 		capacity[i] = max(nodes[i].CPUs/cpt, 1)
 		cpus += nodes[i].CPUs
 	}
-	if !req.Overcommit && tasks*cpt > cpus {
+	if !req.Overcommit && (tasks*cpt > cpus || gpuTaskRoom(nodes[:n], capacity, req) < tasks) {
 		return nil, api.NewError(api.CodeTooManyCPUs)
 	}
 	counts := make([]int, n)

@@ -83,9 +83,14 @@ func TestPlanStep(t *testing.T) {
 		"--cpus-per-gpu in a job without GPUs": {alloc: eight[:1], req: api.StepCreateRequest{CPUsPerGPU: 2}, wantCode: api.CodeInvalidGRES},
 		"--cpus-per-gpu in a job with GPUs": {alloc: two, req: api.StepCreateRequest{CPUsPerGPU: 1},
 			want: api.StepLayout{NodeList: "n[01-02]", Tasks: 2, Nodes: []api.StepNode{node("n01", 2, []int{0, 1}, 0), node("n02", 2, []int{2, 3}, 1)}}},
-		"-w outside the allocation":        {alloc: two, req: api.StepCreateRequest{NodeList: "n07"}, wantCode: api.CodeNodeConfigUnavailable},
-		"more GPUs per task than the node": {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerTask: 2}, wantCode: api.CodeInvalidGRES},
+		"-w outside the allocation": {alloc: two, req: api.StepCreateRequest{NodeList: "n07"}, wantCode: api.CodeNodeConfigUnavailable},
+		// The peer, in an -n4 --gres=gpu:2 job: -n2 -N1 --gpus-per-task=2
+		// "More processors requested than permitted", -n1
+		// --gpus-per-task=4 "Invalid generic resource (gres) specification".
+		"more tasks' GPUs than the node":   {alloc: two, req: api.StepCreateRequest{NTasks: 2, Nodes: 1, GPUsPerTask: 2}, wantCode: api.CodeTooManyCPUs},
+		"more GPUs per task than the node": {alloc: two, req: api.StepCreateRequest{NTasks: 1, Nodes: 1, GPUsPerTask: 4}, wantCode: api.CodeInvalidGRES},
 		"a bad host list":                  {alloc: two, req: api.StepCreateRequest{NodeList: "n[01"}, wantCode: api.CodeInvalidNodeName},
+		"-G1 on two nodes":                 {alloc: two, req: api.StepCreateRequest{GPUs: 1}, wantCode: api.CodeInvalidGRES},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
