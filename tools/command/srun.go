@@ -270,10 +270,21 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		// allows, no more than the tasks: the peer runs -N1-2 -n2 in a
 		// two-node job on both (1(x2)), -n7 as 6,1.
 		n := min(q.MaxNodes, r.jobNodes-r.excludedInJob(q.Exclude))
-		if q.NTasks > 0 {
-			n = min(n, q.NTasks)
+		if q.NTasks == 0 && q.NTasksPerNode > 0 {
+			// srun's opt.c counts the tasks on the range's least nodes
+			// (the peer's --ntasks-per-node=2 -N1-2 runs 2, 1(x2)).
+			req.NTasks = q.MinNodes * q.NTasksPerNode
+		}
+		if req.NTasks > 0 {
+			n = min(n, req.NTasks)
 		}
 		req.Nodes = max(n, q.MinNodes)
+		if tasks := cmp.Or(req.NTasks, req.Nodes); st.Distribution == "" && tasks > q.MinNodes {
+			// srun's default weighs the tasks against the range's
+			// least nodes (launch.c): block for -N1-2 on two nodes,
+			// where the nodes the step takes would make it cyclic.
+			req.Distribution = "block"
+		}
 	}
 	if r.allocator != nil && q.MaxNodes > q.MinNodes {
 		// srun -N1-2 in its own allocation runs on every node it was

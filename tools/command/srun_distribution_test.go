@@ -119,3 +119,34 @@ func TestSrunAllocationTasksFromGPUs(t *testing.T) {
 		t.Errorf("-n1: allocation tasks %d, want 1", got.NTasks)
 	}
 }
+
+// TestSrunRangeInAJob: a -N range in a two-node job takes both nodes
+// for as many tasks as it has, counts --ntasks-per-node on its least
+// nodes, and weighs the default distribution against them, as the
+// peer's srun does: -N1-2 runs 2 tasks block, --ntasks-per-node=3 -N1-2
+// 3 as 2,1, -N1-2 -n1 one task on one node.
+func TestSrunRangeInAJob(t *testing.T) {
+	inJob := []string{"SLURM_JOB_ID=7", "SLURM_JOBID=7", "SLURM_JOB_NUM_NODES=2", "SLURM_NNODES=2",
+		"SLURM_JOB_NODELIST=n[01-02]", "SLURM_NODELIST=n[01-02]"}
+	layout := api.StepLayout{NodeList: "n01", Tasks: 1, Nodes: []api.StepNode{{Node: "n01", TaskIDs: []int{0}}}}
+	for _, tc := range []struct {
+		args         []string
+		nodes, tasks int
+		dist         string
+	}{
+		{[]string{"-N1-2", "true"}, 2, 0, "block"},
+		{[]string{"--ntasks-per-node=3", "-N1-2", "true"}, 2, 3, "block"},
+		{[]string{"-N1-2", "-n1", "true"}, 1, 1, ""},
+	} {
+		f, _ := runSrunCase(t, srunCase{env: inJob, args: tc.args, layout: layout,
+			script: []func(n *fakeNode){func(n *fakeNode) { n.exit(api.StepIOExit{Tasks: []int{0}}); n.done() }}})
+		if len(f.created) != 1 {
+			t.Fatalf("%v: steps created: %d", tc.args, len(f.created))
+		}
+		s := f.created[0]
+		if s.Nodes != tc.nodes || s.NTasks != tc.tasks || s.Distribution != tc.dist {
+			t.Errorf("%v: step asks %d nodes, %d tasks, distribution %q; want %d, %d, %q",
+				tc.args, s.Nodes, s.NTasks, s.Distribution, tc.nodes, tc.tasks, tc.dist)
+		}
+	}
+}
