@@ -231,11 +231,18 @@ func (b *builder) verifyStep(st *srunState) error {
 	// only when there are more tasks than it (-n2 in a two-node job with
 	// SLURM_NTASKS_PER_NODE=2 passes silently, and so does the batch
 	// step of --gpus=16 --ntasks-per-node=8: 8 tasks on 2 nodes).
-	if r.NTasksPerNode > 0 && r.NodesSet && r.MinNodes > 0 && r.NTasks > 0 && r.NTasksPerNode != r.NTasks/r.MinNodes {
+	// It counts the nodes after fitting them to fewer tasks
+	// (fitNodesToTasks): the peer's srun -n2 in a -N4
+	// --ntasks-per-node=1 job only says it runs on 2 nodes.
+	nodes, npnWarning := r.MinNodes, ""
+	if r.NTasks > 0 && r.NTasks < nodes {
+		nodes = r.NTasks
+	}
+	if r.NTasksPerNode > 0 && r.NodesSet && nodes > 0 && r.NTasks > 0 && r.NTasksPerNode != r.NTasks/nodes {
 		if r.NTasks > r.NTasksPerNode {
-			b.warnings = append(b.warnings, fmt.Sprintf("%s: Warning: can't honor --ntasks-per-node set to %d which doesn't match "+
+			npnWarning = fmt.Sprintf("%s: Warning: can't honor --ntasks-per-node set to %d which doesn't match "+
 				"the requested tasks %d with the number of requested nodes %d. Ignoring --ntasks-per-node.",
-				b.p.prog(), r.NTasksPerNode, r.NTasks, r.MinNodes))
+				b.p.prog(), r.NTasksPerNode, r.NTasks, nodes)
 		}
 		r.NTasksPerNode = 0
 	}
@@ -259,7 +266,10 @@ func (b *builder) verifyStep(st *srunState) error {
 	if r.GPUsPerSocket != "" && r.SocketsPerNode == 0 {
 		return b.exitError(job.MsgGPUsPerSocket, job.MsgInvalidGRES)
 	}
-	b.fitNodesToTasks(hosts)
+	b.fitNodesToTasks(hosts) // its warning comes first, as in srun's opt.c
+	if npnWarning != "" {
+		b.warnings = append(b.warnings, npnWarning)
+	}
 	if b.p.prog() != "srun" || st.JobID == 0 {
 		b.gpuNodes() // a new allocation's, as sbatch's (verify.go)
 	}

@@ -59,6 +59,17 @@ func TestSrunParse(t *testing.T) {
 		"-n8 on two nodes at 8 a node: dropped silently": {env: []string{"SLURM_JOB_ID=12", "SLURM_JOBID=12", "SLURM_NNODES=2",
 			"SLURM_JOB_NUM_NODES=2", "SLURM_NTASKS=8", "SLURM_NPROCS=8", "SLURM_NTASKS_PER_NODE=8", "PATH=/usr/bin:/bin"}, args: []string{"true"},
 			want: stepShape{JobID: 12, Nodes: 2, Tasks: 8, Name: "true", Command: []string{"true"}}},
+		// The peer, in a -N4 --ntasks-per-node=1 job: srun -n2 only
+		// says it runs on 2 nodes (1 a node matches them); in a -N4
+		// --ntasks-per-node=2 one, -n3 says that first, then that 2 a
+		// node does not match 3 tasks on 3 nodes.
+		"-n2 on four nodes at 1 a node": {env: fourNodeJob("1", "4"), args: []string{"-n2", "true"},
+			want: stepShape{JobID: 12, Nodes: 2, Tasks: 2, TasksPerNode: 1, Name: "true", Command: []string{"true"},
+				Warnings: []string{"srun: Warning: can't run 2 processes on 4 nodes, setting nnodes to 2"}}},
+		"-n3 on four nodes at 2 a node": {env: fourNodeJob("2", "8"), args: []string{"-n3", "true"},
+			want: stepShape{JobID: 12, Nodes: 3, Tasks: 3, Name: "true", Command: []string{"true"},
+				Warnings: []string{"srun: Warning: can't run 3 processes on 4 nodes, setting nnodes to 3",
+					"srun: Warning: can't honor --ntasks-per-node set to 2 which doesn't match the requested tasks 3 with the number of requested nodes 3. Ignoring --ntasks-per-node."}}},
 		"-N1 keeps the job's task count": {env: insideJob, args: []string{"-N1", "true"},
 			want: stepShape{JobID: 12, Nodes: 1, Tasks: 4, Name: "true", Command: []string{"true"},
 				Warnings: []string{"srun: Warning: can't honor --ntasks-per-node set to 2 which doesn't match the requested tasks 4 with the number of requested nodes 1. Ignoring --ntasks-per-node."}}},
@@ -347,4 +358,11 @@ func TestSrunCPUsPerGPUInAJob(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fourNodeJob is the environment of a four-node batch job with
+// --ntasks-per-node=npn and ntasks tasks.
+func fourNodeJob(npn, ntasks string) []string {
+	return []string{"SLURM_JOB_ID=12", "SLURM_JOBID=12", "SLURM_NNODES=4", "SLURM_JOB_NUM_NODES=4",
+		"SLURM_NTASKS=" + ntasks, "SLURM_NPROCS=" + ntasks, "SLURM_NTASKS_PER_NODE=" + npn, "PATH=/usr/bin:/bin"}
 }
