@@ -206,6 +206,11 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
+	// The option conflicts of --ntasks-per-gpu are fatal while the
+	// options are read, before srun counts -m arbitrary's tasks.
+	if err := b.verifyNTasksPerGPU(); err != nil { // ntasks_per_gpu.go
+		return err
+	}
 	if err := b.arbitraryHosts(st); err != nil {
 		return err
 	}

@@ -56,6 +56,8 @@ func TestSrunStepSharingOptions(t *testing.T) {
 		// allocation wants -w: srun_test.go).
 		"-m arbitrary -n2 without -w": {args: []string{"-m", "arbitrary", "-n2", "true"},
 			wantLines: []string{"srun: error: You asked for 2 tasks but hostlist specified 0 nodes"}},
+		"-m arbitrary, --ntasks-per-gpu with --ntasks-per-node": {args: []string{"-m", "arbitrary", "--ntasks-per-gpu=1", "--ntasks-per-node=1", "true"},
+			wantLines: []string{"srun: fatal: --ntasks-per-node is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU"}},
 		"-m arbitrary -n3 -w of two": {args: []string{"-m", "arbitrary", "-n3", "-w", "cpu002,cpu001", "true"},
 			wantLines: []string{"srun: error: You asked for 3 tasks but hostlist specified 2 nodes"}},
 	}
