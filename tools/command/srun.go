@@ -103,7 +103,9 @@ func (r *srunRun) run(ctx context.Context) int {
 	if r.allocator != nil {
 		defer func() { r.allocator.release(ctx, exit) }()
 	}
-	if n := r.res.Request.MinNodes; r.jobNodes > 0 && n > r.jobNodes {
+	// With -r, checkStepNodes names -r instead, as srun's
+	// _validate_relative comes first.
+	if n := r.res.Request.MinNodes; r.jobNodes > 0 && n > r.jobNodes && r.res.Step.Relative == nil {
 		r.w.errf("Only allocated %d nodes asked for %d", r.jobNodes, n)
 		return 1
 	}

@@ -109,6 +109,10 @@ func TestSrunStepNodeChecks(t *testing.T) {
 			wantErr: "srun: error: --relative and SLURM_JOB_NUM_NODES option incompatible with count of allocated nodes (1+2>2)\n"},
 		"-N2 -r1": {args: []string{"-N2", "-r1", "hostname"},
 			wantErr: "srun: error: --relative and --nodes option incompatible with count of allocated nodes (1+2>2)\n"},
+		// _validate_relative comes first (the peer's -r0 -N2 in a one-node
+		// job names -r, not the node count).
+		"-N3 -r0, both wrong": {args: []string{"-N3", "-r0", "hostname"},
+			wantErr: "srun: error: --relative and --nodes option incompatible with count of allocated nodes (0+3>2)\n"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

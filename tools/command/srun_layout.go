@@ -5,13 +5,25 @@ import (
 )
 
 // checkStepNodes is what Slurm's srun checks itself before it asks for a
-// step in its allocation: -N (or SLURM_NNODES) no more than the
-// allocation's nodes less the -x ones, and -r plus that count within the
-// allocation. The answer is srun's exit status (0: ask).
+// step in its allocation: -r plus -N (or SLURM_NNODES) within the
+// allocation (_validate_relative, first), then -N no more than the
+// allocation's nodes less the -x ones. The answer is srun's exit status
+// (0: ask).
 func (r *srunRun) checkStepNodes() int {
 	q, st := &r.res.Request, &r.res.Step
 	if r.jobNodes <= 0 {
 		return 0 // nothing known to check against; the controller checks
+	}
+	if st.Relative != nil {
+		nodes := max(q.MinNodes, 1)
+		if *st.Relative+nodes > r.jobNodes {
+			opt := "SLURM_JOB_NUM_NODES"
+			if st.NodesOnCommandLine {
+				opt = "--nodes"
+			}
+			r.w.errf("--relative and %s option incompatible with count of allocated nodes (%d+%d>%d)", opt, *st.Relative, nodes, r.jobNodes)
+			return 1
+		}
 	}
 	avail := r.jobNodes - r.excludedInJob(q.Exclude)
 	if q.NodesSet && q.MinNodes > avail {
@@ -19,18 +31,6 @@ func (r *srunRun) checkStepNodes() int {
 		if q.Exclude != "" {
 			r.w.errf("Are required nodes explicitly excluded?")
 		}
-		return 1
-	}
-	if st.Relative == nil {
-		return 0
-	}
-	nodes := max(q.MinNodes, 1)
-	if *st.Relative+nodes > r.jobNodes {
-		opt := "SLURM_JOB_NUM_NODES"
-		if st.NodesOnCommandLine {
-			opt = "--nodes"
-		}
-		r.w.errf("--relative and %s option incompatible with count of allocated nodes (%d+%d>%d)", opt, *st.Relative, nodes, r.jobNodes)
 		return 1
 	}
 	return 0
