@@ -19,12 +19,8 @@ func stepGPUShares(nodes []api.NodeAllocation, gpus int) ([]int, *api.Error) {
 	if gpus <= 0 || len(nodes) == 0 {
 		return out, nil
 	}
-	if gpus < len(nodes) {
-		// Each node of a step needs a GPU of its --gpus (the peer's
-		// srun -G1 in a two-node job).
-		e := api.NewError(api.CodeInvalidGRES)
-		e.Detail = fmt.Sprintf("Step requested gres=gpu:%d is less than the requested min nodes=%d", gpus, len(nodes))
-		return nil, e
+	if aerr := gpusForNodes(gpus, len(nodes)); aerr != nil {
+		return nil, aerr
 	}
 	even := (gpus + len(nodes) - 1) / len(nodes)
 	left := gpus
@@ -63,6 +59,17 @@ func gpuTaskCapacity(nodes []api.NodeAllocation, capacity []int, req *api.StepCr
 		return capacity
 	}
 	return out
+}
+
+// gpusForNodes refuses a step's --gpus below its node count: each node
+// needs one of them (the peer's srun -G1 in a two-node job).
+func gpusForNodes(gpus, nodes int) *api.Error {
+	if gpus <= 0 || gpus >= nodes {
+		return nil
+	}
+	e := api.NewError(api.CodeInvalidGRES)
+	e.Detail = fmt.Sprintf("Step requested gres=gpu:%d is less than the requested min nodes=%d", gpus, nodes)
+	return e
 }
 
 // gpuTaskRoom is how many tasks of a --gpus-per-task step the nodes

@@ -72,6 +72,16 @@ func laidOut(alloc []api.NodeAllocation, req *api.StepCreateRequest, busy map[st
 	if aerr != nil {
 		return nil, nil, nil, aerr
 	}
+	// Slurm's step GRES validation checks --gpus against the step's
+	// nodes before any CPU count (the peer's srun -c3 -G1 in a two-node
+	// job of 4 CPUs names the GPUs, not the processors).
+	n := len(nodes)
+	if req.NTasks > 0 {
+		n = min(n, req.NTasks)
+	}
+	if aerr := gpusForNodes(req.GPUs, n); aerr != nil {
+		return nil, nil, nil, aerr
+	}
 	counts, aerr := stepTasks(nodes, req)
 	if aerr != nil {
 		return nil, nil, nil, aerr

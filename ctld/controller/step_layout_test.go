@@ -209,3 +209,14 @@ func TestStepTasksPerGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestStepGPUsBeforeCPUs: the GPUs a node check comes before the CPU
+// count, as in the peer's srun -c3 -G1 (tasks from SLURM_NTASKS=4) in a
+// two-node job of 3 and 1 CPUs.
+func TestStepGPUsBeforeCPUs(t *testing.T) {
+	alloc := []api.NodeAllocation{{Node: "n01", CPUs: 3, GPUs: []int{0, 1, 2}}, {Node: "n02", CPUs: 1, GPUs: []int{0}}}
+	_, _, aerr := planStep(alloc, &api.StepCreateRequest{NTasks: 4, CPUsPerTask: 3, GPUs: 1}, nil)
+	if aerr == nil || aerr.Code != api.CodeInvalidGRES || aerr.Detail != "Step requested gres=gpu:1 is less than the requested min nodes=2" {
+		t.Errorf("planStep error %+v, want the GRES refusal naming the nodes", aerr)
+	}
+}
