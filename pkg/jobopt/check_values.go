@@ -24,6 +24,54 @@ var valueChecks = map[string]func(b *builder, v value) error{
 	"uid":              checkUID,
 	"gid":              checkGID,
 	"get-user-env":     checkGetUserEnv,
+	"profile":          checkProfile,
+	"gpu-freq":         checkGPUFreq,
+}
+
+// checkProfile is acct_gather_profile_from_string: the value must name
+// (anywhere, in any case) none, all, energy, task, lustre or network.
+func checkProfile(b *builder, v value) error {
+	s := strings.ToLower(v.str)
+	for _, name := range []string{"none", "all", "energy", "task", "lustre", "network"} {
+		if strings.Contains(s, name) {
+			return nil
+		}
+	}
+	return b.clientError("invalid --profile=%s option", v.str)
+}
+
+// checkGPUFreq is tres_freq_verify_cmdline on "gpu:VALUE": comma
+// separated low, medium, high, highm1 or a number (as strtol reads it,
+// nothing after), each maybe as memory=..., and verbose.
+func checkGPUFreq(b *builder, v value) error {
+	valid := func(s string) bool {
+		switch {
+		case s == "":
+			return false
+		case s[0] >= '0' && s[0] <= '9':
+			for _, c := range s {
+				if c < '0' || c > '9' {
+					return false
+				}
+			}
+			return len(s) < 19 // below LONG_MAX
+		}
+		return s == "low" || s == "medium" || s == "high" || s == "highm1"
+	}
+	ok := v.str != ""
+	for _, tok := range strings.FieldsFunc(v.str, func(r rune) bool { return r == ',' }) { // strtok_r: empty pieces dropped
+		name, val, eq := strings.Cut(tok, "=")
+		switch {
+		case !eq:
+			ok = ok && (valid(tok) || tok == "verbose")
+		default:
+			ok = ok && name == "memory" && valid(val)
+		}
+	}
+	if !ok {
+		return b.clientError("Invalid --gpu-freq argument: gpu:%s", v.str)
+	}
+	return nil
 }
 
 // checkValue runs o's check, if it has one, on an occurrence with a value.
