@@ -68,7 +68,7 @@ func SbatchOptions() []Option {
 		{Long: "nice", Arg: OptionalArg, set: setNice},
 		{Long: "no-kill", Short: 'k', Arg: OptionalArg, Env: env("SBATCH_NO_KILL"), set: setNoKill},
 		{Long: "no-requeue", Arg: NoArg, Env: env("SBATCH_NO_REQUEUE"), set: setNoRequeue},
-		{Long: "nodefile", Short: 'F', Arg: RequiredArg},
+		{Long: "nodefile", Short: 'F', Arg: RequiredArg, set: setNodeFile},
 		{Long: "nodelist", Short: 'w', Arg: RequiredArg, set: setNodeList},
 		{Long: "nodes", Short: 'N', Arg: RequiredArg, set: setNodes},
 		{Long: "ntasks", Short: 'n', Arg: RequiredArg, set: setNTasks},

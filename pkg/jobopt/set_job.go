@@ -243,7 +243,14 @@ func setGID(b *builder, v value) error {
 
 func setNodeList(b *builder, v value) error {
 	if strings.Contains(v.str, "/") {
-		return b.exitError("Loam does not read node list files: -w " + v.str)
+		// A name with "/" is a host file, read as --nodefile reads
+		// one (Slurm's _valid_node_list); it stays in its order.
+		names, err := readHostFile(v.str, b.p.Cwd)
+		if err != nil {
+			return b.exitError(err.Error())
+		}
+		b.req.NodeList = strings.Join(names, ",")
+		return nil
 	}
 	b.req.NodeList = v.str
 	return nil

@@ -2,8 +2,6 @@ package jobopt
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/hostlist"
@@ -31,11 +29,11 @@ func (b *builder) arbitraryHosts(st *srunState) error {
 			}
 			return nil
 		}
-		list, err := readHostFile(file, b.p.Cwd)
+		names, err := readHostFile(file, b.p.Cwd)
 		if err != nil {
 			return b.exitError(err.Error())
 		}
-		b.req.NodeList = list
+		b.req.NodeList = strings.Join(names, ",")
 	}
 	hosts, err := hostlist.Expand(b.req.NodeList)
 	if err != nil {
@@ -48,29 +46,6 @@ func (b *builder) arbitraryHosts(st *srunState) error {
 		return b.exitError(fmt.Sprintf("You asked for %d tasks but hostlist specified %d nodes", b.req.NTasks, len(hosts)))
 	}
 	return nil
-}
-
-// readHostFile reads a SLURM_HOSTFILE file as a comma separated list.
-func readHostFile(file, cwd string) (string, error) {
-	if !filepath.IsAbs(file) && cwd != "" {
-		file = filepath.Join(cwd, file)
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return "", err
-	}
-	var names []string
-	for _, line := range strings.Split(string(data), "\n") {
-		for _, f := range strings.Split(line, ",") {
-			if f = strings.TrimSpace(f); f != "" && !strings.HasPrefix(f, "#") {
-				names = append(names, f)
-			}
-		}
-	}
-	if len(names) == 0 {
-		return "", os.ErrNotExist
-	}
-	return strings.Join(names, ","), nil
 }
 
 // setRelative reads -r: a node index, 0 or more.
