@@ -26,6 +26,61 @@ var valueChecks = map[string]func(b *builder, v value) error{
 	"get-user-env":     checkGetUserEnv,
 	"profile":          checkProfile,
 	"gpu-freq":         checkGPUFreq,
+	// srun's own options Loam ignores.
+	"msg-timeout": srunOnly(positiveCheck("--msg-timeout")),
+	"threads":     srunOnly(positiveCheck("--threads")),
+	"mincpus":     srunOnly(positiveCheck("--mincpus")),
+	"resv-ports":  srunOnly(func(b *builder, v value) error { _, err := b.parseInt("--resv-port", v.str, false); return err }),
+	"het-group":   srunOnly(checkHetGroup),
+	"compress":    srunOnly(checkCompress),
+}
+
+// srunOnly applies check to srun's option only (sbatch and salloc read
+// an option of that name their own way).
+func srunOnly(check func(b *builder, v value) error) func(b *builder, v value) error {
+	return func(b *builder, v value) error {
+		if b.p.prog() != "srun" {
+			return nil
+		}
+		return check(b, v)
+	}
+}
+
+// checkHetGroup reads --het-group as Slurm's bit string ranges: numbers
+// and ranges separated by commas ("_parse_single_range: Invalid range:
+// `a'", then "Invalid --het-group value: 1,a").
+func checkHetGroup(b *builder, v value) error {
+	for _, r := range strings.Split(v.str, ",") {
+		lo, hi, isRange := strings.Cut(r, "-")
+		ok := isDigits(lo) && (!isRange || isDigits(hi))
+		if !ok {
+			return b.exitError("_parse_single_range: Invalid range: `"+r+"'", "Invalid --het-group value: "+v.str)
+		}
+	}
+	return nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkCompress is srun's word on an unknown --compress type: an error
+// line, and the step runs uncompressed.
+func checkCompress(b *builder, v value) error {
+	switch strings.ToLower(v.str) {
+	case "lz4", "zlib", "none":
+	default:
+		b.warnings = append(b.warnings, "srun: error: Compression type '"+v.str+"' unknown, disabling compression support.")
+	}
+	return nil
 }
 
 // checkProfile is acct_gather_profile_from_string: the value must name

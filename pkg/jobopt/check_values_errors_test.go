@@ -84,6 +84,12 @@ func TestValueChecksOfIgnoredOptions(t *testing.T) {
 		"gpu-freq memory word":         {"salloc", []string{"--gpu-freq=high,memory=foo"}, 255, []string{"salloc: error: Invalid --gpu-freq argument: gpu:high,memory=foo"}},
 		"gpu-freq negative":            {"srun", []string{"--gpu-freq=-5", "true"}, 255, []string{"srun: error: Invalid --gpu-freq argument: gpu:-5"}},
 		"gpu-freq other type":          {"sbatch", []string{"--gpu-freq=core=low"}, 255, []string{"sbatch: error: Invalid --gpu-freq argument: gpu:core=low"}},
+		"srun --msg-timeout 0":         {"srun", []string{"--msg-timeout=0", "true"}, 1, []string{`srun: error: Invalid numeric value "0" for --msg-timeout.`}},
+		"srun --threads text":          {"srun", []string{"--threads=5x", "true"}, 1, []string{`srun: error: Invalid numeric value "5x" for --threads.`}},
+		"srun --mincpus 0":             {"srun", []string{"--mincpus=0", "true"}, 1, []string{`srun: error: Invalid numeric value "0" for --mincpus.`}},
+		"srun --resv-ports -1":         {"srun", []string{"--resv-ports=-1", "true"}, 1, []string{`srun: error: Invalid numeric value "-1" for --resv-port.`}},
+		"srun --het-group range":       {"srun", []string{"--het-group=1,a", "true"}, 1, []string{"srun: error: _parse_single_range: Invalid range: `a'", "srun: error: Invalid --het-group value: 1,a"}},
+		"srun --bbf missing":           {"srun", []string{"--bbf=/nonexistent", "true"}, 1, []string{"srun: error: Invalid --bbf specification"}},
 		"salloc has no --cpu-bind": {"salloc", []string{"--cpu-bind=none"}, 255,
 			[]string{"salloc: unrecognized option '--cpu-bind=none'", `Try "salloc --help" for more information`}},
 		"salloc has no --propagate": {"salloc", []string{"--propagate"}, 255,
@@ -172,5 +178,19 @@ func TestSrunSallocAmbiguousOrder(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSrunCompressUnknown: srun says an unknown --compress type is off
+// and runs, as the peer's does.
+func TestSrunCompressUnknown(t *testing.T) {
+	p := &Parser{Cwd: "/work", Now: testNow}
+	res, err := p.Srun([]string{"--compress=foo", "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "srun: error: Compression type 'foo' unknown, disabling compression support."
+	if len(res.Warnings) == 0 || res.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q first", res.Warnings, want)
 	}
 }

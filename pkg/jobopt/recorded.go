@@ -99,11 +99,15 @@ func setPower(b *builder, v value) error {
 // reads it after refusing --bb with --bbf. salloc and srun put it in the
 // job's burst buffer request instead, which Loam ignores with a warning.
 func setBBF(b *builder, v value) error {
-	if b.p.prog() != "sbatch" {
+	switch b.p.prog() {
+	case "srun":
+		b.bbfPath = v.str // read to check it only (verifyStep)
 		b.ignored(v)
-		return nil
+	case "sbatch":
+		b.bbfPath = v.str
+	default:
+		b.ignored(v)
 	}
-	b.bbfPath = v.str
 	return nil
 }
 

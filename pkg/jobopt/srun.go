@@ -203,6 +203,10 @@ func (b *builder) verifyStep(st *srunState) error {
 	if err := b.checkBurstBuffer(); err != nil { // recorded.go
 		return err
 	}
+	if err := b.readBBF(); err != nil { // srun reads --bbf's file too, and refuses one it cannot
+		return err
+	}
+	b.bbf = ""
 	if err := b.verifyMemory(); err != nil {
 		return err
 	}
