@@ -12,7 +12,8 @@ import (
 // that can run at all gets a deterministic estimate: each set of nodes that
 // partitions share is a pool with a free-GPU (and, for CPU-only jobs,
 // free-CPU) profile over time, built from the running jobs' limits and the
-// jobs started in this cycle; reserved jobs are laid onto it at their
+// jobs started in this cycle (a request that only some of a partition's
+// nodes can hold, such as -C cpu, gets a pool of those nodes, poolOf); reserved jobs are laid onto it at their
 // planned start, then every other waiting job in scheduling order at the
 // earliest time its whole run fits: a conservative backfill on aggregate
 // capacity. It ignores how free GPUs are spread over nodes and how limits
@@ -36,7 +37,16 @@ type estimator struct {
 	pools []*pool
 	seen  map[estKey]int
 	floor []tick // FCFS: latest estimate so far, per partition
+	// narrowed are the pools of requests that only some of a
+	// partition's nodes can hold (-C, a GPU type, -x, --tmp), keyed by
+	// partition and demand key; at most maxNarrowedPools a cycle.
+	narrowed map[string]int32
 }
+
+// maxNarrowedPools bounds the narrowed pools one cycle builds (each costs
+// a pass over the nodes and running jobs); requests beyond share their
+// partition's pool.
+const maxNarrowedPools = 32
 
 type pool struct {
 	gpus, cpus *segTree
@@ -55,7 +65,7 @@ type estKey struct {
 }
 
 func (c *cycle) estimate() {
-	e := &estimator{c: c, seen: map[estKey]int{}, floor: make([]tick, len(c.parts))}
+	e := &estimator{c: c, seen: map[estKey]int{}, floor: make([]tick, len(c.parts)), narrowed: map[string]int32{}}
 	e.makeBins()
 	e.makePools()
 	for _, rv := range c.resvs {
@@ -187,10 +197,46 @@ func (e *estimator) fillPool(in []bool) *pool {
 	return pl
 }
 
+// poolOf is the pool a job's estimate draws on: its partition's, or for
+// a request only some of the partition's nodes can hold (-C cpu beside
+// GPU nodes) a pool of those nodes, so that its estimate waits for them
+// (a -C cpu job whose CPU nodes are busy is not "now" because GPU nodes
+// are free). Jobs naming nodes (-w), and jobs with other partitions or
+// -C options to choose from, keep the partition's.
+func (e *estimator) poolOf(j *jobInfo) int32 {
+	base := e.c.parts[j.prim].pool
+	d := j.dem
+	if d == nil || d.key == "" || len(d.nodeList) > 0 || len(j.alts) > 0 {
+		return base
+	}
+	key := strconv.Itoa(int(j.prim)) + "#" + d.key
+	if id, ok := e.narrowed[key]; ok {
+		return id
+	}
+	if len(e.narrowed) >= maxNarrowedPools {
+		return base
+	}
+	c := e.c
+	in := make([]bool, len(c.nodes))
+	some := false
+	for _, ni := range c.parts[j.prim].nodes {
+		if d.nodeStatic(&c.nodes[ni], ni, d.lg, d.lc, d.lm) {
+			in[ni], some = true, true
+		}
+	}
+	id := base
+	if some {
+		id = int32(len(e.pools))
+		e.pools = append(e.pools, e.fillPool(in))
+	}
+	e.narrowed[key] = id
+	return id
+}
+
 // units is what a job takes from its pool's profile: GPUs, or CPUs for a
 // CPU-only job.
 func (e *estimator) units(j *jobInfo) (*segTree, int64, int64, bool) {
-	pl := e.pools[e.c.parts[j.prim].pool]
+	pl := e.pools[e.poolOf(j)]
 	if j.dem.totalG > 0 {
 		return pl.gpus, int64(j.dem.totalG), pl.capG, false
 	}
@@ -248,7 +294,7 @@ func (e *estimator) place(j *jobInfo) tick {
 	if e.c.pol == PolicyFCFS {
 		from = max(from, e.binAt(e.fcfsFloor(j)))
 	}
-	k := estKey{pool: e.c.parts[j.prim].pool, cpu: cpu, units: u, dur: j.limit, from: from}
+	k := estKey{pool: e.poolOf(j), cpu: cpu, units: u, dur: j.limit, from: from}
 	if s, ok := e.seen[k]; ok {
 		from = max(from, s)
 	}

@@ -79,7 +79,7 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) 
 	}
 	d.n = max(sh.Nodes, len(sh.NodeList))
 	d.splitGPUs(sh, p)
-	d.splitCPUs(sh, p)
+	d.splitCPUs(sh, p, c.featureMaxCPUs(sh, p, alt))
 	d.splitMem(sh)
 	d.excl = sh.Exclusive
 	d.memWhole = sh.MemWhole
@@ -148,13 +148,16 @@ func (d *demand) splitGPUs(sh *Shape, p *partInfo) {
 // too (-N2 -n16 --gpus-per-node=8 gets 15,1): the node with the rest
 // would need most of its CPUs free besides its GPUs, which keeps GPU
 // nodes idle for CPUs.
-func (d *demand) splitCPUs(sh *Shape, p *partInfo) {
+//
+// maxCPUs is the most CPUs one node the job may use holds: a CPU total
+// without a node count spreads over as many such nodes as it needs.
+func (d *demand) splitCPUs(sh *Shape, p *partInfo, maxCPUs int) {
 	switch {
 	case sh.CPUsPerNode > 0 && sh.CPUs == 0:
 		d.c, d.lc = sh.CPUsPerNode, sh.CPUsPerNode
 	case sh.CPUs > 0:
-		if sh.Nodes == 0 && len(sh.NodeList) == 0 && d.g == 0 && d.n == 1 && p.maxCPUs > 0 && sh.CPUs > p.maxCPUs {
-			d.n = (sh.CPUs + p.maxCPUs - 1) / p.maxCPUs
+		if sh.Nodes == 0 && len(sh.NodeList) == 0 && d.g == 0 && d.n == 1 && maxCPUs > 0 && sh.CPUs > maxCPUs {
+			d.n = (sh.CPUs + maxCPUs - 1) / maxCPUs
 		}
 		least := max(sh.CPUsPerNode, 1)
 		if sh.CPUs%least != 0 {
@@ -164,7 +167,7 @@ func (d *demand) splitCPUs(sh *Shape, p *partInfo) {
 		switch {
 		case d.n == 1:
 			d.c, d.lc = sh.CPUs, sh.CPUs
-		case rest < least || (p.maxCPUs > 0 && rest > p.maxCPUs) || d.g > 0:
+		case rest < least || (maxCPUs > 0 && rest > maxCPUs) || d.g > 0:
 			d.evenCPUs(sh.CPUs, least)
 		case d.n == 2:
 			d.c, d.lc = rest, least
@@ -174,6 +177,31 @@ func (d *demand) splitCPUs(sh *Shape, p *partInfo) {
 	default:
 		d.c, d.lc = 1, 1
 	}
+}
+
+// featureMaxCPUs is the most CPUs a node of p holds among those sh's -C
+// lets the job use (the partition's largest when -C asks nothing): -C cpu
+// -n64 on 32-CPU CPU nodes beside 64-CPU GPU nodes spreads over two.
+func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
+	if len(sh.Features) == 0 && sh.Constraint == nil {
+		return p.maxCPUs
+	}
+	var feat *job.NodeTest
+	if sh.Constraint != nil {
+		feat = sh.Constraint.NodeTest(alt)
+	}
+	most := 0
+	for _, ni := range p.nodes {
+		n := &c.nodes[ni]
+		if (len(sh.Features) > 0 && !n.hasFeatures(sh.Features)) || (feat != nil && !feat.Match(n.features)) {
+			continue
+		}
+		most = max(most, n.cpus)
+	}
+	if most == 0 || most > p.maxCPUs {
+		return p.maxCPUs
+	}
+	return most
 }
 
 // evenCPUs spreads cpus in whole tasks of least CPUs as evenly as the
