@@ -179,21 +179,30 @@ func (d *demand) splitCPUs(sh *Shape, p *partInfo, maxCPUs int) {
 	}
 }
 
-// featureMaxCPUs is the most CPUs a node of p holds among those sh's -C
-// lets the job use (the partition's largest when -C asks nothing): -C cpu
-// -n64 on 32-CPU CPU nodes beside 64-CPU GPU nodes spreads over two.
+// featureMaxCPUs is the most CPUs a node of p holds among those the job
+// may use by its -C, -x, GPU type and --tmp (the partition's largest when
+// it restricts none): -C cpu -n64, or -n96 -x of the GPU nodes, on
+// 32-CPU CPU nodes beside 64-CPU GPU nodes spreads over CPU nodes.
 func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
-	if len(sh.Features) == 0 && sh.Constraint == nil {
+	if len(sh.Features) == 0 && sh.Constraint == nil && len(sh.Exclude) == 0 && sh.GPUType == "" && sh.TmpDiskMB == 0 {
 		return p.maxCPUs
 	}
 	var feat *job.NodeTest
 	if sh.Constraint != nil {
 		feat = sh.Constraint.NodeTest(alt)
 	}
+	excluded := map[int32]bool{}
+	for _, name := range expandNames(sh.Exclude) {
+		if i, ok := c.nodeIdx[name]; ok {
+			excluded[i] = true
+		}
+	}
 	most := 0
 	for _, ni := range p.nodes {
 		n := &c.nodes[ni]
-		if (len(sh.Features) > 0 && !n.hasFeatures(sh.Features)) || (feat != nil && !feat.Match(n.features)) {
+		switch {
+		case excluded[ni], n.tmp < sh.TmpDiskMB, sh.GPUType != "" && n.gpuType != sh.GPUType,
+			len(sh.Features) > 0 && !n.hasFeatures(sh.Features), feat != nil && !feat.Match(n.features):
 			continue
 		}
 		most = max(most, n.cpus)
