@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,13 +180,32 @@ func (d *demand) splitCPUs(sh *Shape, p *partInfo, maxCPUs int) {
 	}
 }
 
-// featureMaxCPUs is the most CPUs a node of p holds among those the job
-// may use by its -C, -x, GPU type and --tmp (the partition's largest when
-// it restricts none): -C cpu -n64, or -n96 -x of the GPU nodes, on
-// 32-CPU CPU nodes beside 64-CPU GPU nodes spreads over CPU nodes.
+// featureMaxCPUs is the most CPUs a node of p holds for the job among
+// those its -C, -x, GPU type and --tmp let it use, each node counted for
+// no more CPUs than its memory holds at --mem-per-cpu (the partition's
+// largest when it restricts none): -C cpu -n64, or -n96 -x of the GPU
+// nodes, on 32-CPU CPU nodes beside 64-CPU GPU nodes spreads over CPU
+// nodes, and -n10 --mem-per-cpu=60G over nodes that hold its memory.
 func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
-	if len(sh.Features) == 0 && sh.Constraint == nil && len(sh.Exclude) == 0 && sh.GPUType == "" && sh.TmpDiskMB == 0 {
+	if len(sh.Features) == 0 && sh.Constraint == nil && len(sh.Exclude) == 0 && sh.GPUType == "" && sh.TmpDiskMB == 0 &&
+		sh.MemPerCPU <= 0 {
 		return p.maxCPUs
+	}
+	memOnly := len(sh.Features) == 0 && sh.Constraint == nil && len(sh.Exclude) == 0 && sh.GPUType == "" && sh.TmpDiskMB == 0
+	key := [2]int64{int64(p.idx), sh.MemPerCPU}
+	var restKey string
+	if memOnly {
+		if m, ok := c.memMaxCPUs[key]; ok {
+			return m
+		}
+	} else {
+		restKey = fmt.Sprint(p.idx, sh.MemPerCPU, sh.Features, sh.Exclude, sh.GPUType, sh.TmpDiskMB, alt)
+		if sh.Constraint != nil {
+			restKey += sh.Constraint.String()
+		}
+		if m, ok := c.restMaxCPUs[restKey]; ok {
+			return m
+		}
 	}
 	var feat *job.NodeTest
 	if sh.Constraint != nil {
@@ -205,10 +225,19 @@ func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
 			len(sh.Features) > 0 && !n.hasFeatures(sh.Features), feat != nil && !feat.Match(n.features):
 			continue
 		}
-		most = max(most, n.cpus)
+		cpus := n.cpus
+		if sh.MemPerCPU > 0 {
+			cpus = min(cpus, int(n.mem/sh.MemPerCPU))
+		}
+		most = max(most, cpus)
 	}
 	if most == 0 || most > p.maxCPUs {
-		return p.maxCPUs
+		most = p.maxCPUs
+	}
+	if memOnly {
+		c.memMaxCPUs[key] = most
+	} else {
+		c.restMaxCPUs[restKey] = most
 	}
 	return most
 }

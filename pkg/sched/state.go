@@ -199,6 +199,11 @@ type cycle struct {
 	preemptFails map[preemptKey]bool
 	preemptTries int
 	victimLists  map[victimKey][]int32
+	// memMaxCPUs caches featureMaxCPUs for a request restricted by its
+	// memory per CPU alone, by partition and memory per CPU; restMaxCPUs
+	// for the others, by a key of every restriction.
+	memMaxCPUs  map[[2]int64]int
+	restMaxCPUs map[string]int
 
 	idx      bucketIndex
 	fails    failCache
