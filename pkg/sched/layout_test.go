@@ -43,7 +43,7 @@ func TestSplitCPUsLikeSlurm(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := &partInfo{maxCPUs: tc.max}
 			d := demand{n: tc.shape.Nodes}
-			d.splitGPUs(&tc.shape, p)
+			d.splitGPUs(&tc.shape, p, p.maxGPUs)
 			d.splitCPUs(&tc.shape, p, p.maxCPUs)
 			if diff := cmp.Diff(tc.want, split{d.n, d.c, d.lc}); diff != "" {
 				t.Errorf("split (-want +got):\n%s", diff)

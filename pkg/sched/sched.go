@@ -58,7 +58,7 @@ func (s *Scheduler) Cycle(snap *Snapshot) *Plan {
 	}
 	c.fails.m = map[failKey]tick{}
 	c.planFails = map[failKey]bool{}
-	c.memMaxCPUs, c.restMaxCPUs = map[[2]int64]int{}, map[string]int{}
+	c.memMaxCPUs, c.usableMax = map[[2]int64]int{}, map[string]int{}
 	c.preemptFails = map[preemptKey]bool{}
 	c.victimLists = map[victimKey][]int32{}
 

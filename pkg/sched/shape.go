@@ -79,7 +79,7 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) 
 		return d, ReasonPartitionConfig
 	}
 	d.n = max(sh.Nodes, len(sh.NodeList))
-	d.splitGPUs(sh, p)
+	d.splitGPUs(sh, p, c.usableMaxGPUs(sh, p, alt))
 	d.splitCPUs(sh, p, c.featureMaxCPUs(sh, p, alt))
 	d.splitMem(sh)
 	d.excl = sh.Exclusive
@@ -115,7 +115,9 @@ func (c *cycle) resolveWide(d *demand, sh *Shape, p *partInfo, alt int) {
 	}
 }
 
-func (d *demand) splitGPUs(sh *Shape, p *partInfo) {
+// maxGPUs is the most GPUs one node the job may use holds for it: a GPU
+// total without a node count spreads over as many such nodes as it needs.
+func (d *demand) splitGPUs(sh *Shape, p *partInfo, maxGPUs int) {
 	switch {
 	case sh.GPUsPerNode > 0:
 		d.n = max(d.n, 1)
@@ -123,8 +125,8 @@ func (d *demand) splitGPUs(sh *Shape, p *partInfo) {
 	case sh.GPUs > 0:
 		if d.n == 0 {
 			d.n = 1
-			if p.maxGPUs > 0 && sh.GPUs > p.maxGPUs {
-				d.n = (sh.GPUs + p.maxGPUs - 1) / p.maxGPUs
+			if maxGPUs > 0 && sh.GPUs > maxGPUs {
+				d.n = (sh.GPUs + maxGPUs - 1) / maxGPUs
 			}
 		}
 		d.g = (sh.GPUs + d.n - 1) / d.n
@@ -187,11 +189,10 @@ func (d *demand) splitCPUs(sh *Shape, p *partInfo, maxCPUs int) {
 // nodes, on 32-CPU CPU nodes beside 64-CPU GPU nodes spreads over CPU
 // nodes, and -n10 --mem-per-cpu=60G over nodes that hold its memory.
 func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
-	if len(sh.Features) == 0 && sh.Constraint == nil && len(sh.Exclude) == 0 && sh.GPUType == "" && sh.TmpDiskMB == 0 &&
-		sh.MemPerCPU <= 0 {
+	memOnly := !restrictsNodes(sh)
+	if memOnly && sh.MemPerCPU <= 0 {
 		return p.maxCPUs
 	}
-	memOnly := len(sh.Features) == 0 && sh.Constraint == nil && len(sh.Exclude) == 0 && sh.GPUType == "" && sh.TmpDiskMB == 0
 	key := [2]int64{int64(p.idx), sh.MemPerCPU}
 	var restKey string
 	if memOnly {
@@ -203,21 +204,98 @@ func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
 		if sh.Constraint != nil {
 			restKey += sh.Constraint.String()
 		}
-		if m, ok := c.restMaxCPUs[restKey]; ok {
+		if m, ok := c.usableMax[restKey]; ok {
 			return m
 		}
 	}
+	most := 0
+	c.eachUsableNode(sh, p, alt, func(n *nodeInfo) {
+		cpus := n.cpus
+		if sh.MemPerCPU > 0 {
+			cpus = min(cpus, int(n.mem/sh.MemPerCPU))
+		}
+		most = max(most, cpus)
+	})
+	if most == 0 || most > p.maxCPUs {
+		most = p.maxCPUs
+	}
+	if memOnly {
+		c.memMaxCPUs[key] = most
+	} else {
+		c.usableMax[restKey] = most
+	}
+	return most
+}
+
+// usableMaxGPUs is featureMaxCPUs for a GPU total without a node count:
+// the most GPUs a node the job may use holds for it, each node counted for
+// no more GPUs than its memory holds at the job's memory a GPU
+// (--mem-per-gpu, or --mem-per-cpu times its CPUs a GPU) and its CPUs at
+// its CPUs a GPU. --gpus=3 --mem-per-gpu=300G on 500 GB nodes takes 3
+// nodes, -n4 --gpus-per-task=1 --mem-per-cpu=200G 2, as on the peer; they
+// pended as PartitionConfig, planned on one node.
+func (c *cycle) usableMaxGPUs(sh *Shape, p *partInfo, alt int) int {
+	if sh.GPUs <= 0 || sh.Nodes > 0 || len(sh.NodeList) > 0 {
+		return p.maxGPUs
+	}
+	perCPUs := 0
+	if sh.CPUs > 0 {
+		perCPUs = (sh.CPUs + sh.GPUs - 1) / sh.GPUs
+	}
+	perMem := sh.MemPerGPU
+	if perMem <= 0 && sh.MemPerCPU > 0 && perCPUs > 0 {
+		perMem = sh.MemPerCPU * int64(perCPUs)
+	}
+	if perMem <= 0 && perCPUs <= 1 && !restrictsNodes(sh) {
+		return p.maxGPUs
+	}
+	key := fmt.Sprint("g", p.idx, perMem, perCPUs, sh.Features, sh.Exclude, sh.GPUType, sh.TmpDiskMB, alt)
+	if sh.Constraint != nil {
+		key += sh.Constraint.String()
+	}
+	if m, ok := c.usableMax[key]; ok {
+		return m
+	}
+	most := 0
+	c.eachUsableNode(sh, p, alt, func(n *nodeInfo) {
+		g := n.gpus
+		if perMem > 0 {
+			g = min(g, int(n.mem/perMem))
+		}
+		if perCPUs > 0 {
+			g = min(g, n.cpus/perCPUs)
+		}
+		most = max(most, g)
+	})
+	if most == 0 || most > p.maxGPUs {
+		most = p.maxGPUs
+	}
+	c.usableMax[key] = most
+	return most
+}
+
+// restrictsNodes reports whether -C, -x, a GPU type or --tmp keep the job
+// off some nodes.
+func restrictsNodes(sh *Shape) bool {
+	return len(sh.Features) > 0 || sh.Constraint != nil || len(sh.Exclude) > 0 || sh.GPUType != "" || sh.TmpDiskMB > 0
+}
+
+// eachUsableNode calls fn for each node of p that the job's -C, -x, GPU
+// type and --tmp let it use.
+func (c *cycle) eachUsableNode(sh *Shape, p *partInfo, alt int, fn func(n *nodeInfo)) {
 	var feat *job.NodeTest
 	if sh.Constraint != nil {
 		feat = sh.Constraint.NodeTest(alt)
 	}
-	excluded := map[int32]bool{}
-	for _, name := range expandNames(sh.Exclude) {
-		if i, ok := c.nodeIdx[name]; ok {
-			excluded[i] = true
+	var excluded map[int32]bool
+	if len(sh.Exclude) > 0 {
+		excluded = map[int32]bool{}
+		for _, name := range expandNames(sh.Exclude) {
+			if i, ok := c.nodeIdx[name]; ok {
+				excluded[i] = true
+			}
 		}
 	}
-	most := 0
 	for _, ni := range p.nodes {
 		n := &c.nodes[ni]
 		switch {
@@ -225,21 +303,8 @@ func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
 			len(sh.Features) > 0 && !n.hasFeatures(sh.Features), feat != nil && !feat.Match(n.features):
 			continue
 		}
-		cpus := n.cpus
-		if sh.MemPerCPU > 0 {
-			cpus = min(cpus, int(n.mem/sh.MemPerCPU))
-		}
-		most = max(most, cpus)
+		fn(n)
 	}
-	if most == 0 || most > p.maxCPUs {
-		most = p.maxCPUs
-	}
-	if memOnly {
-		c.memMaxCPUs[key] = most
-	} else {
-		c.restMaxCPUs[restKey] = most
-	}
-	return most
 }
 
 // evenCPUs spreads cpus in whole tasks of least CPUs as evenly as the

@@ -200,10 +200,10 @@ type cycle struct {
 	preemptTries int
 	victimLists  map[victimKey][]int32
 	// memMaxCPUs caches featureMaxCPUs for a request restricted by its
-	// memory per CPU alone, by partition and memory per CPU; restMaxCPUs
-	// for the others, by a key of every restriction.
-	memMaxCPUs  map[[2]int64]int
-	restMaxCPUs map[string]int
+	// memory per CPU alone, by partition and memory per CPU; usableMax
+	// the others and usableMaxGPUs, by a key of every restriction.
+	memMaxCPUs map[[2]int64]int
+	usableMax  map[string]int
 
 	idx      bucketIndex
 	fails    failCache
