@@ -54,6 +54,9 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 	if err := shapeConstraint(&s, req); err != nil { // constraint.go: counts raise the node count
 		return sched.Shape{}, err
 	}
+	if n := gpuNodesForTasks(req, cfg, part, gpn, cpt); n > s.Nodes {
+		s.Nodes = n
+	}
 	if most := RangeNodes(req); most > s.Nodes {
 		s.MaxNodes = most
 	}
@@ -162,6 +165,46 @@ func spreadNodes(req *job.Request) int {
 		return 0
 	}
 	return req.NTasks
+}
+
+// gpuNodesForTasks is the node count of GPUs a node without -N when the
+// tasks' CPUs need more than one node: as many of the partition's largest
+// nodes with that many GPUs as hold them, no more than the tasks (the
+// peer runs -n70 --gpus-per-node=2 on two 64-CPU nodes, -n200
+// --gpus-per-node=1 on four, where Loam's one node refused them). 0 when
+// it does not apply.
+func gpuNodesForTasks(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition, gpn, cpt int) int {
+	if req.NodesSet || req.MinNodes > 0 || gpn <= 0 || req.NTasks <= 0 || req.NTasksPerNode > 0 || req.Overcommit || cfg == nil {
+		return 0
+	}
+	var in map[string]bool
+	if part != nil {
+		in = make(map[string]bool, len(part.Nodes))
+		for _, n := range part.Nodes {
+			in[n] = true
+		}
+	}
+	largest := 0
+	for i := range cfg.Nodes {
+		n := &cfg.Nodes[i]
+		if in != nil && !in[n.Name] {
+			continue
+		}
+		gpus := 0
+		for _, g := range n.GRES {
+			if g.Name == "gpu" {
+				gpus += int(g.Count)
+			}
+		}
+		if gpus >= gpn {
+			largest = max(largest, n.EffectiveCPUs())
+		}
+	}
+	cpus := req.NTasks * cpt
+	if largest <= 0 || cpus <= largest {
+		return 0
+	}
+	return min(req.NTasks, (cpus+largest-1)/largest)
 }
 
 func nodeCount(req *job.Request, gpn int) int {
