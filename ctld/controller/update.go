@@ -76,7 +76,9 @@ func updateContiguous(r *jobRecord, q *job.Request, u *api.JobUpdate, operator b
 	return nil
 }
 
-// updateTimes: users may only shorten a time limit, operators anything.
+// updateTimes: users may shorten a time limit, and raise a pending job's
+// up to its partition's MaxTime (slurmctld's _update_job: the peer lets a
+// user take a held -t 10 job to 20); operators may do anything.
 func (c *Controller) updateTimes(r *jobRecord, st *jobStatus, u *api.JobUpdate, operator bool) *api.Error {
 	if u.TimeLimit != nil {
 		lim := *u.TimeLimit
@@ -84,7 +86,7 @@ func (c *Controller) updateTimes(r *jobRecord, st *jobStatus, u *api.JobUpdate, 
 			return api.Errorf(api.CodeInvalidTimeLimit, "time limit %d", lim)
 		}
 		longer := st.TimeLimit != api.UnlimitedSeconds && (lim == api.UnlimitedSeconds || lim > st.TimeLimit)
-		if longer && !operator {
+		if longer && !operator && !(r.pending() && c.withinMaxTime(st.Partition, lim)) {
 			return api.Errorf(api.CodeAccessDenied, "only operators may raise a time limit")
 		}
 		st.TimeLimit = lim
@@ -337,4 +339,15 @@ func (c *Controller) commitUpdate(b *batch, r *jobRecord, q *job.Request, st job
 	b.persist(c.persistJob(r))
 	c.log.WithField("job_id", r.ID).Debug("job updated")
 	return nil
+}
+
+// withinMaxTime reports whether a time limit of lim seconds is no more
+// than partition part's MaxTime.
+func (c *Controller) withinMaxTime(part string, lim int64) bool {
+	p, ok := c.confNow().conf.Partition(part)
+	if !ok {
+		return false
+	}
+	max := durationSeconds(p.MaxTime)
+	return max == api.UnlimitedSeconds || (lim != api.UnlimitedSeconds && lim <= max)
 }

@@ -69,3 +69,30 @@ func TestUpdateTasksPerNode(t *testing.T) {
 		t.Errorf("TasksPerNode %d, want 2", j.TasksPerNode)
 	}
 }
+
+// TestUpdateTimeLimitByUser: as slurmctld's _update_job, a user may raise
+// a pending job's time limit up to its partition's MaxTime (the peer's
+// user takes a held -t 10 job to 20), not beyond it nor a running job's.
+func TestUpdateTimeLimitByUser(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true })))
+	lim := func(s int64) *int64 { return &s }
+	got := []api.Code{
+		updateCode(t, h, alice, id, api.JobUpdate{TimeLimit: lim(2 * 3600)}),
+		updateCode(t, h, alice, id, api.JobUpdate{TimeLimit: lim(3 * 86400)}), // over normal's MaxTime of 2 days
+	}
+	if j := h.job(id); j.TimeLimit != 2*3600 {
+		t.Errorf("time limit %d, want 7200", j.TimeLimit)
+	}
+	if code := firstErr(results(t, h, 0, api.PathRelease, api.ReleaseRequest{JobIDs: []string{id}})); code != "" {
+		t.Fatalf("release: %s", code)
+	}
+	h.cycle()
+	h.waitState(id, job.Running)
+	got = append(got, updateCode(t, h, alice, id, api.JobUpdate{TimeLimit: lim(3 * 3600)}))
+	want := []api.Code{"", api.CodeAccessDenied, api.CodeAccessDenied}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
+	}
+}
