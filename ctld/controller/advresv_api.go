@@ -93,7 +93,7 @@ func (c *Controller) admitReservation(a *admitted) *api.Error {
 }
 
 func (c *Controller) handleAdvResvCreate(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
-	if err := c.requireOperator(id, "creating reservations"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	var s api.AdvResvSpec
@@ -110,7 +110,7 @@ func (c *Controller) handleAdvResvCreate(ctx context.Context, id auth.Identity, 
 }
 
 func (c *Controller) handleAdvResvUpdate(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
-	if err := c.requireOperator(id, "updating reservations"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	var u api.AdvResvUpdate
@@ -164,7 +164,7 @@ func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Er
 }
 
 func (c *Controller) handleAdvResvDelete(ctx context.Context, id auth.Identity, body []byte) (any, *api.Error) {
-	if err := c.requireOperator(id, "deleting reservations"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	var d api.AdvResvDelete

@@ -50,7 +50,7 @@ func TestAdvResvCreateRules(t *testing.T) {
 		spec api.AdvResvSpec
 		want api.Code
 	}{
-		{"a user may not create", 1000, spec(), api.CodeAccessDenied},
+		{"a user may not create", 1000, spec(), api.CodeUserIDMissing},
 		{"root creates", 0, spec(), ""},
 		{"the same name and nodes: the overlap is reported (the peer)", 0, spec(), api.CodeReservationOverlap},
 		{"the same name elsewhere", 0, spec(func(s *api.AdvResvSpec) { s.Nodes = "n02" }), api.CodeReservationNameDup},

@@ -123,7 +123,7 @@ func (c *Controller) handleNodeUpdate(ctx context.Context, id auth.Identity, bod
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := c.requireOperator(id, "updating nodes"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	state := strings.ToUpper(in.State)

@@ -43,3 +43,15 @@ func (c *Controller) requireOperator(id auth.Identity, what string) *api.Error {
 	}
 	return api.Errorf(api.CodeAccessDenied, "%s is reserved to root and SlurmUser", what)
 }
+
+// requireAdmin refuses a non-operator one of slurmctld's administrative
+// requests (node, partition and reservation changes, reconfigure) as it
+// does: ESLURM_USER_ID_MISSING, which scontrol shows as "Invalid user id"
+// (the peer's "slurm_update error: Invalid user id" for a user's
+// State=RESUME).
+func (c *Controller) requireAdmin(id auth.Identity) *api.Error {
+	if c.isOperator(id) {
+		return nil
+	}
+	return api.NewError(api.CodeUserIDMissing)
+}

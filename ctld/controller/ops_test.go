@@ -65,7 +65,9 @@ func TestAuthorization(t *testing.T) {
 		{"root uhold is a user hold", 0, api.PathHold, api.HoldRequest{JobIDs: []string{a}, User: true}, "", job.ReasonJobHeldUser},
 		{"alice may release it", alice, api.PathRelease, api.ReleaseRequest{JobIDs: []string{a}}, "", job.ReasonNone},
 		{"alice cannot raise her priority", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Priority: ptr(int64(50000))}}, api.CodeAccessDenied, job.ReasonNone},
-		{"alice cannot lengthen her time limit", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(7200))}}, api.CodeAccessDenied, job.ReasonNone},
+		// A pending job's user may lengthen it within MaxTime (2 days).
+		{"alice may lengthen her pending job", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(7200))}}, "", job.ReasonNone},
+		{"alice cannot lengthen it beyond MaxTime", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(3 * 86400))}}, api.CodeAccessDenied, job.ReasonNone},
 		{"alice may shorten it", alice, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(600))}}, "", job.ReasonNone},
 		{"root may lengthen it", 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{TimeLimit: ptr(int64(7200))}}, "", job.ReasonNone},
 		{"priority 0 by root holds", 0, api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Priority: ptr(int64(0))}}, "", job.ReasonJobHeldAdmin},

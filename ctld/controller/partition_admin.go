@@ -28,7 +28,7 @@ func (c *Controller) handlePartitionUpdate(_ context.Context, id auth.Identity, 
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := c.requireOperator(id, "updating partitions"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -60,7 +60,7 @@ func (c *Controller) handlePartitionDelete(_ context.Context, id auth.Identity, 
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := c.requireOperator(id, "deleting partitions"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()

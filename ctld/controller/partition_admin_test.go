@@ -100,7 +100,7 @@ func TestPartitionAdminEdit(t *testing.T) {
 		"an unknown partition": {0, api.PartitionUpdate{Name: "nosuch", MaxTime: &maxTime}, api.CodeInvalidPartitionName},
 		"a bad state":          {0, api.PartitionUpdate{Name: "batch", State: &bad}, api.CodeBadRequest},
 		"an unknown node":      {0, api.PartitionUpdate{Name: "batch", Nodes: &ghost}, api.CodeInvalidNodeName},
-		"a user":               {alice, api.PartitionUpdate{Name: "batch", MaxTime: &maxTime}, api.CodeAccessDenied},
+		"a user":               {alice, api.PartitionUpdate{Name: "batch", MaxTime: &maxTime}, api.CodeUserIDMissing},
 		"creating an existing": {0, api.PartitionUpdate{Name: "batch", Create: true}, api.CodeInvalidPartitionName},
 	}
 	for name, tc := range refusals {

@@ -52,7 +52,7 @@ func (c *Controller) handleReconfigure(ctx context.Context, id auth.Identity, bo
 	if err := decode(body, &struct{}{}); err != nil {
 		return nil, err
 	}
-	if err := c.requireOperator(id, "reconfigure"); err != nil {
+	if err := c.requireAdmin(id); err != nil {
 		return nil, err
 	}
 	out, err := c.Reconfigure()
