@@ -27,10 +27,13 @@ type demand struct {
 	perCPUs   int // on each node
 	perGPUs   int
 	perMemMB  int64
-	gpuType   string
-	features  []string
-	exclude   []string
-	include   []string
+	// exclMemPerCPU is --mem-per-cpu of an --exclusive job: it holds every
+	// CPU of a node and that much memory for each.
+	exclMemPerCPU int64
+	gpuType       string
+	features      []string
+	exclude       []string
+	include       []string
 	// contiguous is --contiguous: the nodes are consecutive in node
 	// table order (admission_contiguous.go).
 	contiguous bool
@@ -88,6 +91,9 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	case s.MemPerGPU > 0:
 		d.memMB, d.perMemMB = s.MemPerGPU*d.gpus, s.MemPerGPU*int64(d.perGPUs)
 	}
+	if s.Exclusive && s.MemPerCPU > 0 {
+		d.exclMemPerCPU = s.MemPerCPU
+	}
 	return d, nil
 }
 
@@ -128,7 +134,7 @@ func eligible(cs *confState, p *slurmconf.Partition, d demand) []nodeCap {
 	for i, c := range all {
 		ok := !slices.Contains(d.exclude, c.name) && hasFeatures(c.conf, d.features) &&
 			(d.gpuType == "" || c.gpuType == d.gpuType) &&
-			c.cpus >= d.perCPUs && c.gpus >= d.perGPUs && c.memMB >= d.perMemMB
+			c.cpus >= d.perCPUs && c.gpus >= d.perGPUs && c.memMB >= max(d.perMemMB, int64(c.cpus)*d.exclMemPerCPU)
 		switch {
 		case !ok && out == nil:
 			out = append(make([]nodeCap, 0, len(all)), all[:i]...)

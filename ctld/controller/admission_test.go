@@ -66,6 +66,13 @@ func TestPreCheck(t *testing.T) {
 		// nodes of 40 as an unavailable configuration.
 		"-N5 --gres=gpu:1 is more nodes than have GPUs": {
 			mod: func(r *job.Request) { r.MinNodes, r.NodesSet, r.GRES = 5, true, gpus(1) }, wantCode: api.CodeNodeConfigUnavailable},
+		// --exclusive takes every CPU of a node, with --mem-per-cpu for
+		// each: the peer refuses --exclusive --mem-per-cpu=20G (no node
+		// has 20G a CPU), takes 7G (64-CPU 500 GB nodes hold it).
+		"--exclusive --mem-per-cpu beyond every node": {
+			mod: func(r *job.Request) { r.Exclusive, r.MemPerCPU = job.ExclusiveNodes, ptrMB(20480) }, wantCode: api.CodeNodeConfigUnavailable},
+		"--exclusive --mem-per-cpu a GPU node holds": {
+			mod: func(r *job.Request) { r.Exclusive, r.MemPerCPU = job.ExclusiveNodes, ptrMB(7168) }},
 		"-n 100000 is refused": {
 			mod: func(r *job.Request) { r.NTasks = 100000 }, wantCode: api.CodeTooManyCPUs},
 		"-n 70 spreads over two nodes and fits": {
@@ -233,3 +240,5 @@ func TestAdmitShapeOvercommit(t *testing.T) {
 		})
 	}
 }
+
+func ptrMB(n int64) *int64 { return &n }

@@ -18,26 +18,29 @@ const maxCount = 1 << 24
 // without a node count is split into the fewest nodes of the partition's
 // largest size, so the remainder lands on the last node.
 type demand struct {
-	n          int
-	g, c       int
-	m          int64
-	lg, lc     int
-	lm         int64
-	excl       bool
-	memWhole   bool // Shape.MemWhole: m and lm are 0, each node gives all its memory (memOn)
-	gpuType    string
-	features   []string
-	feat       *job.NodeTest      // -C beyond an AND list: every node passes it (constraint.go)
-	counts     []job.FeatureCount // -C counts: that many nodes pass each, each on its own nodes
-	tmp        int64              // --tmp: the least TmpDisk of each node, MB
-	exclude    []int32            // sorted node indices
-	nodeList   []int32            // node indices, all must be used
-	totalG     int
-	totalC     int
-	key        string // non-empty for requests with node constraints
-	unknownReq bool   // -w names a node that does not exist
-	user       string // the job's user while user-exclusive jobs exist (userexcl.go)
-	exclUser   bool
+	n        int
+	g, c     int
+	m        int64
+	lg, lc   int
+	lm       int64
+	excl     bool
+	memWhole bool // Shape.MemWhole: m and lm are 0, each node gives all its memory (memOn)
+	// exclMemPerCPU is --mem-per-cpu of an --exclusive job, which takes
+	// every CPU of its nodes and so that much memory for each (memOn).
+	exclMemPerCPU int64
+	gpuType       string
+	features      []string
+	feat          *job.NodeTest      // -C beyond an AND list: every node passes it (constraint.go)
+	counts        []job.FeatureCount // -C counts: that many nodes pass each, each on its own nodes
+	tmp           int64              // --tmp: the least TmpDisk of each node, MB
+	exclude       []int32            // sorted node indices
+	nodeList      []int32            // node indices, all must be used
+	totalG        int
+	totalC        int
+	key           string // non-empty for requests with node constraints
+	unknownReq    bool   // -w names a node that does not exist
+	user          string // the job's user while user-exclusive jobs exist (userexcl.go)
+	exclUser      bool
 	// wide is the same request on Shape.MaxNodes nodes, tried first when
 	// it starts now; nil when there is no wider shape.
 	wide *demand
@@ -84,6 +87,9 @@ func (c *cycle) resolveDemand(sh *Shape, p *partInfo, alt int) (demand, Reason) 
 	d.splitMem(sh)
 	d.excl = sh.Exclusive
 	d.memWhole = sh.MemWhole
+	if sh.Exclusive && sh.MemPerCPU > 0 {
+		d.exclMemPerCPU = sh.MemPerCPU
+	}
 	d.totalG = d.g*(d.n-1) + d.lg
 	d.totalC = d.c*(d.n-1) + d.lc
 	if d.n > len(p.nodes) || (p.cfg.MaxNodes > 0 && d.n > p.cfg.MaxNodes) {
@@ -391,7 +397,7 @@ func (c *cycle) resolveConstraints(d *demand, sh *Shape, alt int) {
 // this request: capacity, GPU type, features, TmpDisk and -x. State is not
 // looked at.
 func (d *demand) nodeStatic(n *nodeInfo, ni int32, g, cpus int, mem int64) bool {
-	if n.gpus < g || n.cpus < cpus || n.mem < mem || n.tmp < d.tmp {
+	if n.gpus < g || n.cpus < cpus || n.mem < d.memOn(n, mem) || n.tmp < d.tmp {
 		return false
 	}
 	if d.gpuType != "" && n.gpuType != d.gpuType {
@@ -419,8 +425,14 @@ func (d *demand) uniform() bool {
 // memOn is the memory the demand takes on node n when its share there is
 // m: all of the node's with MemWhole.
 func (d *demand) memOn(n *nodeInfo, m int64) int64 {
-	if d.memWhole {
+	switch {
+	case d.memWhole:
 		return n.mem
+	case d.exclMemPerCPU > 0:
+		// --exclusive --mem-per-cpu: the job holds every CPU of the node,
+		// and memory for each (slurmctld refuses --exclusive
+		// --mem-per-cpu=20G where no node has 20G for each of its CPUs).
+		return max(m, int64(n.cpus)*d.exclMemPerCPU)
 	}
 	return m
 }
