@@ -21,6 +21,8 @@ func TestGPUCountsAgree(t *testing.T) {
 		"--gpus=4 -N3 --gpus-per-node=2": {Request{GPUs: gpus(4), GPUsPerNode: gpus(2), NodesSet: true, MinNodes: 3, MaxNodes: 3},
 			"Failed to validate job spec. Based on --gpu and --gres=gpu/--gpus-per-node required nodes (2) doesn't fall between min_nodes (3) and max_nodes (3) boundaries."},
 		"--gpus=4 --gpus-per-node=2": {Request{GPUs: gpus(4), GPUsPerNode: gpus(2)}, ""},
+		"-G3 -N4":                    {Request{GPUs: gpus(3), NodesSet: true, MinNodes: 4, MaxNodes: 4}, "Failed to validate job spec, --gpus < -N"},
+		"-G4 -N4":                    {Request{GPUs: gpus(4), NodesSet: true, MinNodes: 4, MaxNodes: 4}, ""},
 		"--gpus=4 --gres=gpu:2 -N2":  {Request{GPUs: gpus(4), GRES: gpus(2), NodesSet: true, MinNodes: 2, MaxNodes: 2}, ""},
 		"--gpus=3 --gpus-per-task=2 -n1": {Request{GPUs: gpus(3), GPUsPerTask: gpus(2), NTasks: 1},
 			"Failed to validate job spec, --gpus not multiple of --gpus-per-task"},

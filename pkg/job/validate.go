@@ -185,6 +185,10 @@ func (r *Request) gpuCountsDetail() string {
 			return "Failed to validate job spec. Based on --gres=gpu/--gpus-per-node and --gpus-per-task requested number of tasks per node differ from --ntasks-per-node."
 		}
 	}
+	if perJob > 0 && perJob < int64(r.MinNodes) {
+		// Each node needs one of the job's GPUs (the peer's -G3 -N4).
+		return "Failed to validate job spec, --gpus < -N"
+	}
 	return ""
 }
 
