@@ -195,9 +195,10 @@ func TestStepTasksPerGPU(t *testing.T) {
 		req  api.StepCreateRequest
 		want []int
 	}{
-		"-n1, one a GPU":     {api.StepCreateRequest{NTasks: 1, TasksPerGPU: 1}, []int{4}},
-		"-n2, two a GPU":     {api.StepCreateRequest{NTasks: 2, TasksPerGPU: 2}, nil},
-		"-n2 -G2, one a GPU": {api.StepCreateRequest{NTasks: 2, GPUs: 2, TasksPerGPU: 1}, []int{2}},
+		"-n1, one a GPU":          {api.StepCreateRequest{NTasks: 1, TasksPerGPU: 1}, []int{4}},
+		"-n2, two a GPU":          {api.StepCreateRequest{NTasks: 2, TasksPerGPU: 2}, nil},
+		"-n2 -G2, one a GPU":      {api.StepCreateRequest{NTasks: 2, GPUs: 2, TasksPerGPU: 1}, []int{2}},
+		"-n4 -G2 beside 4 a node": {api.StepCreateRequest{NTasks: 4, GPUs: 2, GPUsPerNode: 4, TasksPerGPU: 1}, []int{4}},
 	}
 	for name, tc := range tests {
 		got, aerr := stepTasks(node, &tc.req)
