@@ -1,6 +1,7 @@
 package jobopt
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/loamhpc/loam/pkg/job"
@@ -52,7 +53,7 @@ func srunOnly(check func(b *builder, v value) error) func(b *builder, v value) e
 func checkHetGroup(b *builder, v value) error {
 	for _, r := range strings.Split(v.str, ",") {
 		lo, hi, isRange := strings.Cut(r, "-")
-		ok := isDigits(lo) && (!isRange || isDigits(hi))
+		ok := isNumber(lo) && (!isRange || isNumber(hi))
 		if !ok {
 			return b.exitError("_parse_single_range: Invalid range: `"+r+"'", "Invalid --het-group value: "+v.str)
 		}
@@ -60,16 +61,10 @@ func checkHetGroup(b *builder, v value) error {
 	return nil
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+// isNumber reports whether s is digits alone.
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
 }
 
 // checkCompress is srun's word on an unknown --compress type: an error

@@ -206,10 +206,7 @@ func (c *cycle) featureMaxCPUs(sh *Shape, p *partInfo, alt int) int {
 			return m
 		}
 	} else {
-		restKey = fmt.Sprint(p.idx, sh.MemPerCPU, sh.Features, sh.Exclude, sh.GPUType, sh.TmpDiskMB, alt)
-		if sh.Constraint != nil {
-			restKey += sh.Constraint.String()
-		}
+		restKey = restrictionKey("c", sh, p, alt, sh.MemPerCPU)
 		if m, ok := c.usableMax[restKey]; ok {
 			return m
 		}
@@ -255,10 +252,7 @@ func (c *cycle) usableMaxGPUs(sh *Shape, p *partInfo, alt int) int {
 	if perMem <= 0 && perCPUs <= 1 && !restrictsNodes(sh) {
 		return p.maxGPUs
 	}
-	key := fmt.Sprint("g", p.idx, perMem, perCPUs, sh.Features, sh.Exclude, sh.GPUType, sh.TmpDiskMB, alt)
-	if sh.Constraint != nil {
-		key += sh.Constraint.String()
-	}
+	key := restrictionKey("g", sh, p, alt, perMem, perCPUs)
 	if m, ok := c.usableMax[key]; ok {
 		return m
 	}
@@ -278,6 +272,17 @@ func (c *cycle) usableMaxGPUs(sh *Shape, p *partInfo, alt int) int {
 	}
 	c.usableMax[key] = most
 	return most
+}
+
+// restrictionKey identifies, for the usableMax cache, what limits the
+// nodes a request may use on p: its -C (option alt), -x, GPU type and
+// --tmp, and the counts given.
+func restrictionKey(tag string, sh *Shape, p *partInfo, alt int, counts ...any) string {
+	k := fmt.Sprint(tag, p.idx, counts, sh.Features, sh.Exclude, sh.GPUType, sh.TmpDiskMB, alt)
+	if sh.Constraint != nil {
+		k += sh.Constraint.String()
+	}
+	return k
 }
 
 // restrictsNodes reports whether -C, -x, a GPU type or --tmp keep the job
