@@ -198,9 +198,9 @@ func stepTasks(nodes []api.NodeAllocation, req *api.StepCreateRequest) ([]int, *
 	if req.TasksPerGPU > 0 {
 		// slurmctld's _handle_ntasks_per_tres_step: a task for every
 		// --ntasks-per-gpu of the step's GPUs at least (the peer's -n1
-		// --ntasks-per-gpu=1 in a 4-GPU job runs 4 tasks).
-		// An -G count first: the peer's -n4 -G2 --ntasks-per-gpu=1 in a
-		// job whose srun inherits SLURM_GPUS_PER_NODE=4 runs 4 tasks.
+		// --ntasks-per-gpu=1 in a 4-GPU job runs 4 tasks), counting an
+		// -G first (its -n4 -G2 --ntasks-per-gpu=1, in a job whose srun
+		// inherits SLURM_GPUS_PER_NODE=4, runs 4).
 		gpus := req.GPUs
 		switch {
 		case gpus > 0:
