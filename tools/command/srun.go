@@ -281,7 +281,8 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 			n = min(n, req.NTasks)
 		}
 		req.Nodes = max(n, q.MinNodes)
-		if tasks := cmp.Or(req.NTasks, req.Nodes); st.Distribution == "" && tasks > q.MinNodes {
+		if tasks := cmp.Or(req.NTasks, req.Nodes); st.Distribution == "" && tasks > q.MinNodes &&
+			!unknownDistribution(q, false, r.pty != nil) {
 			// srun's default weighs the tasks against the range's
 			// least nodes (launch.c): block for -N1-2 on two nodes,
 			// where the nodes the step takes would make it cyclic.
