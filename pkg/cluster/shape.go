@@ -66,8 +66,10 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		req.NTasks == req.NTasksPerGPU*s.GPUsPerNode*n {
 		// sbatch's tasks for --ntasks-per-gpu: each node runs its GPUs'
 		// (the peer lays -N2 --gpus-per-node=8 --ntasks-per-gpu=1 out
-		// 8(x2), where -N2 -n16 alone is 15,1).
-		s.CPUs, s.CPUsPerNode = 0, req.NTasksPerGPU*s.GPUsPerNode*cpt
+		// 8(x2), where -N2 -n16 alone is 15,1), and at least its GPUs'
+		// --cpus-per-gpu (--gpus-per-node=2 --cpus-per-gpu=4
+		// --ntasks-per-gpu=1 holds 8 CPUs a node, not 2).
+		s.CPUs, s.CPUsPerNode = 0, max(req.NTasksPerGPU*s.GPUsPerNode*cpt, s.GPUsPerNode*req.CPUsPerGPU)
 	}
 	if req.NTasksPerGPU > 0 && s.GPUsPerNode == 0 && req.NTasksPerNode == 0 && !req.Overcommit && s.Nodes > 1 && req.NTasks > 0 {
 		// With -N, slurmctld gives each node an equal share of the tasks
