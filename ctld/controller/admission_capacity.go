@@ -37,6 +37,11 @@ type demand struct {
 	// contiguous is --contiguous: the nodes are consecutive in node
 	// table order (admission_contiguous.go).
 	contiguous bool
+	// shareCPUs and unevenTasks are slurmctld's rule for tasks that
+	// make their GPUs (admission_gpu_tasks.go): each node holds its equal
+	// share of the tasks' CPUs, and a fixed -N divides the tasks.
+	shareCPUs   int
+	unevenTasks bool
 }
 
 // get returns one TRES of the job's totals, as tenants.conf names them.
@@ -60,6 +65,7 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	}
 	d := demand{nodes: s.Nodes, gpuType: strings.ToLower(s.GPUType), features: s.Features, exclude: s.Exclude, include: s.NodeList}
 	d.contiguous = s.Contiguous
+	d.shareCPUs, d.unevenTasks = taskShare(a.req)
 	if s.Nodes > 0 && s.MaxNodes > s.Nodes {
 		d.mostNodes = s.MaxNodes
 	}
@@ -134,7 +140,7 @@ func eligible(cs *confState, p *slurmconf.Partition, d demand) []nodeCap {
 	for i, c := range all {
 		ok := !slices.Contains(d.exclude, c.name) && hasFeatures(c.conf, d.features) &&
 			(d.gpuType == "" || c.gpuType == d.gpuType) &&
-			c.cpus >= d.perCPUs && c.gpus >= d.perGPUs && c.memMB >= max(d.perMemMB, int64(c.cpus)*d.exclMemPerCPU)
+			c.cpus >= max(d.perCPUs, d.shareCPUs) && c.gpus >= d.perGPUs && c.memMB >= max(d.perMemMB, int64(c.cpus)*d.exclMemPerCPU)
 		switch {
 		case !ok && out == nil:
 			out = append(make([]nodeCap, 0, len(all)), all[:i]...)
@@ -178,6 +184,9 @@ func checkCapacity(cs *confState, a *admitted) *api.Error {
 		d, err := demandOf(cs, a, p)
 		if err != nil {
 			return api.Errorf(api.CodeInvalidFeature, "%v", err)
+		}
+		if d.unevenTasks {
+			return api.NewError(api.CodeNodeConfigUnavailable)
 		}
 		if q := a.req; q.MaxNodes > 0 && d.nodes > q.MaxNodes {
 			// -N1 -n4 --ntasks-per-node=2: the tasks need more nodes
