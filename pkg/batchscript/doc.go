@@ -2,7 +2,8 @@
 // checks that a script may be submitted at all (Check), builds the script
 // for --wrap (Wrap), and extracts the #SBATCH directives (Directives) as
 // argument strings that the sbatch option table then parses exactly as it
-// parses a command line.
+// parses a command line. Foreign extracts the #BSUB and #PBS lines sbatch
+// translates, by rules of their own (foreign.go).
 //
 // The rules for directives, all as in sbatch:
 //   - Only lines that start with "#SBATCH" count, in column one and in that

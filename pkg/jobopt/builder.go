@@ -52,6 +52,8 @@ type builder struct {
 	extraSet bool
 	// switches is what -v shows of --switches (switches.go).
 	switches switchState
+	// pbsUmask is #PBS -W umask=, for SLURM_UMASK; nil: not given.
+	pbsUmask *int
 }
 
 func newBuilder(p *Parser) *builder {

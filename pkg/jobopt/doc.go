@@ -11,11 +11,12 @@
 //     bad one is reported; --help, --usage and --version stop the pass.
 //  2. The caller reads the script (ScriptCandidates says where sbatch looks
 //     for it; standard input when there is no path; nothing with --wrap).
-//  3. Parser.Submission applies #SBATCH directives, then SBATCH_*
+//  3. Parser.Submission applies #SBATCH directives, then the #BSUB or
+//     #PBS ones translated to sbatch options (xlate.go), then SBATCH_*
 //     variables, then the command line again, each overriding the one
-//     before (command line > environment > script), runs sbatch's checks
-//     and derivations, and returns the Request with the client-only flags
-//     (--parsable, --test-only, --wait, -Q, -v).
+//     before (command line > environment > #PBS > #SBATCH), runs sbatch's
+//     checks and derivations, and returns the Request with the client-only
+//     flags (--parsable, --test-only, --wait, -Q, -v).
 //
 // Errors are *Error values holding sbatch's exact standard error lines and
 // exit status: 255 for options the client rejects (unknown, ambiguous or
@@ -34,7 +35,8 @@
 // variables sbatch adds (SLURM_JOB_NAME, SLURM_SUBMIT_DIR,
 // SLURM_SUBMIT_HOST, SLURM_EXPORT_ENV, SLURM_NTASKS, SLURM_GPUS_PER_NODE...).
 // The caller adds SLURM_UMASK and SLURM_PRIO_PROCESS to Parser.Env if it
-// wants them, and replaces CommandLine.Script with the path it resolved.
+// wants them (and sets Parser.UmaskAdded when it added SLURM_UMASK), and
+// replaces CommandLine.Script with the path it resolved.
 //
 // The controller: the partition, time limit, memory per CPU and requeue
 // defaults; output file names when -o/-e are not given (slurm-%j.out,
@@ -56,9 +58,8 @@
 //   - GRES names are not checked against a local slurm.conf (the client has
 //     none); --uid and --gid must name a user or group of the submit host
 //     when the caller sets Parser.UserKnown/GroupKnown; a malformed -w list
-//     gets a message naming the problem; node list files (-w with a "/") and
-//     heterogeneous jobs (#SBATCH hetjob) are refused; #PBS/#BSUB lines are
-//     never read.
+//     gets a message naming the problem; heterogeneous jobs (#SBATCH
+//     hetjob) are refused.
 //   - getopt's messages name the program as called, Parser.Argv0 (glibc
 //     prints argv[0]: "/usr/bin/sbatch: unrecognized option ..."), and the
 //     hint after them Parser.Prog; directives are sbatch's own argv, whose

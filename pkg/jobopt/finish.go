@@ -43,6 +43,7 @@ func (b *builder) environment() []string {
 			}
 		}
 	}
+	b.umaskVariable(&own) // xlate.go
 	if _, asked := b.passed["get-user-env"]; asked || (r.Export != nil && !strings.EqualFold(b.exportSpec, "ALL")) {
 		// As sbatch does for --get-user-env, NONE or a list: the node
 		// loads the user's login environment under the job's own

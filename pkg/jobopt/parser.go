@@ -31,6 +31,10 @@ type Parser struct {
 	// relative to Cwd when not absolute; nil: every such file is
 	// unreadable.
 	ReadFile func(string) ([]byte, error)
+	// UmaskAdded says that the SLURM_UMASK in Env is the caller's own
+	// umask, added for the job, not the submitter's variable: a #PBS -W
+	// umask= replaces the former and never the latter, as in sbatch.
+	UmaskAdded bool
 }
 
 // CommandLine is the result of the first pass over the arguments: what

@@ -45,7 +45,8 @@ func setParsable(b *builder, v value) error { b.parsable = !v.reset; return nil 
 func setTestOnly(b *builder, v value) error { b.testOnly = !v.reset; return nil }
 func setWait(b *builder, v value) error     { b.wait = !v.reset; return nil }
 
-// setIgnorePBS accepts --ignore-pbs: Loam never reads #PBS or #BSUB lines.
+// setIgnorePBS accepts --ignore-pbs, which turns off the translation of
+// #PBS and #BSUB lines; xlate.go looks for it where sbatch does.
 func setIgnorePBS(b *builder, v value) error { return nil }
 
 // parseInt is Slurm's parse_int: a whole decimal number, positive when

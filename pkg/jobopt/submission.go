@@ -10,7 +10,7 @@ import (
 // the script the caller read from cl.Script, or from standard input when
 // cl.Script is empty; it is ignored with --wrap. The sources apply in
 // sbatch's order, each overriding the one before: #SBATCH directives, then
-// SBATCH_* variables, then the command line.
+// the #BSUB or #PBS ones, then SBATCH_* variables, then the command line.
 func (p *Parser) Submission(cl *CommandLine, script []byte) (*Result, error) {
 	b := newBuilder(p)
 	body, err := b.scriptBody(cl, script)
@@ -22,6 +22,10 @@ func (p *Parser) Submission(cl *CommandLine, script []byte) (*Result, error) {
 	b.verbose, b.quiet = cl.Verbose, cl.Quiet
 	// 2. #SBATCH directives.
 	if err := b.applyScript(cl.ScriptName(), body); err != nil {
+		return nil, err
+	}
+	// 2a. #BSUB or #PBS directives, translated (xlate.go).
+	if err := b.applyForeign(cl, cl.ScriptName(), body); err != nil {
 		return nil, err
 	}
 	// 3. SBATCH_* variables.

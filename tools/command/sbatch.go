@@ -26,6 +26,8 @@ func Sbatch(ctx context.Context, env *Env, args []string) int {
 	warnExitVars(env, w, "SLURM_EXIT_ERROR")
 	p := &jobopt.Parser{Prog: "sbatch", Argv0: env.Argv0, UserKnown: userKnown(env), GroupKnown: groupKnown(env), Env: sbatchEnv(env), Cwd: env.Cwd, Now: env.Now(), Root: env.UID == 0,
 		Host: env.Host, RLimits: env.RLimits, ReadFile: env.ReadFile}
+	_, userUmask := env.Getenv("SLURM_UMASK")
+	p.UmaskAdded = !userUmask && env.Umask >= 0 // sbatchEnv added it
 	cl, err := p.CommandLine(args)
 	if err != nil {
 		return w.exit(optionError(w, err))
