@@ -46,3 +46,31 @@ func TestNodeNoRespLife(t *testing.T) {
 		t.Errorf("after the next heartbeat: state %s %v, want IDLE []", s, f)
 	}
 }
+
+// TestNodeUpdateAll: "ALL" alone, in any case, names every node, as the
+// peer's scontrol update NodeName=all State=DRAIN drains all 40; inside
+// a list it is a node name, and the peer refuses gpu001,ALL ("Invalid
+// node name specified").
+func TestNodeUpdateAll(t *testing.T) {
+	h := newHarness(t)
+	var out api.NodeUpdateResponse
+	if err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "aLL", State: "drain", Reason: "all"}, &out); err != nil {
+		t.Fatalf("NodeName=aLL: %v", err)
+	}
+	var nodes api.NodesResponse
+	if err := h.call(0, api.PathNodes, api.NodeQuery{}, &nodes); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Nodes) != len(nodes.Nodes) || len(nodes.Nodes) < 2 {
+		t.Errorf("updated %v, want all %d nodes", out.Nodes, len(nodes.Nodes))
+	}
+	for _, n := range nodes.Nodes {
+		if n.Reason != "all" {
+			t.Errorf("node %s reason %q, want all", n.Name, n.Reason)
+		}
+	}
+	err := h.call(0, api.PathNodeUpdate, api.NodeUpdateRequest{Nodes: "n01,ALL", State: "resume"}, &out)
+	if err == nil || err.Code != api.CodeInvalidNodeName {
+		t.Errorf("NodeName=n01,ALL: %v, want %s", err, api.CodeInvalidNodeName)
+	}
+}

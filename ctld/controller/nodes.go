@@ -5,6 +5,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -367,6 +368,18 @@ func nodeAddr(reported string, nc *slurmconf.Node) string {
 
 // expandNodes expands a host list and checks every name.
 func (c *Controller) expandNodes(list string) ([]*nodeRec, *api.Error) {
+	if strings.EqualFold(list, "ALL") {
+		// slurmctld's nodespec_to_hostlist: "ALL", in any case and
+		// alone, is every node (scontrol update nodename=all
+		// state=drain); inside a list it is a node name like any other.
+		out := make([]*nodeRec, 0, len(c.nodes))
+		for _, nc := range c.confNow().conf.Nodes {
+			if n := c.nodes[nc.Name]; n != nil {
+				out = append(out, n)
+			}
+		}
+		return out, nil
+	}
 	names, err := hostlist.Expand(list)
 	if err != nil || len(names) == 0 {
 		return nil, api.Errorf(api.CodeInvalidNodeName, "bad node list %q", list)
