@@ -287,6 +287,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 	ap.DefCPUPerGPU, ap.MaxCPUsPerNode = p.DefCPUPerGPU, p.CPUsPerNodeLimit()                  // partkeys.go
 	ap.ExclusiveUser, ap.RootOnly = p.ExclusiveUser, p.RootOnly
 	ap.ReqResv, ap.AllocNodes = p.ReqResv, p.AllocNodesSpec // partreq.go
+	ap.CPUBind = p.CPUBind
 	for _, name := range p.Nodes {
 		if nc, ok := conf.Node(name); ok {
 			ap.TotalCPUs += nc.CPUs

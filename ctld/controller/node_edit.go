@@ -9,16 +9,18 @@ import (
 )
 
 // scontrol update NodeName=... Weight=, Features= (AvailableFeatures=),
-// ActiveFeatures= and Gres=. Weight and the available features are
-// configuration: the change edits a copy of the running configuration and
-// swaps it in (swapConfig), so the scheduler ranks and matches nodes on
-// the new values at once. As in Slurm 22.05 started without -R, a restart
-// takes them from slurm.conf again; so does a reconfigure (Slurm keeps a
-// changed Weight across a reconfigure, Loam does not).
+// ActiveFeatures=, CpuBind= and Gres=. Weight, CpuBind and the available
+// features are configuration: the change edits a copy of the running
+// configuration and swaps it in (swapConfig), so the scheduler ranks and
+// matches nodes, and new steps bind, on the new values at once. As in
+// Slurm 22.05 started without -R (whose node state file restores neither
+// Weight nor CpuBind then), a restart takes them from slurm.conf again; so
+// does a reconfigure (Slurm keeps a changed Weight across a reconfigure,
+// Loam does not).
 
 // hasConfigEdit tells whether in changes node configuration.
 func hasConfigEdit(in *api.NodeUpdateRequest) bool {
-	return in.Weight != nil || in.Features != nil || in.ActiveFeatures != nil || in.GRES != nil
+	return in.Weight != nil || in.Features != nil || in.ActiveFeatures != nil || in.GRES != nil || in.CPUBind != nil
 }
 
 // editNodes applies in's configuration keys to nodes, all or none. c.mu
@@ -26,6 +28,9 @@ func hasConfigEdit(in *api.NodeUpdateRequest) bool {
 func (c *Controller) editNodes(nodes []*nodeRec, in *api.NodeUpdateRequest) *api.Error {
 	if in.Weight != nil && *in.Weight < 0 {
 		return api.Errorf(api.CodeBadRequest, "weight %d is less than zero", *in.Weight)
+	}
+	if aerr := checkCPUBind(in.CPUBind); aerr != nil { // step_cpubind.go
+		return aerr
 	}
 	conf := c.confNow().conf
 	next := *conf
@@ -46,6 +51,9 @@ func (c *Controller) editNodes(nodes []*nodeRec, in *api.NodeUpdateRequest) *api
 		if in.Features != nil {
 			nc.Features = slices.Clone(*in.Features)
 		}
+		if in.CPUBind != nil {
+			nc.CPUBind = updatedCPUBind(nc.CPUBind, *in.CPUBind)
+		}
 		// As slurmctld: the active features, new or current, must be
 		// among the available ones, new or current, before Features=
 		// makes both the same (so Features=a,b on a node whose active
@@ -61,7 +69,7 @@ func (c *Controller) editNodes(nodes []*nodeRec, in *api.NodeUpdateRequest) *api
 			}
 		}
 	}
-	if in.Weight != nil || in.Features != nil {
+	if in.Weight != nil || in.Features != nil || in.CPUBind != nil {
 		if err := c.swapConfig(&next); err != nil {
 			return err
 		}

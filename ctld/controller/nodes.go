@@ -249,7 +249,7 @@ func (c *Controller) nodeInfo(n *nodeRec) api.Node {
 		CoreSpecCount: nc.CoreSpecCount, CPUSpecList: nc.SpecCPUList(), MemSpecLimit: nc.MemSpecLimit,
 		CoresPerSocket: nc.CoresPerSocket, ThreadsPerCore: nc.ThreadsPerCore,
 		RealMemory: nc.RealMemory, AllocMemory: mem, FreeMemory: n.freeMem, TmpDisk: nc.TmpDisk,
-		CPULoad: n.cpuLoad, Weight: nc.Weight, Features: nc.Features, ActiveFeatures: n.active(),
+		CPULoad: n.cpuLoad, Weight: nc.Weight, CPUBind: nc.CPUBind, Features: nc.Features, ActiveFeatures: n.active(),
 		Partitions: c.confNow().partsOfNode[n.name], AllocGPUs: len(gpus), GRES: gresConf(nc.GRES),
 	}
 	out.State, out.StateFlags = c.baseState(n, cpus)

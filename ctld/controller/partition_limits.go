@@ -12,9 +12,15 @@ import (
 
 // setPartLimits applies scontrol's OverTimeLimit, DisableRootJobs,
 // DefMemPerNode, MaxMemPerCPU, DefMemPerCPU, MaxMemPerNode, MaxCPUsPerNode, ExclusiveUser, RootOnly,
-// ReqResv and AllocNodes to p. scontrol checked the values' form; an
+// ReqResv, AllocNodes and CpuBind to p. scontrol checked the values' form; an
 // AllocNodes that is not a host list is refused here.
 func setPartLimits(p *slurmconf.Partition, l *api.PartitionLimits) *api.Error {
+	if aerr := checkCPUBind(l.CPUBind); aerr != nil { // step_cpubind.go
+		return aerr
+	}
+	if l.CPUBind != nil {
+		p.CPUBind = updatedCPUBind(p.CPUBind, *l.CPUBind)
+	}
 	if l.AllocNodes != nil {
 		hosts, err := slurmconf.ParseAllocNodes(*l.AllocNodes)
 		if err != nil {

@@ -163,6 +163,8 @@ func (c *Controller) createStep(id auth.Identity, in *api.StepCreateRequest) (*s
 	if aerr != nil {
 		return nil, nil, 0, nil, aerr
 	}
+	nodeBinds, partBind := c.jobCPUBinds(r)
+	in.CPUBind = stepCPUBind(in.CPUBind, nodeBinds, partBind) // step_cpubind.go
 	js := c.stepsOf(r.ID)
 	show, cpus := newStepShow(r, in, &layout)
 	if use, mem := stepUse(holds); use > 0 {

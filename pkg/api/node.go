@@ -61,6 +61,9 @@ type Node struct {
 	TmpDisk        int64   `json:"temporary_disk,omitempty"`
 	CPULoad        float64 `json:"cpu_load,omitempty"`
 	Weight         int64   `json:"weight"`
+	// CPUBind is the node's CpuBind as scontrol prints it ("cores",
+	// "verbose,none"); "" when unset.
+	CPUBind string `json:"cpu_bind,omitempty"`
 
 	// GRES is the configured generic resources ("gpu:h100:8"); GRESUsed
 	// what jobs hold, with indices ("gpu:h100:2(IDX:0-1)").
@@ -149,6 +152,9 @@ type NodeUpdateRequest struct {
 	// Comment and Extra, when set, replace the node's ("" clears).
 	Comment *string `json:"comment,omitempty"`
 	Extra   *string `json:"extra,omitempty"`
+	// CPUBind, when set, is the node's new CpuBind as
+	// slurmconf.ParseCPUBind spells it; "off" clears it, as in Slurm.
+	CPUBind *string `json:"cpu_bind,omitempty"`
 }
 
 // NodeUpdateResponse answers PathNodeUpdate with the nodes changed.

@@ -53,6 +53,9 @@ type Partition struct {
 	// ReqResv and AllocNodes ("" is ALL) choose the submissions taken.
 	ReqResv    bool   `json:"req_resv,omitempty"`
 	AllocNodes string `json:"alloc_nodes,omitempty"`
+	// CPUBind is the partition's CpuBind as scontrol prints it; "" when
+	// unset.
+	CPUBind string `json:"cpu_bind,omitempty"`
 
 	// Loam's queue keys (R2, R3, R9, R11).
 	QueueClass          string   `json:"queue_class"`

@@ -64,6 +64,9 @@ type PartitionLimits struct {
 	PreemptMode    *string `json:"preempt_mode,omitempty"`
 	JobDefaults    *string `json:"job_defaults,omitempty"`
 	BillingWeights *string `json:"billing_weights,omitempty"`
+	// CPUBind is CpuBind= as slurmconf.ParseCPUBind spells it ("off"
+	// clears the partition's).
+	CPUBind *string `json:"cpu_bind,omitempty"`
 }
 
 // Empty tells whether l changes nothing.
@@ -72,7 +75,7 @@ func (l *PartitionLimits) Empty() bool {
 		l.MaxMemPerCPU == nil && l.MaxCPUsPerNode == nil && l.ExclusiveUser == nil &&
 		l.RootOnly == nil && l.ReqResv == nil && l.AllocNodes == nil && l.DefMemPerCPU == nil &&
 		l.MaxMemPerNode == nil && l.AllowQOS == nil && l.DenyQOS == nil && l.PreemptMode == nil &&
-		l.JobDefaults == nil && l.BillingWeights == nil
+		l.JobDefaults == nil && l.BillingWeights == nil && l.CPUBind == nil
 }
 
 // Empty tells whether u changes nothing.

@@ -242,7 +242,11 @@ type Node struct {
 	MemSpecLimit  int64
 	// AutoDetect is the node's gres.conf AutoDetect: "off" or "nvml".
 	AutoDetect string
-	Pos        Pos
+	// CPUBind is the node's CpuBind as ParseCPUBind spells it
+	// ("cores", "verbose,none", "off"); "" when unset. Steps without
+	// --cpu-bind bind so when all the job's nodes that set one agree.
+	CPUBind string
+	Pos     Pos
 }
 
 // GRES is one generic resource of a node: slurm.conf's Gres= count, with
@@ -314,6 +318,9 @@ type Partition struct {
 	Pos             Pos
 	// Billing is TRESBillingWeights (billing.go).
 	Billing BillingWeights
+	// CPUBind is the partition's CpuBind (cpubind.go), the default binding
+	// of steps whose nodes give none; "" when unset.
+	CPUBind string
 }
 
 // QueueClass is one of Loam's three queue classes (R2).

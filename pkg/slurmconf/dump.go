@@ -96,6 +96,9 @@ func nodeText(n Node) string {
 	if n.Reason != "" {
 		fmt.Fprintf(&b, " Reason=%q", n.Reason)
 	}
+	if n.CPUBind != "" {
+		fmt.Fprintf(&b, " CpuBind=%s", n.CPUBind)
+	}
 	b.WriteString("\n")
 	for _, g := range n.GRES {
 		dumpDevices(&b, g)

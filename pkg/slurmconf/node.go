@@ -19,12 +19,12 @@ var nodeSchema = newSchema("NodeName", func() []keySpec {
 		keys(honoured, "NodeName", "NodeHostname", "NodeAddr", "Port", "CPUs",
 			"Boards", "SocketsPerBoard", "Sockets", "CoresPerSocket",
 			"ThreadsPerCore", "RealMemory", "TmpDisk", "Gres", "Feature", "Weight",
-			"State", "Reason", "CoreSpecCount", "CPUSpecList", "MemSpecLimit"),
+			"State", "Reason", "CoreSpecCount", "CPUSpecList", "MemSpecLimit", "CpuBind"),
 		[]keySpec{
 			{name: "Features", alias: "Feature"},
 			{name: "Procs", alias: "CPUs"},
 		},
-		keys(ignored, "BcastAddr", "CpuBind", "TRESWeights", "Parameters", "RestrictedCoresPerGPU",
+		keys(ignored, "BcastAddr", "TRESWeights", "Parameters", "RestrictedCoresPerGPU",
 			"Topology", "Extra", "Comment", "InstanceId", "InstanceType"),
 	)
 })
@@ -97,6 +97,7 @@ func buildNodes(x *dec, rec record, spec string, have int) []Node {
 	x.count("Weight", &tmpl.Weight, math.MaxUint32)
 	x.list("Feature", &tmpl.Features)
 	x.str("Reason", &tmpl.Reason)
+	x.cpuBind(&tmpl.CPUBind) // cpubind.go
 	x.nodeState(&tmpl.State)
 	x.gres(&tmpl.GRES)
 

@@ -18,9 +18,10 @@ var partitionSchema = newSchema("PartitionName", func() []keySpec {
 			"DefMemPerNode", "MaxMemPerCPU"), // memlimits.go
 		keys(honoured, "DefCPUPerGPU", "MaxCPUsPerNode", "ExclusiveUser", "RootOnly"), // partkeys.go
 		keys(honoured, "ReqResv", "AllocNodes"),                                       // partreq.go
+		keys(honoured, "CpuBind"),                                                     // cpubind.go
 		keys(honoured, queueKeys...),
 		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
-		keys(ignored, "Alternate", "CpuBind",
+		keys(ignored, "Alternate",
 			"ExclusiveTopo", "LLN", "MaxCPUsPerSocket",
 			"PowerDownOnIdle", "QOS",
 			"ResumeTimeout", "SelectTypeParameters", "SuspendTime",
@@ -105,6 +106,7 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	decodePartMemLimits(x, &p)   // memlimits.go
 	decodePartKeys(x, &p)        // partkeys.go
 	x.billingWeights(&p.Billing) // billing.go
+	x.cpuBind(&p.CPUBind)        // cpubind.go
 	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"} {
 		if _, set := x.get(k); !set {
 			p.InheritedMemory = append(p.InheritedMemory, k)

@@ -47,7 +47,11 @@ func allocTRES(n *api.Node) string {
 // appendNode appends scontrol show node's record.
 func (f *jobFormatter) appendNode(b []byte, n *api.Node) []byte {
 	sep := f.sep()
-	b = append(b, "NodeName="+n.Name+" Arch=x86_64 CoresPerSocket="+strconv.Itoa(n.CoresPerSocket)+" "+sep...)
+	b = append(b, "NodeName="+n.Name+" Arch=x86_64 "...)
+	if n.CPUBind != "" {
+		b = append(b, "CpuBind="+n.CPUBind+" "...)
+	}
+	b = append(b, "CoresPerSocket="+strconv.Itoa(n.CoresPerSocket)+" "+sep...)
 	b = append(b, "CPUAlloc="+strconv.Itoa(n.AllocCPUs)+" CPUEfctv="+strconv.Itoa(effectiveCPUs(n))+" CPUTot="+
 		strconv.Itoa(n.CPUs)+" CPULoad="+strconv.FormatFloat(n.CPULoad, 'f', 2, 64)+sep...)
 	b = append(b, "AvailableFeatures="+orNull(strings.Join(n.Features, ","))+sep...)
@@ -174,7 +178,11 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		groups = strings.Join(p.AllowGroups, ",")
 	}
 	b = append(b, "AllowGroups="+groups+" "+accounts+" "+qos+sep...)
-	b = append(b, "AllocNodes="+orDefault(p.AllocNodes, "ALL")+" Default="+yesNo(p.Default)+" QoS=N/A"+sep...)
+	b = append(b, "AllocNodes="+orDefault(p.AllocNodes, "ALL")+" Default="+yesNo(p.Default)...)
+	if p.CPUBind != "" {
+		b = append(b, " CpuBind="+p.CPUBind+" "...) // the peer's double space follows
+	}
+	b = append(b, " QoS=N/A"+sep...)
 	def := "NONE"
 	if p.DefaultTime != 0 {
 		def = string(appendHMS(nil, p.DefaultTime))

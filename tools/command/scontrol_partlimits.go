@@ -44,6 +44,12 @@ func setPartitionLimit(l *api.PartitionLimits, tag, val, raw string) (msg string
 			return invalid(name), true
 		}
 		*dst = &n
+	case abbrev(tag, "CpuBind", 7):
+		v, err := slurmconf.ParseCPUBind(val)
+		if err != nil {
+			return "scontrol: error: Invalid input " + raw + "\n" + partNoErrorLine, true
+		}
+		l.CPUBind = &v // empty changes nothing (updatedCPUBind)
 	case abbrev(tag, "AllowQos", 6):
 		l.AllowQOS = &val
 	case abbrev(tag, "DenyQos", 5):

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
+	"github.com/loamhpc/loam/pkg/slurmconf"
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
@@ -368,6 +369,13 @@ func (s *scontrol) updateNode(args []string) {
 		case abbrev(a.tag, "ActiveFeatures", 3):
 			f := strtok(a.val, ",")
 			req.ActiveFeatures = &f
+		case abbrev(a.tag, "CpuBind", 7):
+			v, err := slurmconf.ParseCPUBind(a.val)
+			if err != nil {
+				s.fail("scontrol: error: Invalid input %s\nslurm_update error: No error\n", a.raw)
+				return
+			}
+			req.CPUBind = &v // empty changes nothing (updatedCPUBind)
 		case abbrev(a.tag, "Gres", 1):
 			g := a.val
 			req.GRES = &g
