@@ -63,6 +63,9 @@ func demandOf(cs *confState, a *admitted, p *slurmconf.Partition) (demand, error
 	if err != nil {
 		return demand{}, err
 	}
+	if s.Preferred != nil {
+		s = *s.Preferred // slurmctld tests a new job with --prefer in place of -C (prefer.go)
+	}
 	d := demand{nodes: s.Nodes, gpuType: strings.ToLower(s.GPUType), features: s.Features, exclude: s.Exclude, include: s.NodeList}
 	d.contiguous = s.Contiguous
 	d.shareCPUs, d.unevenTasks = taskShare(a.req)

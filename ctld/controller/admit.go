@@ -479,7 +479,7 @@ func nodeCPUs(r *job.Request, tasks int) int {
 
 // perNodeNeed computes the per-node minimum of a request.
 func perNodeNeed(r *job.Request) nodeNeed {
-	n := nodeNeed{gres: map[string]int64{}, features: r.Features, tmpMB: r.TmpDisk}
+	n := nodeNeed{gres: map[string]int64{}, features: testedFeatures(r), tmpMB: r.TmpDisk}
 	tasks := max(r.NTasksPerNode, 1)
 	if r.NTasksPerNode == 0 && r.NTasks > 0 && r.MinNodes > 0 {
 		// Without -N the scheduler spreads the tasks over as many nodes

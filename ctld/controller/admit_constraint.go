@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/loamhpc/loam/pkg/api"
@@ -15,14 +16,29 @@ import (
 // the counted features, a node passing each node's test, and -N leaving
 // room for the counts (the peer refuses -C "gpu&cpu", -C "gpu*99" and
 // -N1 -C "gpu*2" with "Requested node configuration is not available").
+//
+// --prefer is checked the same way after -C, in its own words, and then
+// stands in for -C in the node test: slurmctld tests a new job with the
+// preferred list when it has one (set_job_features_use), so the peer
+// takes -C "gpu*99" --prefer=gpu but refuses --prefer="gpu&cpu".
 func admitConstraint(cs *confState, a *admitted) *api.Error {
 	r := a.req
-	if r.Constraint == "" {
-		return nil
+	var c *job.Constraint
+	if r.Constraint != "" {
+		var aerr *api.Error
+		if c, aerr = knownConstraint(cs, r.Constraint); aerr != nil {
+			return aerr
+		}
 	}
-	c, aerr := knownConstraint(cs, r.Constraint)
-	if aerr != nil {
-		return aerr
+	if r.Prefer != "" {
+		p, aerr := knownPrefer(cs, r.Prefer)
+		if aerr != nil {
+			return aerr
+		}
+		c = p
+	}
+	if c == nil {
+		return nil
 	}
 	if r.NodesSet && max(r.MinNodes, r.MaxNodes) < c.MinNodes() {
 		return api.NewError(api.CodeNodeConfigUnavailable)
@@ -46,12 +62,39 @@ func knownConstraint(cs *confState, s string) (*job.Constraint, *api.Error) {
 	if err != nil {
 		return nil, api.NewError(api.CodeInvalidFeature)
 	}
-	for _, name := range c.Names() {
-		if !slices.ContainsFunc(cs.conf.Nodes, func(n slurmconf.Node) bool { return slices.Contains(n.Features, name) }) {
-			return nil, api.NewError(api.CodeInvalidFeature)
-		}
+	if !namesKnown(cs, c) {
+		return nil, api.NewError(api.CodeInvalidFeature)
 	}
 	return c, nil
+}
+
+// knownPrefer is knownConstraint for --prefer: a feature no node has and
+// the list's own faults are "Invalid preferred feature specification",
+// the other syntax faults "Invalid feature specification", as Slurm's
+// build_feature_list words them at submit (the peer: --prefer=nosuch,
+// --prefer='[gpu*2|cpu]' the first, --prefer='a&|b' the second).
+func knownPrefer(cs *confState, s string) (*job.Constraint, *api.Error) {
+	c, err := job.ParsePrefer(s)
+	switch {
+	case errors.Is(err, job.ErrInvalidPrefer):
+		return nil, api.NewError(api.CodeInvalidPrefer)
+	case err != nil:
+		return nil, api.NewError(api.CodeInvalidFeature)
+	case !namesKnown(cs, c):
+		return nil, api.NewError(api.CodeInvalidPrefer)
+	}
+	return c, nil
+}
+
+// namesKnown reports whether every feature c names is on some node of
+// the cluster.
+func namesKnown(cs *confState, c *job.Constraint) bool {
+	for _, name := range c.Names() {
+		if !slices.ContainsFunc(cs.conf.Nodes, func(n slurmconf.Node) bool { return slices.Contains(n.Features, name) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // satisfiable reports whether partition p has the nodes alternative alt

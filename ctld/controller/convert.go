@@ -174,7 +174,8 @@ func (c *Controller) fillShape(j *api.Job, r *jobRecord) {
 		j.Tasks = max(q.MinNodes, 1) * max(q.NTasksPerNode, 1)
 	}
 	j.MaxNodes, j.MinCPUsNode = maxNodes(q), max(q.MinCPUs, j.CPUsPerTask*max(cluster.TasksPerNode(q), 1))
-	j.RequiredNodes, j.ExcludedNodes, j.Features, j.Exclusive = q.NodeList, q.Exclude, q.Constraint, string(q.Exclusive)
+	j.RequiredNodes, j.ExcludedNodes, j.Exclusive = q.NodeList, q.Exclude, string(q.Exclusive)
+	c.showFeatures(j, r) // prefer.go
 	j.SpreadJob, j.Contiguous = q.SpreadJob, q.Contiguous
 	fillLayout(j, q)
 	fillRecorded(j, q)

@@ -255,8 +255,8 @@ func (c *Controller) ctldScriptEnv(r *jobRecord, context, cluster string) []stri
 	if q.Comment != "" {
 		env = append(env, "SLURM_JOB_COMMENT="+q.Comment)
 	}
-	if q.Constraint != "" {
-		env = append(env, "SLURM_JOB_CONSTRAINTS="+q.Constraint)
+	if f := featuresUsed(c.confNow().conf, q, st.Alloc); f != "" { // prefer.go
+		env = append(env, "SLURM_JOB_CONSTRAINTS="+f)
 	}
 	if q.Script != "" { // a batch job's streams; an allocation has none
 		stdin := q.StdIn

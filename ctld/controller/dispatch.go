@@ -28,7 +28,7 @@ func (c *Controller) launchRequest(r *jobRecord, i int) *api.LaunchRequest {
 		KillWait: int64(conf.KillWait / time.Second), Restarts: st.Restarts,
 		ClusterName: conf.ClusterName, Partition: st.Partition, Account: st.Account, QOS: q.QOS,
 		SubmitHost: q.SubmitHost, SubmitDir: q.SubmitDir, ControllerAddr: c.controllerAddr(),
-		Constraints: q.Constraint, // the node prolog's SLURM_JOB_CONSTRAINTS
+		Constraints: featuresUsed(conf, q, st.Alloc), // the node prolog's SLURM_JOB_CONSTRAINTS (prefer.go)
 	}
 	if len(q.Argv) > 1 {
 		req.Argv = q.Argv[1:]

@@ -109,7 +109,7 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 	touched := u.Partition != nil || u.Account != nil || u.QOS != nil || u.Dependency != nil ||
 		u.NumTasks != nil || u.CPUsPerTask != nil || u.MinCPUsNode != nil || u.NumCPUs != nil || u.MaxCPUs != nil ||
 		u.TasksPerNode != nil ||
-		featuresChange(r, u) ||
+		featuresChange(r, u) || preferChange(r, u) ||
 		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
 		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil
 	if !r.pending() {

@@ -14,7 +14,12 @@ func featuresChange(r *jobRecord, u *api.JobUpdate) bool {
 	return u.Features != nil && (r.Req.Constraint == "" || *u.Features != r.Req.Constraint)
 }
 
-// updateNodeTests applies a pending job's new Features= and
+// preferChange is featuresChange for Prefer=.
+func preferChange(r *jobRecord, u *api.JobUpdate) bool {
+	return u.Prefer != nil && (r.Req.Prefer == "" || *u.Prefer != r.Req.Prefer)
+}
+
+// updateNodeTests applies a pending job's new Features=, Prefer= and
 // MinTmpDiskNode=. The constraint's syntax and feature names are checked
 // as at submit; whether any node can satisfy it, or has the temporary
 // disk, is not: Slurm's update takes "gpu&cpu" or more TmpDisk than any
@@ -29,6 +34,16 @@ func updateNodeTests(cs *confState, q *job.Request, u *api.JobUpdate) *api.Error
 		}
 		q.Constraint, q.Features = c, job.SimpleFeatures(c)
 	}
+	if u.Prefer != nil {
+		p := job.NormalizeConstraint(*u.Prefer)
+		if p != "" {
+			if _, err := knownPrefer(cs, p); err != nil {
+				// update_job answers every fault of the new list so.
+				return api.NewError(api.CodeInvalidPrefer)
+			}
+		}
+		q.Prefer = p
+	}
 	if u.MinTmpDisk != nil {
 		q.TmpDisk = *u.MinTmpDisk
 	}
@@ -40,6 +55,6 @@ func updateNodeTests(cs *confState, q *job.Request, u *api.JobUpdate) *api.Error
 // against the nodes (updateNodeTests).
 func withoutNodeTests(q *job.Request) *job.Request {
 	v := *q
-	v.Constraint, v.Features, v.TmpDisk = "", nil, 0
+	v.Constraint, v.Features, v.Prefer, v.TmpDisk = "", nil, "", 0
 	return &v
 }

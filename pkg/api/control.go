@@ -135,6 +135,7 @@ type JobUpdate struct {
 	NumCPUs       *int    `json:"num_cpus,omitempty"`
 	MaxCPUs       *int    `json:"max_cpus,omitempty"`
 	Features      *string `json:"features,omitempty"`
+	Prefer        *string `json:"prefer,omitempty"` // "" clears it
 	RequiredNodes *string `json:"required_nodes,omitempty"`
 	ExcludedNodes *string `json:"excluded_nodes,omitempty"`
 	GRES          *string `json:"gres,omitempty"` // --gres syntax, per node

@@ -35,6 +35,7 @@ const (
 	CodeStepLimit             Code = "ESLURM_STEP_LIMIT"
 	CodeInvalidNodeState      Code = "ESLURM_INVALID_NODE_STATE"
 	CodeInvalidFeature        Code = "ESLURM_INVALID_FEATURE"
+	CodeInvalidPrefer         Code = "ESLURM_INVALID_PREFER"
 	CodeNotSupported          Code = "ESLURM_NOT_SUPPORTED"
 	CodeDisabled              Code = "ESLURM_DISABLED"
 	CodeDependency            Code = "ESLURM_DEPENDENCY"
@@ -131,6 +132,7 @@ var texts = map[Code]string{
 	CodeStepLimit:             "Step limit reached for this job",
 	CodeInvalidNodeState:      "Invalid node state specified",
 	CodeInvalidFeature:        "Invalid feature specification",
+	CodeInvalidPrefer:         "Invalid preferred feature specification",
 	CodeNotSupported:          "Requested operation not supported on this system",
 	CodeDisabled:              "Requested operation is presently disabled",
 	CodeDependency:            "Job dependency problem",

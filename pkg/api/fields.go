@@ -123,6 +123,7 @@ var jobFieldList = []jobField{
 	strField("required_nodes", func(j *Job) *string { return &j.RequiredNodes }),
 	strField("excluded_nodes", func(j *Job) *string { return &j.ExcludedNodes }),
 	strField("features", func(j *Job) *string { return &j.Features }),
+	strField("prefer", func(j *Job) *string { return &j.Prefer }),
 	strField("exclusive", func(j *Job) *string { return &j.Exclusive }),
 	strField("tres_per_node", func(j *Job) *string { return &j.TRESPerNode }),
 	strField("tres_per_job", func(j *Job) *string { return &j.TRESPerJob }),

@@ -75,7 +75,10 @@ type Job struct {
 	MinTmpDisk    int64  `json:"min_tmp_disk,omitempty"`
 	RequiredNodes string `json:"required_nodes,omitempty"`
 	ExcludedNodes string `json:"excluded_nodes,omitempty"`
-	Features      string `json:"features,omitempty"` // -C as given
+	Features      string `json:"features,omitempty"` // -C as given; once started, the list it ran with
+	// Prefer is --prefer while the job pends (Slurm shows it no more
+	// once the job started: Features then names the list used).
+	Prefer        string `json:"prefer,omitempty"`
 	Exclusive     string `json:"exclusive,omitempty"`
 	SpreadJob     bool   `json:"spread_job,omitempty"`    // --spread-job
 	Contiguous    bool   `json:"contiguous,omitempty"`    // --contiguous

@@ -88,6 +88,7 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.str("excluded_nodes", q.Exclude, true)
 	o.str("constraints", q.Constraint, true)
 	o.strs("features", q.Features)
+	o.str("prefer", q.Prefer, true)
 	o.integer("required_switches", int64(q.Switches), true)
 	o.value("wait_for_switch", q.SwitchWait, q.SwitchWait != nil)
 	o.boolean("contiguous", q.Contiguous)

@@ -38,7 +38,8 @@ import (
 //     give the whole node; sites set DefMemPerCPU, as the peer does);
 //   - --exclusive or OverSubscribe=EXCLUSIVE: whole nodes; -w, -x host
 //     lists; -C as a plain AND list of features, or parsed (OR, matching
-//     OR, counts, parentheses), its counts raising the node count.
+//     OR, counts, parentheses), its counts raising the node count;
+//   - --prefer: the same shape with it in place of -C, as Preferred.
 func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition) (sched.Shape, error) {
 	var s sched.Shape
 	gpt := gpuCount(req.GPUsPerTask)
@@ -105,6 +106,7 @@ func ShapeOf(req *job.Request, cfg *slurmconf.Config, part *slurmconf.Partition)
 		s.Switches = req.Switches
 		s.SwitchWait = SwitchWait(req, cfg)
 	}
+	s.Preferred = preferredShape(req, cfg, part) // constraint.go
 	return s, nil
 }
 

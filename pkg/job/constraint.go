@@ -11,6 +11,18 @@ import (
 // ESLURM_INVALID_FEATURE ("Invalid feature specification").
 var ErrInvalidFeature = errors.New("Invalid feature specification")
 
+// ErrInvalidPrefer is a --prefer that Slurm's controller refuses as
+// ESLURM_INVALID_PREFER ("Invalid preferred feature specification").
+var ErrInvalidPrefer = errors.New("Invalid preferred feature specification")
+
+// errFeatureList marks the faults build_feature_list reports in the
+// words of the list it reads (-C's or --prefer's): a ']' without a name
+// or an open bracket, an unclosed parenthesis, and the operator checks
+// of _valid_feature_list. Its other syntax faults are always
+// ErrInvalidFeature, even for --prefer (the peer answers --prefer='a&|b'
+// "Invalid feature specification").
+var errFeatureList = errors.New("invalid feature list")
+
 // featureOp joins a feature to the next one, as Slurm 22.05's feature
 // list does (job_scheduler.c, build_feature_list).
 type featureOp uint8
@@ -50,6 +62,26 @@ func NormalizeConstraint(s string) string { return strings.ReplaceAll(s, ",", "&
 // last of repeated counts wins ("gpu*2*3"). It checks the syntax only;
 // whether the features exist is the caller's check (Names).
 func ParseConstraint(s string) (*Constraint, error) {
+	c, err := parseFeatures(s)
+	if errors.Is(err, errFeatureList) {
+		err = ErrInvalidFeature
+	}
+	return c, err
+}
+
+// ParsePrefer reads a --prefer expression: the same syntax as -C, with
+// the faults Slurm reports in --prefer's own words ErrInvalidPrefer
+// (the peer refuses --prefer='[gpu*2|cpu]' so) and the others
+// ErrInvalidFeature, as the peer answers them.
+func ParsePrefer(s string) (*Constraint, error) {
+	c, err := parseFeatures(s)
+	if errors.Is(err, errFeatureList) {
+		err = ErrInvalidPrefer
+	}
+	return c, err
+}
+
+func parseFeatures(s string) (*Constraint, error) {
 	c := &Constraint{text: NormalizeConstraint(s)}
 	p := constraintParser{src: c.text}
 	if err := p.run(); err != nil {
@@ -57,7 +89,7 @@ func ParseConstraint(s string) (*Constraint, error) {
 	}
 	c.items = p.items
 	if len(c.items) == 0 || !c.validOps() {
-		return nil, ErrInvalidFeature
+		return nil, errFeatureList
 	}
 	return c, nil
 }
@@ -90,7 +122,9 @@ func (p *constraintParser) run() error {
 			err = p.open(&p.sets, p.bracket)
 			p.bracket = true
 		case ']':
-			err = p.close(p.bracket)
+			if err = p.close(p.bracket); err != nil {
+				err = errFeatureList
+			}
 			p.closedBracket, p.bracket = p.bracket, false
 		case '(':
 			err = p.open(&p.groups, p.group > 0)
@@ -110,8 +144,11 @@ func (p *constraintParser) run() error {
 	if p.start >= 0 {
 		p.add(opEnd)
 	}
-	if p.sets > 1 || p.bracket || p.group > 0 {
+	switch {
+	case p.sets > 1 || p.bracket:
 		return ErrInvalidFeature
+	case p.group > 0:
+		return errFeatureList
 	}
 	return nil
 }

@@ -166,3 +166,29 @@ func FuzzParseConstraint(f *testing.F) {
 		_ = c.MinNodes()
 	})
 }
+
+// TestParsePreferErrors: the peer's answers to sbatch --prefer=X, in
+// --prefer's words for the list's own faults, in -C's for the others.
+func TestParsePreferErrors(t *testing.T) {
+	for in, want := range map[string]error{
+		"gpu":         nil,
+		"gpu*2":       nil,
+		"[gpu|cpu]":   nil,
+		"gpu&":        nil,
+		"(gpu)":       nil,
+		"a&|b":        ErrInvalidFeature,
+		"[gpu*2|cpu]": ErrInvalidPrefer,
+		"(gpu":        ErrInvalidPrefer,
+		"gpu]":        ErrInvalidPrefer,
+		"[gpu":        ErrInvalidFeature,
+		"*2":          ErrInvalidFeature,
+	} {
+		_, err := ParsePrefer(in)
+		if !errors.Is(err, want) && err != want {
+			t.Errorf("ParsePrefer(%q) = %v, want %v", in, err, want)
+		}
+		if _, cerr := ParseConstraint(in); (cerr == nil) != (want == nil) || cerr != nil && cerr != ErrInvalidFeature {
+			t.Errorf("ParseConstraint(%q) = %v, want %v", in, cerr, want != nil)
+		}
+	}
+}

@@ -121,6 +121,10 @@ type Request struct {
 	// its features when it is a plain AND list ("a&b", "a,b"), else nil.
 	Constraint string   `json:"constraints,omitempty"`
 	Features   []string `json:"features,omitempty"`
+	// Prefer is --prefer as given, commas made '&': features tried in
+	// place of -C first, -C alone when no node set with them can start
+	// the job now (Slurm 22.05's soft constraint).
+	Prefer string `json:"prefer,omitempty"`
 	// Switches is --switches' count: the most leaf switches of
 	// topology.conf the job's nodes may span until it has waited
 	// SwitchWait (0: no limit). SwitchWait is the @max-time in seconds,

@@ -71,7 +71,7 @@ func srunMoreOptions(st *srunState) []Option {
 		{Long: "interactive", Arg: NoArg},
 		{Long: "ntasks-per-tres", Arg: RequiredArg},
 		{Long: "pack-group", Arg: RequiredArg},
-		{Long: "prefer", Arg: RequiredArg},
+		{Long: "prefer", Arg: RequiredArg, set: setPrefer},
 		{Long: "send-libs", Arg: OptionalArg},
 		{Long: "whole", Arg: NoArg},
 	}

@@ -84,7 +84,7 @@ func SbatchOptions() []Option {
 		{Long: "parsable", Arg: NoArg, set: setParsable},
 		{Long: "partition", Short: 'p', Arg: RequiredArg, Env: env("SBATCH_PARTITION"), set: setPartition},
 		{Long: "power", Arg: RequiredArg, Env: env("SBATCH_POWER"), set: setPower},
-		{Long: "prefer", Arg: RequiredArg},
+		{Long: "prefer", Arg: RequiredArg, set: setPrefer},
 		{Long: "priority", Arg: RequiredArg, set: setPriority},
 		{Long: "profile", Arg: RequiredArg, Env: env("SBATCH_PROFILE")},
 		{Long: "propagate", Arg: OptionalArg, set: setPropagate},

@@ -388,3 +388,11 @@ func (b *builder) timeError(opt, val string) error {
 	}
 	return err
 }
+
+// setPrefer keeps --prefer as Slurm stores it: commas made '&' (the peer
+// shows --prefer=gpu,cpu as Prefer=gpu&cpu). Its checks are the
+// controller's, as in Slurm.
+func setPrefer(b *builder, v value) error {
+	b.req.Prefer = job.NormalizeConstraint(v.str)
+	return nil
+}

@@ -158,9 +158,12 @@ func (c *cycle) tryStart(j *jobInfo) bool {
 			// GPUs it held idle for nothing.
 			c.headPos, c.headPart, c.headWaited = j.pos, part, j.waited
 		}
-		// A wider or grown shape holds more GPUs than d: the GPUs owned
-		// are those its own admission counts.
-		picks, wideOwned := c.placeWide(j, part, d, end, own)
+		// A preferred, wider or grown shape holds other GPUs than d: the
+		// GPUs owned are those its own admission counts.
+		picks, wideOwned := c.placePreferred(j, part, d, end, own) // prefer.go
+		if picks == nil {
+			picks, wideOwned = c.placeWide(j, part, d, end, own)
+		}
 		if picks != nil {
 			owned = wideOwned
 		} else {

@@ -44,6 +44,9 @@ type demand struct {
 	// wide is the same request on Shape.MaxNodes nodes, tried first when
 	// it starts now; nil when there is no wider shape.
 	wide *demand
+	// pref is the request with --prefer in place of -C, one for each
+	// option of a matching OR, tried first when it starts now (prefer.go).
+	pref []demand
 	// grown are a -w job's request on one, two... more nodes than it
 	// names (growth.go), tried in turn when it cannot start now on them.
 	grown []demand

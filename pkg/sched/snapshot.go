@@ -142,7 +142,10 @@ type Shape struct {
 	// Constraint is -C beyond a plain AND list (OR, matching OR, counts,
 	// parentheses); nil otherwise. constraint.go.
 	Constraint *job.Constraint
-	TmpDiskMB  int64 // --tmp: the least TmpDisk of each node
+	// Preferred is the same request with --prefer in place of -C, tried
+	// first for a start now; nil without --prefer. prefer.go.
+	Preferred *Shape
+	TmpDiskMB int64 // --tmp: the least TmpDisk of each node
 	// Switches is --switches: the most leaf switches the job's nodes may
 	// span until it has been eligible for SwitchWait (0: no limit, and
 	// none without a topology), as Slurm's topology/tree.

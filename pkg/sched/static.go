@@ -140,6 +140,7 @@ type plainKey struct {
 func (f *feasCache) parts(c *cycle, j *jobInfo) *partsResult {
 	pj, sh := j.p, &j.p.Shape
 	if len(pj.Partitions) != 1 || len(sh.NodeList) > 0 || len(sh.Exclude) > 0 || len(sh.Features) > 0 || sh.Constraint != nil || sh.TmpDiskMB != 0 ||
+		sh.Preferred != nil || // prefer.go
 		sh.Switches > 0 || // switches.go: the demand holds the job's wait
 		sh.Contiguous || // contiguous.go
 		c.userExcl != nil { // userexcl.go: the demand holds the user
@@ -260,14 +261,24 @@ func (c *cycle) checkPartition(pj *PendingJob, p *partInfo, feas *feasCache, alt
 	if p.cfg.MaxMemPerNode > 0 && pj.Shape.LimitMem > p.cfg.MaxMemPerNode {
 		return demand{}, ReasonMaxMemPerLimit
 	}
-	d, r := c.demandOn(pj, &pj.Shape, p, feas, alt)
+	d, r := c.checkShape(pj, &pj.Shape, p, feas, alt)
+	if r == "" && pj.Shape.Preferred != nil {
+		c.preferDemands(&d, pj, p, feas) // prefer.go
+	}
+	return d, r
+}
+
+// checkShape resolves shape sh of pj (its own, or its --prefer form) on
+// p, growing the node count within -N's range when needed.
+func (c *cycle) checkShape(pj *PendingJob, sh *Shape, p *partInfo, feas *feasCache, alt int) (demand, Reason) {
+	d, r := c.demandOn(pj, sh, p, feas, alt)
 	// -N min-max: when min nodes cannot hold the job's shares, the
 	// fewest nodes in the range that can (Slurm: -N2-4 -n200 runs on 4
 	// nodes of 64 CPUs, -N2-4 --gpus=32 on 4 nodes of 8 GPUs).
-	for n := pj.Shape.Nodes + 1; countBound(r) && pj.Shape.Nodes > 0 && n <= min(pj.Shape.MaxNodes, len(p.nodes)); n++ {
-		sh := pj.Shape
-		sh.Nodes = n
-		if dn, rn := c.demandOn(pj, &sh, p, feas, alt); rn == "" {
+	for n := sh.Nodes + 1; countBound(r) && sh.Nodes > 0 && n <= min(sh.MaxNodes, len(p.nodes)); n++ {
+		s := *sh
+		s.Nodes = n
+		if dn, rn := c.demandOn(pj, &s, p, feas, alt); rn == "" {
 			c.growListed(&dn, pj, p, feas, alt) // growth.go
 			return dn, ""
 		}

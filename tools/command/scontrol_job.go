@@ -216,6 +216,9 @@ func (f *jobFormatter) shapeLines(b []byte, j *api.Job, sep string) []byte {
 	if j.ClusterFeatures != "" {
 		b = append(b, "ClusterFeatures="+j.ClusterFeatures+sep...)
 	}
+	if j.Prefer != "" { // a pending job's --prefer
+		b = append(b, "Prefer="+j.Prefer+sep...)
+	}
 	if j.Reservation != "" {
 		b = append(b, "Reservation="+j.Reservation+sep...)
 	}

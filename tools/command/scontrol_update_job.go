@@ -159,6 +159,8 @@ func setJobText(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 		u.Dependency = &v
 	case abbrev(t, "Features", 1):
 		u.Features = &v
+	case abbrev(t, "Prefer", 3):
+		u.Prefer = &v
 	case abbrev(t, "ExcNodeList", 3):
 		u.ExcludedNodes = &v
 	case abbrev(t, "NodeList", 8), abbrev(t, "ReqNodeList", 8):

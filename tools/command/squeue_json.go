@@ -208,7 +208,7 @@ func (d *jobData) recordRest(r *slurmdata.Dict) {
 	r.Set("het_job_id_set", dStr(""))
 	r.Set("het_job_offset", dInt(0))
 	r.Set("partition", dStr(j.Partition))
-	r.Set("prefer", dStr(""))
+	r.Set("prefer", dStr(j.Prefer))
 	r.Set("memory_per_node", intOrNull(j.MemoryPerNode, j.MemoryPerNode > 0))
 	r.Set("memory_per_cpu", intOrNull(j.MemoryPerCPU, j.MemoryPerNode <= 0 && j.MemoryPerCPU > 0))
 	r.Set("minimum_cpus_per_node", dNum(max(j.MinCPUsNode, 1)))

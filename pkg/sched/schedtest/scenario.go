@@ -23,7 +23,7 @@ import (
 //	nodes LIST gpus=N cpus=N mem=MB tmp=MB features=A,B type=T weight=N state=up|drain|down|reserved
 //	node NAME state=...
 //	run jN part=P tenant=T user=U on=n1:0-7+n2:0-3 cpus=N mem=MB start=-1h limit=D runtime=D borrowed=4-7 prio=N norequeue preempting=+5m
-//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl memwhole nodelist=A,B exclude=A,B features=A,B constraint=EXPR type=T lost=D restarts=N at=-D prev=N fixed=N
+//	submit jN part=P,Q tenant=T user=U gpus=N gpn=N nodes=N maxnodes=N cpus=N cpn=N mem=MB memcpu=MB memgpu=MB tmp=MB limit=D runtime=D nice=N qos=N hold=user|admin|dep|never begin=+D array=N room=N excl memwhole nodelist=A,B exclude=A,B features=A,B constraint=EXPR prefer=EXPR type=T lost=D restarts=N at=-D prev=N fixed=N
 //	usage tenant=T user=U gpusec=X cpusec=X
 //	reservation jN part=P created=-D start=+D promised=+D holds=n1:0-7+n2:0-3 cpus=N claimed
 //	set jN nice=N qos=N limit=D fixed=N
@@ -301,6 +301,16 @@ func (s *Scenario) submit(a *args) {
 		}
 		sh.Constraint = c
 		sh.Nodes = max(sh.Nodes, c.MinNodes())
+	}
+	if v := a.str("prefer", ""); v != "" { // --prefer: the shape with it in place of -C
+		c, err := job.ParsePrefer(v)
+		if err != nil {
+			a.fail("prefer=%q: %v", v, err)
+		}
+		ps := *sh
+		ps.Features, ps.Constraint = nil, c
+		ps.Nodes = max(ps.Nodes, c.MinNodes())
+		sh.Preferred = &ps
 	}
 	j.Limit = a.durOr("limit", time.Hour)
 	j.Nice, j.QOSPrio = int(a.int64("nice", 0)), int(a.int64("qos", 0))
