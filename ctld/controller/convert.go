@@ -49,6 +49,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.JobID, j.Name, j.UserID, j.UserName, j.GroupID = r.ID, q.Name, q.UserID, q.UserName, q.GroupID
 	j.Account, j.Partition, j.QOS, j.Comment = st.Account, st.Partition, q.QOS, q.Comment
 	j.AdminComment, j.WCKey = q.AdminComment, q.WCKey
+	j.Container, j.MCSLabel, j.TRESFreq = q.Container, q.MCSLabel, q.TresFreq
 	if r.pending() {
 		j.Partition = strings.Join(st.Partitions, ",")
 	}

@@ -31,6 +31,11 @@ type Job struct {
 	QOS       string `json:"qos,omitempty"`
 	Comment   string `json:"comment,omitempty"`
 	WCKey     string `json:"wckey,omitempty"`
+	// Container, MCSLabel and TRESFreq are --container, --mcs-label and
+	// --gpu-freq (as "gpu:VALUE"), recorded and shown.
+	Container string `json:"container,omitempty"`
+	MCSLabel  string `json:"mcs_label,omitempty"`
+	TRESFreq  string `json:"tres_freq,omitempty"`
 	// AdminComment is set by operators with scontrol update.
 	AdminComment string `json:"admin_comment,omitempty"`
 

@@ -27,6 +27,12 @@ type Request struct {
 	// Licenses is -L as given ("matlab:1,wandb"); the controller checks
 	// it against slurm.conf's Licenses.
 	Licenses string `json:"licenses,omitempty"`
+	// Container (--container), MCSLabel (--mcs-label) and TresFreq
+	// (--gpu-freq, as "gpu:" and the value) are recorded and shown, as
+	// Slurm does without an OCI runtime, an MCS plugin or NVML clocks.
+	Container string `json:"container,omitempty"`
+	MCSLabel  string `json:"mcs_label,omitempty"`
+	TresFreq  string `json:"tres_freq,omitempty"`
 
 	// The script and how it runs. Argv is the script path followed by its
 	// arguments, as scontrol's Command= shows them; empty for --wrap and for

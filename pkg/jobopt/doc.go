@@ -49,8 +49,10 @@
 //
 //   - --data=PATH[,PATH...] is Loam's (requirement R1); a later occurrence
 //     replaces an earlier one, like every other option.
-//   - Options Slurm has and Loam does not implement (--gpu-freq, --bbf,
-//     --mcs-label, ...) are accepted, so that existing
+//   - --container, --mcs-label and --gpu-freq are recorded and shown as
+//     Slurm shows them without an OCI runtime, an MCS plugin or GPU clock
+//     control. Other options Slurm has and Loam does not implement
+//     (--profile, --bbf, --context, ...) are accepted, so that existing
 //     scripts parse, and ignored with "sbatch: warning: Loam ignores --X".
 //     The values Slurm checks on the client are checked first, with its
 //     messages (check_values.go: --threads-per-core, -B, --propagate,

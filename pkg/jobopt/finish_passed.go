@@ -11,6 +11,7 @@ import (
 // job sees SLURM_GPU_BIND=closest).
 var passedAsIs = [][2]string{
 	{"acctg-freq", "SLURM_ACCTG_FREQ"},
+	{"container", "SLURM_CONTAINER"},
 	{"gpu-bind", "SLURM_GPU_BIND"},
 	{"gpu-freq", "SLURM_GPU_FREQ"},
 	{"gpus-per-socket", "SLURM_GPUS_PER_SOCKET"},

@@ -1,6 +1,7 @@
 package jobopt
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,13 +64,33 @@ func TestClientFlags(t *testing.T) {
 }
 
 func TestUnsupportedOptionsWarn(t *testing.T) {
-	res, err := submit(t, []string{"SBATCH_PROFILE=all"}, "#!/bin/sh\n#SBATCH --mcs-label=x\n", "--gpu-freq=high", "job.sh")
+	res, err := submit(t, []string{"SBATCH_PROFILE=all"}, "#!/bin/sh\n#SBATCH --context=x\n", "--mem-bind=local", "job.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"sbatch: warning: Loam ignores --mcs-label", "sbatch: warning: Loam ignores --gpu-freq"}
+	want := []string{"sbatch: warning: Loam ignores --context", "sbatch: warning: Loam ignores --mem-bind"}
 	if diff := cmp.Diff(want, res.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestShownOptions: --container, --mcs-label and --gpu-freq are kept
+// for scontrol show job (the peer shows Container=/tmp, MCS_label=x and
+// TresFreq=gpu:medium,memory=low) without a warning, and the job sees
+// SLURM_CONTAINER and SLURM_GPU_FREQ as on the peer.
+func TestShownOptions(t *testing.T) {
+	res, err := submit(t, nil, "#!/bin/sh\n#SBATCH --mcs-label=x\n", "--container=/tmp", "--gpu-freq=medium,memory=low", "job.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := res.Request
+	if q.Container != "/tmp" || q.MCSLabel != "x" || q.TresFreq != "gpu:medium,memory=low" || len(res.Warnings) != 0 {
+		t.Errorf("container %q, mcs label %q, tres freq %q, warnings %q", q.Container, q.MCSLabel, q.TresFreq, res.Warnings)
+	}
+	for _, kv := range []string{"SLURM_CONTAINER=/tmp", "SLURM_GPU_FREQ=medium,memory=low"} {
+		if !slices.Contains(q.Environment, kv) {
+			t.Errorf("job environment lacks %s", kv)
+		}
 	}
 }
 

@@ -10,10 +10,22 @@ import (
 	"github.com/loamhpc/loam/pkg/slurmtime"
 )
 
-func setAccount(b *builder, v value) error     { b.req.Account = v.str; return nil }
-func setArray(b *builder, v value) error       { b.req.Array = v.str; return nil }
-func setComment(b *builder, v value) error     { b.req.Comment = v.str; return nil }
-func setWCKey(b *builder, v value) error       { b.req.WCKey = v.str; return nil }
+func setAccount(b *builder, v value) error   { b.req.Account = v.str; return nil }
+func setArray(b *builder, v value) error     { b.req.Array = v.str; return nil }
+func setComment(b *builder, v value) error   { b.req.Comment = v.str; return nil }
+func setWCKey(b *builder, v value) error     { b.req.WCKey = v.str; return nil }
+func setContainer(b *builder, v value) error { b.req.Container = v.str; return nil }
+func setMCSLabel(b *builder, v value) error  { b.req.MCSLabel = v.str; return nil }
+
+// setGPUFreq records --gpu-freq as slurmctld's TresFreq ("gpu:high");
+// check_values.go checked it. Loam does not change GPU clocks.
+func setGPUFreq(b *builder, v value) error {
+	b.req.TresFreq = ""
+	if v.str != "" {
+		b.req.TresFreq = "gpu:" + v.str
+	}
+	return nil
+}
 func setDependency(b *builder, v value) error  { b.req.Dependency = v.str; return nil }
 func setExclude(b *builder, v value) error     { b.req.Exclude = v.str; return nil }
 func setJobName(b *builder, v value) error     { b.req.Name = v.str; return nil }

@@ -37,7 +37,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 	b = f.idLine(b, j)
 	b = append(b, sep...)
 	b = append(b, "UserId="+orDefault(j.UserName, u32(j.UserID))+"("+u32(j.UserID)+") GroupId="+
-		orDefault(j.GroupName, u32(j.GroupID))+"("+u32(j.GroupID)+") MCS_label=N/A"+sep...)
+		orDefault(j.GroupName, u32(j.GroupID))+"("+u32(j.GroupID)+") MCS_label="+orDefault(j.MCSLabel, "N/A")+sep...)
 	b = append(b, "Priority="+strconv.FormatUint(uint64(uint32(j.Priority)), 10)+" Nice="+strconv.Itoa(j.Nice)+
 		" Account="+orNull(j.Account)+" QOS="+orNull(j.QOS)+sep...)
 	b = append(b, "JobState="+string(shownJobState(j))+" Reason="+underscored(reasonText(j))+
@@ -399,17 +399,20 @@ func (f *jobFormatter) fileLines(b []byte, j *api.Job, sep string) []byte {
 	b = append(b, sep+"Power="+j.Power...)
 	b = appendJobFlags(b, j, sep)
 	for _, kv := range [][2]string{{"CpusPerTres", cpusPerTRES(j)}, {"MemPerTres", perGPU(j.MemoryPerGPU)},
-		{"TresBind", j.TRESBind}, {"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode},
+		{"TresBind", j.TRESBind}, {"TresFreq", j.TRESFreq}, {"TresPerJob", j.TRESPerJob}, {"TresPerNode", j.TRESPerNode},
 		{"TresPerSocket", j.TRESPerSocket}, {"TresPerTask", j.TRESPerTask}} {
 		if kv[1] != "" {
 			b = append(b, sep+kv[0]+"="+kv[1]...)
 		}
 	}
+	if j.MailType != "" && j.MailUser != "" {
+		b = append(b, sep+"MailUser="+j.MailUser+" MailType="+j.MailType...)
+	}
 	if j.NTasksPerTRES > 0 {
 		b = append(b, sep+"NtasksPerTRES="+strconv.Itoa(j.NTasksPerTRES)...)
 	}
-	if j.MailType != "" && j.MailUser != "" {
-		b = append(b, sep+"MailUser="+j.MailUser+" MailType="+j.MailType...)
+	if j.Container != "" {
+		b = append(b, sep+"Container="+j.Container...)
 	}
 	return b
 }
