@@ -74,6 +74,7 @@ var factorNames = []struct {
 	{"aging", func(f api.PriorityFactors) float64 { return f.Aging }},
 	{"compensation", func(f api.PriorityFactors) float64 { return f.Compensation }},
 	{"nice", func(f api.PriorityFactors) float64 { return -f.Nice }},
+	{"site", func(f api.PriorityFactors) float64 { return f.Site }},
 }
 
 // changeReason says why a priority changed: "initial" for a job's first

@@ -101,6 +101,8 @@ type EngineJob struct {
 	Requeue bool
 	// FixedPriority is an operator's pinned priority (0: computed).
 	FixedPriority int64
+	// SiteFactor is an operator's SiteFactor=, added to the priority.
+	SiteFactor int64
 	// ArrayTasks are the pending task indices of an array record, nil for
 	// an ordinary job; Throttle is its %N (0: none).
 	ArrayTasks []int

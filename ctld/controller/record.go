@@ -102,9 +102,11 @@ type jobStatus struct {
 	Priority int64 `json:"priority"`
 	Nice     int   `json:"nice"`
 	Pinned   int64 `json:"fixed_priority,omitempty"` // an operator's fixed priority, 0: computed (fixed_priority.go)
-	Hold     Hold  `json:"hold,omitempty"`
-	Restarts int   `json:"restarts,omitempty"`
-	Requeue  bool  `json:"requeue"`
+	// SiteFactor is an operator's SiteFactor= (update_layout.go).
+	SiteFactor int64 `json:"site_factor,omitempty"`
+	Hold       Hold  `json:"hold,omitempty"`
+	Restarts   int   `json:"restarts,omitempty"`
+	Requeue    bool  `json:"requeue"`
 	// RequeueHold is the hold a job being requeued gets (requeuehold).
 	RequeueHold Hold  `json:"requeue_hold,omitempty"`
 	LostRun     int64 `json:"lost_run,omitempty"`

@@ -157,7 +157,7 @@ func (c *Controller) engineJob(r *jobRecord) *EngineJob {
 		ID: r.ID, Req: schedRequest(r.Req), Partitions: r.St.Partitions, Tenant: r.St.Account, User: r.Req.UserName,
 		Limit: limitDuration(r.St.TimeLimit), Submit: fromUnix(r.St.Submit), Begin: fromUnix(r.St.Begin),
 		Nice: r.St.Nice, Hold: r.St.Hold, Requeue: requeues(r), Throttle: r.St.Throttle, Restarts: r.St.Restarts,
-		FixedPriority: r.St.Pinned,
+		FixedPriority: r.St.Pinned, SiteFactor: r.St.SiteFactor,
 	}
 	if r.arrayRecord() {
 		ej.ArrayTasks = r.pendingTasks()

@@ -40,6 +40,7 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 	next := *r.Req // copy-on-write: array tasks share the request
 	st := r.St
 	steps := []func() *api.Error{
+		func() *api.Error { return c.updateSiteKeys(r, &st, u, operator) }, // update_layout.go
 		func() *api.Error { return c.updateTimes(r, &st, u, operator) },
 		func() *api.Error { return c.updatePriority(r, &st, u, operator) }, // fixed_priority.go
 		func() *api.Error { return c.updatePendingOnly(r, &next, &st, u) },
@@ -49,6 +50,7 @@ func (c *Controller) updateJob(b *batch, r *jobRecord, u *api.JobUpdate, operato
 		func() *api.Error { return c.updateSwitches(&next, u) },        // switches.go
 		func() *api.Error { return updateContiguous(r, &next, u, operator) },
 		func() *api.Error { return updateNodeUse(r, &next, u, operator) },          // update_recorded.go
+		func() *api.Error { return updateTres(&next, u) },                          // update_recorded.go
 		func() *api.Error { return c.updateAdminKeys(r, &next, &st, u, operator) }, // update_admin.go
 	}
 	for _, step := range steps {
@@ -111,7 +113,7 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		u.TasksPerNode != nil ||
 		featuresChange(r, u) || preferChange(r, u) ||
 		u.ExcludedNodes != nil || u.GRES != nil || u.StdOut != nil || u.StdErr != nil ||
-		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil
+		u.MemPerCPU != nil || u.MemPerNode != nil || u.MinTmpDisk != nil || layoutTouched(u)
 	if !r.pending() {
 		if touched {
 			return api.NewError(api.CodeJobNotPending)
@@ -131,6 +133,9 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		return nil
 	}
 	if err := updateShape(q, u); err != nil {
+		return err
+	}
+	if err := updateLayout(q, u); err != nil { // update_layout.go
 		return err
 	}
 	setStr := func(dst *string, v *string) {

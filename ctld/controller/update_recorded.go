@@ -55,3 +55,25 @@ func updateNodeUse(r *jobRecord, q *job.Request, u *api.JobUpdate, operator bool
 	}
 	return nil
 }
+
+// updateTres applies TresBind= and TresFreq= after checking them as
+// slurmctld does (job.ValidTresBind, job.ValidTresFreq, which sbatch's
+// --gpu-bind and --gpu-freq share): the peer takes them from the job's
+// owner on a pending or running job alike, and "" clears them. Only the
+// record changes: steps bind with the batch script's SLURM_GPU_BIND, which
+// the peer's update leaves as submitted.
+func updateTres(q *job.Request, u *api.JobUpdate) *api.Error {
+	if u.TRESBind != nil {
+		if !job.ValidTresBind(*u.TRESBind) {
+			return api.NewError(api.CodeInvalidTRES)
+		}
+		q.TRESBind = *u.TRESBind
+	}
+	if u.TRESFreq != nil {
+		if !job.ValidTresFreq(*u.TRESFreq) {
+			return api.NewError(api.CodeInvalidTRES)
+		}
+		q.TresFreq = *u.TRESFreq
+	}
+	return nil
+}

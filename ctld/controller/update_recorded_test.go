@@ -118,3 +118,71 @@ func TestUpdateStartedNodeUse(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateJobTres: TresBind= and TresFreq= as the peer's controller
+// takes them: from the job's owner, pending or running, "" clearing
+// them; a value sbatch would refuse is "Invalid Trackable RESource (TRES)
+// specification"; another user's job "Invalid user id"; an ended job
+// "Job has already finished", checked before the value.
+func TestUpdateJobTres(t *testing.T) {
+	if got, want := api.CodeInvalidTRES.Text(), "Invalid Trackable RESource (TRES) specification"; got != want {
+		t.Fatalf("CodeInvalidTRES says %q, want %q", got, want)
+	}
+	h := newHarness(t)
+	n := h.node("n01")
+	n.AutoEnd = true
+	held := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold = true })))
+	raw := h.mustSubmit(alice, simpleJob())
+	h.cycle()
+	n.Launch(t, raw, 5*time.Second)
+	running := fmt.Sprint(raw)
+	cases := []struct {
+		name string
+		uid  uint32
+		id   string
+		u    api.JobUpdate
+		want api.Code
+	}{
+		{"the owner's binding", alice, held, api.JobUpdate{TRESBind: ptr("gpu:closest")}, ""},
+		{"the owner's frequency", alice, held, api.JobUpdate{TRESFreq: ptr("gpu:low")}, ""},
+		{"a binding without gpu:", alice, held, api.JobUpdate{TRESBind: ptr("bogus")}, api.CodeInvalidTRES},
+		{"a frequency without gpu:", alice, held, api.JobUpdate{TRESFreq: ptr("low")}, api.CodeInvalidTRES},
+		{"an unknown frequency", alice, held, api.JobUpdate{TRESFreq: ptr("gpu:bogus")}, api.CodeInvalidTRES},
+		{"a good binding with a bad frequency", alice, held,
+			api.JobUpdate{TRESBind: ptr("gpu:none"), TRESFreq: ptr("gpu:bogus")}, api.CodeInvalidTRES},
+		{"another user's job", bob, held, api.JobUpdate{TRESFreq: ptr("gpu:high")}, api.CodeUserIDMissing},
+		{"a running job's binding", alice, running, api.JobUpdate{TRESBind: ptr("gpu:closest")}, ""},
+		{"a running job's frequency", alice, running, api.JobUpdate{TRESFreq: ptr("gpu:high")}, ""},
+		{"a running job's bad frequency", alice, running, api.JobUpdate{TRESFreq: ptr("gpu:xx")}, api.CodeInvalidTRES},
+		{"no binding on a running job", alice, running, api.JobUpdate{TRESBind: ptr("")}, ""},
+	}
+	for _, tc := range cases {
+		if got := updateCode(t, h, tc.uid, tc.id, tc.u); got != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// The peer's show job: TresBind=gpu:closest TresFreq=gpu:low for the
+	// held job (the refused updates changed nothing), TresFreq=gpu:high
+	// alone for the running one.
+	if j := h.job(held); j.TRESBind != "gpu:closest" || j.TRESFreq != "gpu:low" {
+		t.Errorf("held job: TresBind %q TresFreq %q, want gpu:closest, gpu:low", j.TRESBind, j.TRESFreq)
+	}
+	if j := h.job(running); j.TRESBind != "" || j.TRESFreq != "gpu:high" {
+		t.Errorf("running job: TresBind %q TresFreq %q, want none, gpu:high", j.TRESBind, j.TRESFreq)
+	}
+	if got := updateCode(t, h, alice, held, api.JobUpdate{TRESBind: ptr(""), TRESFreq: ptr("")}); got != "" {
+		t.Fatalf("clearing both: %q", got)
+	}
+	if j := h.job(held); j.TRESBind != "" || j.TRESFreq != "" {
+		t.Errorf("after clearing: TresBind %q TresFreq %q, want none", j.TRESBind, j.TRESFreq)
+	}
+	results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{running}}})
+	h.waitState(running, job.Cancelled)
+	for _, u := range []api.JobUpdate{{TRESFreq: ptr("gpu:low")}, {TRESBind: ptr("bogus")}, {TRESBind: ptr("")}} {
+		for _, uid := range []uint32{0, alice} {
+			if got := updateCode(t, h, uid, running, u); got != api.CodeJobFinished {
+				t.Errorf("ended job, uid %d, %+v: error %q, want %q", uid, u, got, api.CodeJobFinished)
+			}
+		}
+	}
+}

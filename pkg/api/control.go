@@ -166,6 +166,31 @@ type JobUpdate struct {
 	// Contiguous is Contiguous=: 0 clears --contiguous, anything else
 	// sets it (pending jobs; only operators may set it).
 	Contiguous *int `json:"contiguous,omitempty"`
+	// SiteFactor is SiteFactor=: added to the job's priority (sprio's
+	// SITE), operators only, pending or running jobs.
+	SiteFactor *int64 `json:"site_factor,omitempty"`
+	// ResetAccrueTime is ResetAccrueTime: a pending job accrues age
+	// from now.
+	ResetAccrueTime bool `json:"reset_accrue_time,omitempty"`
+	// SocketsPerNode, CoresPerSocket and ThreadsPerCore are ReqSockets=,
+	// ReqCores= and ReqThreads= (-B's counts; pending jobs). CoreSpec is
+	// CoreSpec= or ThreadSpec= (-1 for "*"), refused as Slurm refuses it
+	// without AllowSpecResourcesUsage; Clusters= is refused as outside a
+	// federation.
+	SocketsPerNode *int    `json:"sockets_per_node,omitempty"`
+	CoresPerSocket *int    `json:"cores_per_socket,omitempty"`
+	ThreadsPerCore *int    `json:"threads_per_core,omitempty"`
+	CoreSpec       *int    `json:"core_spec,omitempty"`
+	Clusters       *string `json:"clusters,omitempty"`
+	// TRESPerJob, TRESPerTask and TRESPerSocket are TresPerJob=,
+	// TresPerTask= and TresPerSocket= ("gres:gpu:2", as --gpus,
+	// --gpus-per-task and --gpus-per-socket); MemPerTRES and CPUsPerTRES
+	// are MemPerTres= and CpusPerTres= ("gpu:N"). Pending jobs.
+	TRESPerJob    *string `json:"tres_per_job,omitempty"`
+	TRESPerTask   *string `json:"tres_per_task,omitempty"`
+	TRESPerSocket *string `json:"tres_per_socket,omitempty"`
+	MemPerTRES    *string `json:"mem_per_tres,omitempty"`
+	CPUsPerTRES   *string `json:"cpus_per_tres,omitempty"`
 	// OverSubscribe is OverSubscribe= (or Shared=): 0 gives the job whole
 	// nodes (OverSubscribe=NO), anything else lets it share them (YES).
 	// Pending jobs; only operators may change it.
@@ -183,6 +208,13 @@ type JobUpdate struct {
 	// without burst buffers or federation.
 	BurstBuffer     *string `json:"burst_buffer,omitempty"`
 	ClusterFeatures *string `json:"cluster_features,omitempty"`
+	// TRESBind and TRESFreq are TresBind= and TresFreq= ("gpu:closest",
+	// "gpu:low"; "" clears them): pending or running jobs, by their
+	// owner too. Steps already started, and those srun starts from the
+	// batch script's SLURM_GPU_BIND and SLURM_GPU_FREQ, keep what the
+	// job was submitted with, as in Slurm.
+	TRESBind *string `json:"tres_bind,omitempty"`
+	TRESFreq *string `json:"tres_freq,omitempty"`
 }
 
 // Empty reports whether the update changes nothing.

@@ -80,6 +80,7 @@ const (
 	CodeInvalidBillingWeights Code = "ESLURM_INVALID_TRES_BILLING_WEIGHTS"
 	CodeAuthCredInvalid       Code = "ESLURM_AUTH_CRED_INVALID"
 	CodeAuthExpired           Code = "ESLURMD_CREDENTIAL_EXPIRED"
+	CodeInvalidTRES           Code = "ESLURM_INVALID_TRES"
 	CodeAuthReplayed          Code = "ESLURMD_CREDENTIAL_REPLAYED"
 	CodePrologFailed          Code = "ESLURMD_PROLOG_FAILED"
 )
@@ -180,6 +181,7 @@ var texts = map[Code]string{
 	CodeAuthExpired:           "Job credential expired",
 	CodeAuthReplayed:          "Job credential replayed",
 	CodeJobNotSuspended:       "Job is not suspended",
+	CodeInvalidTRES:           "Invalid Trackable RESource (TRES) specification",
 	CodeUnexpectedMessage:     "Unexpected message received",
 
 	CodeBadRequest:    "Invalid request",

@@ -251,4 +251,6 @@ type PriorityFactors struct {
 	Aging        float64 `json:"aging"`
 	Compensation float64 `json:"compensation"`
 	Nice         float64 `json:"nice"`
+	// Site is the job's SiteFactor (scontrol update), sprio's SITE.
+	Site float64 `json:"site,omitempty"`
 }

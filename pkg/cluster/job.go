@@ -32,6 +32,8 @@ type JobSpec struct {
 	Hold    sched.HoldReason
 	// FixedPriority is an operator's pinned priority (0: computed).
 	FixedPriority int64
+	// SiteFactor is an operator's site factor, added to the priority.
+	SiteFactor int64
 	// Requeue says whether preemption requeues (else cancels) the job.
 	Requeue bool
 	// ArrayTasks lists the task indices of an array job (--array=0-99);
@@ -191,7 +193,7 @@ func (c *Cluster) pushPending(id sched.JobID, r *jobRec) {
 		ID: id, Partitions: s.Partitions, Tenant: s.Tenant, User: s.User,
 		Shape: s.Shape, Limit: s.Limit, Submit: s.Submit, Eligible: r.eligible,
 		Begin: s.Begin, Nice: s.Nice, QOSPrio: s.QOSPrio, Hold: s.Hold, FixedPriority: s.FixedPriority,
-		PrevPriority: r.prio, LostRun: r.lostRun, Restarts: r.restarts,
+		SiteFactor: s.SiteFactor, PrevPriority: r.prio, LostRun: r.lostRun, Restarts: r.restarts,
 		ArrayTasks: 1, ArrayRoom: -1, Reservation: s.Reservation, Licenses: s.Licenses,
 	}
 	if r.array != nil {

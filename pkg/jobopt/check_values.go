@@ -90,35 +90,10 @@ func checkProfile(b *builder, v value) error {
 	return b.clientError("invalid --profile=%s option", v.str)
 }
 
-// checkGPUFreq is tres_freq_verify_cmdline on "gpu:VALUE": comma
-// separated low, medium, high, highm1 or a number (as strtol reads it,
-// nothing after), each maybe as memory=..., and verbose.
+// checkGPUFreq is tres_freq_verify_cmdline on "gpu:VALUE", the check
+// slurmctld makes on scontrol update's TresFreq= too.
 func checkGPUFreq(b *builder, v value) error {
-	valid := func(s string) bool {
-		switch {
-		case s == "":
-			return false
-		case s[0] >= '0' && s[0] <= '9':
-			for _, c := range s {
-				if c < '0' || c > '9' {
-					return false
-				}
-			}
-			return len(s) < 19 // below LONG_MAX
-		}
-		return s == "low" || s == "medium" || s == "high" || s == "highm1"
-	}
-	ok := v.str != ""
-	for _, tok := range strings.FieldsFunc(v.str, func(r rune) bool { return r == ',' }) { // strtok_r: empty pieces dropped
-		name, val, eq := strings.Cut(tok, "=")
-		switch {
-		case !eq:
-			ok = ok && (valid(tok) || tok == "verbose")
-		default:
-			ok = ok && name == "memory" && valid(val)
-		}
-	}
-	if !ok {
+	if !job.ValidTresFreq("gpu:" + v.str) {
 		return b.clientError("Invalid --gpu-freq argument: gpu:%s", v.str)
 	}
 	return nil

@@ -84,6 +84,10 @@ func TestValueChecksOfIgnoredOptions(t *testing.T) {
 		"gpu-freq memory word":         {"salloc", []string{"--gpu-freq=high,memory=foo"}, 255, []string{"salloc: error: Invalid --gpu-freq argument: gpu:high,memory=foo"}},
 		"gpu-freq negative":            {"srun", []string{"--gpu-freq=-5", "true"}, 255, []string{"srun: error: Invalid --gpu-freq argument: gpu:-5"}},
 		"gpu-freq other type":          {"sbatch", []string{"--gpu-freq=core=low"}, 255, []string{"sbatch: error: Invalid --gpu-freq argument: gpu:core=low"}},
+		"gpu-freq other TRES":          {"sbatch", []string{"--gpu-freq=low;nic:x"}, 255, []string{"sbatch: error: Invalid --gpu-freq argument: gpu:low;nic:x"}},
+		"gpu-bind map letters":         {"sbatch", []string{"--gpu-bind=map_gpu:a"}, 255, []string{"sbatch: error: Invalid --gpu-bind argument: gpu:map_gpu:a"}},
+		"gpu-bind mask letters":        {"salloc", []string{"--gpu-bind=mask_gpu:zz"}, 255, []string{"salloc: error: Invalid --gpu-bind argument: gpu:mask_gpu:zz"}},
+		"gpu-bind negative":            {"srun", []string{"--gpu-bind=per_task:-1", "true"}, 255, []string{"srun: error: Invalid --gpu-bind argument: gpu:per_task:-1"}},
 		"srun --msg-timeout 0":         {"srun", []string{"--msg-timeout=0", "true"}, 1, []string{`srun: error: Invalid numeric value "0" for --msg-timeout.`}},
 		"srun --threads text":          {"srun", []string{"--threads=5x", "true"}, 1, []string{`srun: error: Invalid numeric value "5x" for --threads.`}},
 		"srun --mincpus 0":             {"srun", []string{"--mincpus=0", "true"}, 1, []string{`srun: error: Invalid numeric value "0" for --mincpus.`}},
@@ -117,6 +121,7 @@ func TestValueChecksAcceptGoodValues(t *testing.T) {
 		{"--wait-all-nodes=1"}, {"--uid=alice"}, {"--gid=users"},
 		{"--profile=task,foo"}, {"--profile=All"}, {"--profile=NONE"},
 		{"--gpu-freq=high"}, {"--gpu-freq=1000"}, {"--gpu-freq=memory=low"}, {"--gpu-freq=verbose"}, {"--gpu-freq=highm1,verbose"}, {"--gpu-freq=,"},
+		{"--gpu-freq=low;gpu:high"}, {"--gpu-freq=1000000000000000000"}, {"--gpu-bind=map_gpu:1*2"}, {"--gpu-bind=mask_gpu:0x3,f"},
 	}
 	for _, args := range good {
 		p := &Parser{Cwd: "/work", Now: testNow, Root: true,

@@ -11,8 +11,14 @@ import (
 // checkGPUBind is srun's check of --gpu-bind: an optional "verbose,"
 // first, then one binding. The peer refuses "verbose" or "quiet" alone,
 // "quiet,none" and "v,none" (only the word verbose, and only first, is
-// taken), with "Invalid --gpu-bind argument: gpu:VALUE".
+// taken), with "Invalid --gpu-bind argument: gpu:VALUE". Slurm's check
+// (job.ValidTresBind, also the controller's on TresBind=) comes first;
+// Loam then refuses what its steps could not bind with, such as "cxyz"
+// or "map_gpu:", which Slurm takes.
 func checkGPUBind(spec string) error {
+	if !job.ValidTresBind("gpu:" + spec) {
+		return errors.New("invalid binding")
+	}
 	bind := spec
 	if len(bind) >= len("verbose,") && strings.EqualFold(bind[:len("verbose,")], "verbose,") {
 		bind = bind[len("verbose,"):]

@@ -131,7 +131,7 @@ func (f PriorityFactors) text() string {
 		name string
 		v    float64
 	}{{"age", f.Age}, {"fairshare", f.Fairshare}, {"jobsize", f.JobSize}, {"partition", f.Partition},
-		{"qos", f.QOS}, {"aging", f.Aging}, {"compensation", f.Compensation}, {"nice", f.Nice}} {
+		{"qos", f.QOS}, {"aging", f.Aging}, {"compensation", f.Compensation}, {"nice", f.Nice}, {"site", f.Site}} {
 		if t.v != 0 {
 			fmt.Fprintf(&b, " %s=%.2f", t.name, t.v)
 		}

@@ -97,6 +97,9 @@ type PriorityFactors struct {
 	Aging        float64 // Loam's per-queue aging term
 	Compensation float64
 	Nice         float64 // subtracted
+	// Site is the job's site factor (scontrol update SiteFactor=), added
+	// as it is, as Slurm adds priority_site.
+	Site float64
 }
 
 // PriorityChange reports a job whose priority differs from PrevPriority.

@@ -211,7 +211,9 @@ func (c *cycle) computePriority(j *jobInfo) {
 			f.Compensation = math.Min(f.Compensation, w.CompensationCap)
 		}
 	}
-	sum := f.Age + f.Fairshare + f.JobSize + f.Partition + f.QOS + f.Aging + f.Compensation - f.Nice
+	// The site factor comes last: a job without one sums as before.
+	f.Site = float64(pj.SiteFactor)
+	sum := f.Age + f.Fairshare + f.JobSize + f.Partition + f.QOS + f.Aging + f.Compensation - f.Nice + f.Site
 	c.facs[j.idx] = f
 	j.prio = clampPriority(sum)
 }

@@ -79,6 +79,16 @@ func TestPriorityFactors(t *testing.T) {
 			want:  1,
 			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 500, Nice: 5000},
 		},
+		"a site factor is added as it is (the peer: 12 with SiteFactor=500 is 512)": {
+			cfg: base, job: schedtest.Job("j10").Tenant("b").User("x").CPUs(1).SiteFactor(500).Build(),
+			want:  500 + 126 + 500 + 500,
+			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 500, Site: 500},
+		},
+		"a negative site factor leaves the priority at least 1 (the peer: 12-20 is 1)": {
+			cfg: base, job: schedtest.Job("j11").Tenant("b").User("x").CPUs(1).SiteFactor(-2000).Build(),
+			want:  1,
+			wantF: sched.PriorityFactors{Fairshare: 500, JobSize: 126.953125, Partition: 500, Site: -2000},
+		},
 		"lost run time is compensated, up to the cap": {
 			cfg: base, job: schedtest.Job("j6").Tenant("b").User("x").CPUs(1).LostRun("3h").Build(),
 			want:  500 + 126 + 500 + 250,

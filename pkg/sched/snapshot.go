@@ -185,6 +185,9 @@ type PendingJob struct {
 	// job keeps that value every cycle, its factors all zero, as Slurm's
 	// direct_set_prio jobs; a hold still makes it 0.
 	FixedPriority int64
+	// SiteFactor is an operator's site factor (scontrol update
+	// SiteFactor=), added to the computed priority; 0 for none.
+	SiteFactor int64
 	// PrevPriority is the priority reported in the previous cycle (0 if new);
 	// Cycle reports a PriorityChange when the new value differs.
 	PrevPriority int64

@@ -200,24 +200,31 @@ func (s *scontrol) update(args []string) {
 	}
 }
 
-// updateArg is one KEY=VALUE of an update, with "KEY VALUE" allowed.
-type updateArg struct{ tag, val, raw string }
+// updateArg is one KEY=VALUE of an update, with "KEY VALUE" allowed;
+// bare is a keyword that takes no value (Nice, ResetAccrueTime).
+type updateArg struct {
+	tag, val, raw string
+	bare          bool
+}
 
 func splitUpdateArgs(args []string) ([]updateArg, string) {
 	var out []updateArg
 	for i := 0; i < len(args); i++ {
 		tag, val, ok := strings.Cut(args[i], "=")
+		bare := false
 		switch {
 		case ok:
 		case abbrev(args[i], "Nice", 2):
 			val = "100"
+		case abbrev(args[i], "ResetAccrueTime", 3):
+			bare = true
 		case i+1 < len(args):
 			i++
 			val = args[i]
 		default:
 			return nil, args[i]
 		}
-		out = append(out, updateArg{tag: tag, val: val, raw: args[i]})
+		out = append(out, updateArg{tag: tag, val: val, raw: args[i], bare: bare})
 	}
 	return out, ""
 }

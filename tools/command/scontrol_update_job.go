@@ -103,7 +103,7 @@ func (s *scontrol) setJobField(u *api.JobUpdate, a updateArg, ids []string) (str
 	case abbrev(t, "Contiguous", 3):
 		return setContiguous(u, v)
 	default:
-		return setJobText(u, a)
+		return s.setJobLayout(u, a) // scontrol_update_layout.go
 	}
 	return "", fieldSet
 }

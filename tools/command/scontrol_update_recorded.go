@@ -10,8 +10,9 @@ import (
 // setJobRecorded applies the keys for a job's node sharing and for the
 // options Loam records without acting on them (Reboot, DelayBoot), and
 // passes on those Slurm's controller answers for itself (WCKey,
-// BurstBuffer, ClusterFeatures); any other key ends the request, as
-// Slurm's scontrol does.
+// BurstBuffer, ClusterFeatures, TresBind, TresFreq: the controller checks
+// their values); any other key ends the request, as Slurm's scontrol
+// does.
 func setJobRecorded(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 	t, v := a.tag, a.val
 	switch {
@@ -39,6 +40,10 @@ func setJobRecorded(u *api.JobUpdate, a updateArg) (string, fieldOutcome) {
 		u.BurstBuffer = &v
 	case abbrev(t, "ClusterFeatures", 8):
 		u.ClusterFeatures = &v
+	case abbrev(t, "TresBind", 5):
+		u.TRESBind = &v
+	case abbrev(t, "TresFreq", 5):
+		u.TRESFreq = &v
 	default:
 		return "Update of this parameter is not supported: " + a.raw + "\nRequest aborted\n", fieldAbort
 	}

@@ -379,7 +379,9 @@ func prioField(k int, j *api.JobPriority, wt api.PriorityWeights) string {
 		return strconv.FormatUint(uint64(uint32(j.Priority)), 10)
 	case spPrioNorm:
 		return prioNorm(j)
-	case spSite, spAssoc:
+	case spSite:
+		return strconv.FormatInt(int64(f.Site), 10)
+	case spAssoc:
 		return "0"
 	case spNice:
 		return strconv.Itoa(j.Nice)

@@ -59,7 +59,7 @@ func preempt(a cluster.Action) controller.Preempt {
 
 func apiFactors(f sched.PriorityFactors) api.PriorityFactors {
 	return api.PriorityFactors{Age: f.Age, Fairshare: f.Fairshare, JobSize: f.JobSize, Partition: f.Partition,
-		QOS: f.QOS, Aging: f.Aging, Compensation: f.Compensation, Nice: f.Nice}
+		QOS: f.QOS, Aging: f.Aging, Compensation: f.Compensation, Nice: f.Nice, Site: f.Site}
 }
 
 // reservations reports the live reservations with their timeouts.

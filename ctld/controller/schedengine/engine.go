@@ -55,7 +55,7 @@ func (e *Engine) spec(j *controller.EngineJob) (cluster.JobSpec, error) {
 		GPUsPerTask: cluster.GPUsPerTask(j.Req), CPUsPerGPU: cluster.CPUsPerGPU(j.Req),
 		Limit: j.Limit, Submit: j.Submit, Begin: j.Begin, Nice: j.Nice, Hold: sched.HoldReason(j.Hold),
 		Requeue: j.Requeue, ArrayTasks: j.ArrayTasks, ArrayThrottle: j.Throttle, Reservation: j.Req.Reservation,
-		Licenses: jobLicenses(j.Req), FixedPriority: j.FixedPriority, // licenses.go
+		Licenses: jobLicenses(j.Req), FixedPriority: j.FixedPriority, SiteFactor: j.SiteFactor, // licenses.go
 	}, nil
 }
 

@@ -83,6 +83,7 @@ func (b *JobBuilder) Submitted(t time.Time) *JobBuilder {
 }
 func (b *JobBuilder) Begin(t time.Time) *JobBuilder        { b.j.Begin = t; return b }
 func (b *JobBuilder) Nice(n int) *JobBuilder               { b.j.Nice = n; return b }
+func (b *JobBuilder) SiteFactor(n int64) *JobBuilder       { b.j.SiteFactor = n; return b }
 func (b *JobBuilder) QOS(p int) *JobBuilder                { b.j.QOSPrio = p; return b }
 func (b *JobBuilder) Hold(h sched.HoldReason) *JobBuilder  { b.j.Hold = h; return b }
 func (b *JobBuilder) PrevPriority(p int64) *JobBuilder     { b.j.PrevPriority = p; return b }
