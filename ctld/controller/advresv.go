@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/hostlist"
+	"github.com/loamhpc/loam/pkg/slurmtime"
 	"github.com/loamhpc/loam/pkg/store"
 )
 
@@ -34,9 +36,16 @@ type advResv struct {
 	Counted   bool     `json:"counted,omitempty"`
 	Partition string   `json:"partition,omitempty"`
 	Users     []string `json:"users,omitempty"`
-	Accounts  []string `json:"accounts,omitempty"`
+	// Groups admit their members (primary or supplementary), checked
+	// when a job is submitted or moved into the reservation.
+	Groups   []string `json:"groups,omitempty"`
+	Accounts []string `json:"accounts,omitempty"`
+	// Features is the feature expression the nodes were picked by.
+	Features string `json:"features,omitempty"`
 	// Flags are the ones Loam implements, in Slurm's order.
 	Flags []string `json:"flags,omitempty"`
+	// PurgeComp is PURGE_COMP's idle time in seconds.
+	PurgeComp int64 `json:"purge_comp,omitempty"`
 	// Seq is the number the creation took (Slurm's reservation id):
 	// lists are in creation order, as Slurm's.
 	Seq uint32 `json:"seq"`
@@ -49,16 +58,27 @@ type advResvs struct {
 	mu     sync.RWMutex
 	byName map[string]*advResv
 	next   uint32 // suffix of the next default name
+	// idleSince is when each started PURGE_COMP reservation was last seen
+	// without a pending or running job (advresv_purge.go). Kept in memory
+	// only: a restart starts the idle time again.
+	idleSince map[string]int64
 }
 
-// flagOrder is Slurm's order of the flags Loam prints.
+// flagOrder is Slurm's order of the flags Loam keeps (SPEC_NODES and
+// ALL_NODES, which the controller derives, print after WEEKLY).
 var flagOrder = []string{api.ResvFlagMaint, api.ResvFlagOverlap, api.ResvFlagIgnoreJobs,
-	api.ResvFlagHourly, api.ResvFlagDaily, api.ResvFlagWeekday, api.ResvFlagWeekend, api.ResvFlagWeekly}
+	api.ResvFlagHourly, api.ResvFlagDaily, api.ResvFlagWeekday, api.ResvFlagWeekend, api.ResvFlagWeekly,
+	api.ResvFlagStaticAlloc, api.ResvFlagPurgeComp, api.ResvFlagNoHoldJobs}
 
-// unsupportedFlags are Slurm flags Loam refuses rather than ignores.
+// unsupportedFlags are Slurm flags Loam refuses rather than ignores:
+// FLEX and MAGNETIC change which jobs may use the nodes, REPLACE and
+// REPLACE_DOWN need nodes swapped in while the reservation runs.
 var unsupportedFlags = []string{"FLEX", "MAGNETIC",
-	"STATIC_ALLOC", "PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE", "REPLACE_DOWN", "PURGE_COMP",
-	"NO_HOLD_JOBS_AFTER", "NO_HOLD_JOBS_AFTER_END", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
+	"PART_NODES", "FIRST_CORES", "TIME_FLOAT", "REPLACE", "REPLACE_DOWN",
+	"NO_HOLD_JOBS_AFTER", "ANY_NODES", "LICENSE_ONLY", "NO_MAINT", "NO_FLEX"}
+
+// defaultPurgeComp is Slurm's PURGE_COMP time when none is given.
+const defaultPurgeComp = 300
 
 // row is r as the store keeps it.
 func (r *advResv) row() (store.AdvResvRow, error) {
@@ -71,11 +91,15 @@ func (r *advResv) has(flag string) bool { return slices.Contains(r.Flags, flag) 
 // allows reports whether a job of user and account may run in r: Slurm
 // requires both lists to admit it when both are set; a deny list
 // ("-name" entries, advresv_edit.go) admits everyone it does not name.
-func (r *advResv) allows(user, account string) bool {
+// groups are the names of the user's primary and supplementary groups.
+func (r *advResv) allows(user, account string, groups []string) bool {
 	if !listAdmits(r.Users, user) || !listAdmits(r.Accounts, account) {
 		return false
 	}
-	return len(r.Users) > 0 || len(r.Accounts) > 0
+	if len(r.Groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return slices.Contains(r.Groups, g) }) {
+		return false
+	}
+	return len(r.Users) > 0 || len(r.Accounts) > 0 || len(r.Groups) > 0
 }
 
 // overlaps reports whether r and o share a node at some time.
@@ -112,27 +136,60 @@ func normalizeFlags(in []string) ([]string, *api.Error) {
 	return out, nil
 }
 
-// shownFlags are r's flags as scontrol prints them.
+// shownFlags are r's flags as scontrol prints them: the derived
+// SPEC_NODES (named nodes, Nodes=ALL included) and ALL_NODES between
+// WEEKLY and STATIC, STATIC_ALLOC as STATIC, PURGE_COMP with its time.
 func (r *advResv) shownFlags() []string {
-	out := slices.Clone(r.Flags)
+	var out []string
+	derived := false
+	for _, f := range r.Flags {
+		if !derived && slices.Index(flagOrder, f) > slices.Index(flagOrder, api.ResvFlagWeekly) {
+			out, derived = append(out, r.nodeFlags()...), true
+		}
+		switch f {
+		case api.ResvFlagStaticAlloc:
+			f = "STATIC"
+		case api.ResvFlagPurgeComp:
+			f += "=" + slurmtime.FormatDuration(time.Duration(r.purgeTime())*time.Second)
+		}
+		out = append(out, f)
+	}
+	if !derived {
+		out = append(out, r.nodeFlags()...)
+	}
+	return out
+}
+
+// nodeFlags are the flags derived from how r's nodes were given.
+func (r *advResv) nodeFlags() []string {
 	switch {
 	case r.AllNodes:
-		return append(out, api.ResvFlagAllNodes)
+		return []string{api.ResvFlagSpecNodes, api.ResvFlagAllNodes}
 	case r.Counted:
-		return out
+		return nil
 	}
-	return append(out, api.ResvFlagSpecNodes)
+	return []string{api.ResvFlagSpecNodes}
+}
+
+// purgeTime is PURGE_COMP's idle time in seconds.
+func (r *advResv) purgeTime() int64 {
+	if r.PurgeComp > 0 {
+		return r.PurgeComp
+	}
+	return defaultPurgeComp
 }
 
 // defaultName is Slurm's name for a reservation created without one: the
-// first user (else account) and a sequence number.
-func defaultName(users, accounts []string, n uint32) string {
+// first user (else account, else group) and a sequence number.
+func defaultName(users, accounts, groups []string, n uint32) string {
 	key := "resv"
 	switch {
 	case len(users) > 0:
 		key = users[0]
 	case len(accounts) > 0:
 		key = accounts[0]
+	case len(groups) > 0:
+		key = groups[0]
 	}
 	return key + "_" + strconv.FormatUint(uint64(n), 10)
 }

@@ -86,7 +86,7 @@ func (c *Controller) admitReservation(a *admitted) *api.Error {
 	if !ok {
 		return api.NewError(api.CodeReservationInvalid) // Slurm's words alone, as sbatch prints them
 	}
-	if !r.allows(a.req.UserName, a.account) {
+	if !r.allows(a.req.UserName, a.account, c.advGroupsOf(&r, a.req.GroupID, a.groups)) {
 		return api.NewError(api.CodeReservationAccess)
 	}
 	return nil
@@ -104,8 +104,14 @@ func (c *Controller) handleAdvResvCreate(ctx context.Context, id auth.Identity, 
 	if aerr != nil {
 		return nil, aerr
 	}
+	if aerr := c.refuseAdvExtras(s.Licenses, s.CoreCount, s.MaxStartDelay); aerr != nil {
+		return nil, aerr
+	}
 	r := &advResv{Name: s.Name, Start: s.Start, End: s.End, Partition: s.Partition, Users: s.Users,
-		Accounts: s.Accounts, Flags: flags}
+		Groups: s.Groups, Accounts: s.Accounts, Features: s.Features, Flags: flags}
+	if r.has(api.ResvFlagPurgeComp) {
+		r.PurgeComp = s.PurgeComp
+	}
 	return c.commitAdvResv(r, s.Nodes, s.NodeCount, "")
 }
 
@@ -121,6 +127,9 @@ func (c *Controller) handleAdvResvUpdate(ctx context.Context, id auth.Identity, 
 	if !ok {
 		return nil, api.NewError(api.CodeReservationInvalid)
 	}
+	if aerr := c.refuseAdvExtras(deref(u.Licenses), deref(u.CoreCount), deref(u.MaxStartDelay)); aerr != nil {
+		return nil, aerr
+	}
 	r, nodes, aerr := applyAdvUpdate(old, &u)
 	if aerr != nil {
 		return nil, aerr
@@ -133,6 +142,7 @@ func (c *Controller) handleAdvResvUpdate(ctx context.Context, id auth.Identity, 
 func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Error) {
 	r := old
 	r.Flags, r.Users, r.Accounts = slices.Clone(old.Flags), slices.Clone(old.Users), slices.Clone(old.Accounts)
+	r.Groups = slices.Clone(old.Groups)
 	dur := old.End - old.Start
 	if u.Start != nil {
 		r.Start, r.End = *u.Start, *u.Start+dur
@@ -149,8 +159,17 @@ func applyAdvUpdate(old advResv, u *api.AdvResvUpdate) (advResv, string, *api.Er
 	if u.Partition != nil {
 		r.Partition = *u.Partition
 	}
+	if u.Features != nil {
+		r.Features = *u.Features // recorded; the nodes stay, as in Slurm
+	}
 	if err := applyAdvEdits(&r, u); err != nil {
 		return r, "", err
+	}
+	switch {
+	case !r.has(api.ResvFlagPurgeComp):
+		r.PurgeComp = 0
+	case u.PurgeComp != nil:
+		r.PurgeComp = *u.PurgeComp
 	}
 	nodes := ""
 	if u.Nodes != nil {
@@ -186,6 +205,7 @@ func (c *Controller) handleAdvResvDelete(ctx context.Context, id auth.Identity, 
 	err := c.store.Update(func(tx *store.Tx) error { return tx.DeleteAdvResv(d.Name) })
 	if err == nil {
 		delete(c.adv.byName, d.Name)
+		delete(c.adv.idleSince, d.Name)
 	}
 	c.adv.mu.Unlock()
 	if err != nil {
@@ -217,7 +237,8 @@ func (c *Controller) handleAdvResvList(ctx context.Context, id auth.Identity, bo
 // c.mu (node capacities).
 func (c *Controller) advView(r *advResv) api.AdvResv {
 	v := api.AdvResv{Name: r.Name, Start: r.Start, End: r.End, Nodes: hostlist.Compress(r.Nodes),
-		NodeCount: len(r.Nodes), Partition: r.Partition, Flags: r.shownFlags(), Users: r.Users, Accounts: r.Accounts}
+		NodeCount: len(r.Nodes), Partition: r.Partition, Flags: r.shownFlags(), Users: r.Users, Groups: r.Groups,
+		Accounts: r.Accounts, Features: r.Features}
 	for _, name := range r.Nodes {
 		if n, ok := c.nodes[name]; ok {
 			v.CPUs += n.conf.CPUs

@@ -37,7 +37,7 @@ func (c *Controller) commitAdvResv(r *advResv, nodes string, count int, replacin
 		next = max(next, 1) + 1
 		r.Seq = next - 1
 		if r.Name == "" {
-			r.Name = defaultName(r.Users, r.Accounts, next-1)
+			r.Name = defaultName(r.Users, r.Accounts, r.Groups, next-1)
 			if _, dup := c.adv.byName[r.Name]; dup {
 				return nil, api.NewError(api.CodeReservationNameDup)
 			}
@@ -68,6 +68,7 @@ func (c *Controller) checkAdvResv(r *advResv, nodes string, count int, replacing
 	steps := []func() *api.Error{
 		func() *api.Error { return checkAdvTimes(r, now) },
 		func() *api.Error { return checkAdvOwners(r) },
+		func() *api.Error { return checkAdvGroups(r) }, // advresv_groups.go
 		func() *api.Error { return c.checkAdvPartition(r) },
 		func() *api.Error { return c.resolveAdvNodes(r, nodes, count, replacing) },
 		func() *api.Error { return c.checkAdvOverlap(r, replacing) },
@@ -97,7 +98,7 @@ func checkAdvTimes(r *advResv, now int64) *api.Error {
 // user exists. Accounts are not checked: the peer, without an accounting
 // database, accepts any.
 func checkAdvOwners(r *advResv) *api.Error {
-	if len(r.Users) == 0 && len(r.Accounts) == 0 {
+	if len(r.Users) == 0 && len(r.Accounts) == 0 && len(r.Groups) == 0 {
 		return api.Errorf(api.CodeUserIDMissing, "Either Users/Groups and/or Accounts must be specified")
 	}
 	for _, u := range r.Users {
@@ -138,7 +139,8 @@ func (c *Controller) checkAdvPartition(r *advResv) *api.Error {
 
 // resolveAdvNodes sets r.Nodes from a host list, "ALL" (the partition's
 // nodes, or every node), or count nodes of the partition (the default
-// one when none is given) that no job and no other reservation uses.
+// one when none is given) that no job and no other reservation uses and
+// that pass r's Features= (named nodes only record it, as on the peer).
 func (c *Controller) resolveAdvNodes(r *advResv, nodes string, count int, replacing string) *api.Error {
 	r.AllNodes = strings.EqualFold(nodes, "ALL")
 	switch {
@@ -164,6 +166,7 @@ func (c *Controller) resolveAdvNodes(r *advResv, nodes string, count int, replac
 	default:
 		return api.Errorf(api.CodeInvalidNodeCount, "give Nodes= or NodeCnt=")
 	}
+
 	if len(r.Nodes) == 0 {
 		return api.Errorf(api.CodeInvalidNodeName, "no nodes")
 	}
@@ -191,8 +194,15 @@ func (c *Controller) partitionNodes(part string, all bool) []string {
 // pickAdvNodes chooses count nodes that are idle and outside other
 // reservations for r's window, in host-list order.
 func (c *Controller) pickAdvNodes(r *advResv, count int, replacing string) *api.Error {
+	test, err := c.advFeatureTest(r) // advresv_size.go
+	if err != nil {
+		return err
+	}
 	var picked []string
 	for _, name := range c.partitionNodes(r.Partition, false) {
+		if !c.nodeMatches(name, test) {
+			continue
+		}
 		try := *r
 		try.Nodes = []string{name}
 		if c.checkAdvOverlap(&try, replacing) != nil || c.checkAdvBusy(&try) != nil {
@@ -225,7 +235,8 @@ func (c *Controller) checkAdvOverlap(r *advResv, replacing string) *api.Error {
 }
 
 // checkAdvBusy refuses nodes where a running job would still run, by its
-// time limit, when the window starts; IGNORE_JOBS and MAINT allow it.
+// time limit, when the window starts; IGNORE_JOBS and MAINT allow it,
+// and jobs of the reservation itself (an update) never block it.
 func (c *Controller) checkAdvBusy(r *advResv) *api.Error {
 	if r.has(api.ResvFlagIgnoreJobs) || r.has(api.ResvFlagMaint) {
 		return nil
@@ -237,8 +248,8 @@ func (c *Controller) checkAdvBusy(r *advResv) *api.Error {
 		}
 		for id := range n.jobs {
 			j := c.jobs[id]
-			if j == nil {
-				continue
+			if j == nil || (r.Name != "" && j.Req.Reservation == r.Name) {
+				continue // the reservation's own jobs run in it
 			}
 			if j.St.TimeLimit < 0 || j.St.Start+j.St.TimeLimit > r.Start {
 				return api.NewError(api.CodeReservationBusy)

@@ -150,7 +150,7 @@ func createFlags(in []string) ([]string, *api.Error) {
 	return normalizeFlags(set)
 }
 
-// applyAdvEdits applies an update's Users=, Accounts= and Flags= to r,
+// applyAdvEdits applies an update's Users=, Groups=, Accounts= and Flags= to r,
 // with Slurm's errors: an unknown user, a bad account edit, and a
 // reservation left with neither users nor accounts.
 func applyAdvEdits(r *advResv, u *api.AdvResvUpdate) *api.Error {
@@ -169,6 +169,13 @@ func applyAdvEdits(r *advResv, u *api.AdvResvUpdate) *api.Error {
 		}
 		r.Users = l
 	}
+	if u.Groups != nil {
+		l, err := editList(r.Groups, *u.Groups, groupExists, false, api.CodeGroupIDMissing)
+		if err != nil {
+			return err
+		}
+		r.Groups = l
+	}
 	if u.Accounts != nil {
 		// Without an accounting database, as on the peer, any name is an
 		// account.
@@ -178,7 +185,7 @@ func applyAdvEdits(r *advResv, u *api.AdvResvUpdate) *api.Error {
 		}
 		r.Accounts = l
 	}
-	if len(r.Users) == 0 && len(r.Accounts) == 0 {
+	if len(r.Users) == 0 && len(r.Accounts) == 0 && len(r.Groups) == 0 {
 		return api.NewError(api.CodeReservationEmpty)
 	}
 	return nil

@@ -3,9 +3,9 @@ package controller
 import (
 	"time"
 
+	"github.com/loamhpc/loam/pkg/api"
 	"github.com/loamhpc/loam/pkg/job"
 	"github.com/loamhpc/loam/pkg/slurmtime"
-	"github.com/loamhpc/loam/pkg/store"
 )
 
 // The end of an admin reservation, as Slurm 22.05 runs it. A job still
@@ -20,6 +20,7 @@ import (
 // Housekeeping calls it every tick and every cycle first. The caller
 // holds c.mu.
 func (c *Controller) checkAdvEnds(b *batch, now time.Time) {
+	c.checkAdvPurges(b, now) // advresv_flags.go
 	overrun := c.confNow().conf.ResvOverRun
 	var purged, moved []string
 	for _, r := range c.adv.sorted() {
@@ -41,6 +42,10 @@ func (c *Controller) checkAdvEnds(b *batch, now time.Time) {
 			continue
 		}
 		for _, j := range pending {
+			if r.has(api.ResvFlagNoHoldJobs) {
+				c.leaveEndedResv(b, j) // advresv_flags.go
+				continue
+			}
 			c.holdResvDeleted(b, j, r.Name)
 		}
 		purged = append(purged, r.Name)
@@ -48,42 +53,13 @@ func (c *Controller) checkAdvEnds(b *batch, now time.Time) {
 	if len(purged) == 0 && len(moved) == 0 {
 		return
 	}
-	var rows []store.AdvResvRow
-	c.adv.mu.Lock()
-	for _, name := range purged {
-		delete(c.adv.byName, name)
-	}
-	for _, name := range moved {
-		r := c.adv.byName[name]
-		advanceWindow(r, now.Unix(), time.Local) // advresv_recur.go
-		row, err := r.row()
-		if err != nil {
-			c.log.WithError(err).WithField("reservation", name).Error("save the next window")
-			continue
-		}
-		rows = append(rows, row)
-	}
-	c.adv.mu.Unlock()
 	if len(purged) > 0 {
 		c.log.WithField("reservations", purged).Info("reservations ended")
 	}
 	if len(moved) > 0 {
 		c.log.WithField("reservations", moved).Info("recurring reservations moved to their next window")
 	}
-	b.persist(c.store.Enqueue(func(tx *store.Tx) error {
-		for _, name := range purged {
-			if err := tx.DeleteAdvResv(name); err != nil {
-				return err
-			}
-		}
-		for _, row := range rows {
-			if err := tx.PutAdvResv(row); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	c.schedule()
+	c.endAdvResvs(b, purged, moved, now) // advresv_flags.go
 }
 
 // overrunPassed reports whether a job running in a reservation that ended

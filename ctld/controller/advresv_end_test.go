@@ -254,24 +254,28 @@ func join(l []string) string {
 }
 
 // TestAdvResvDenyListAdmits: a deny list lets in everyone it does not
-// name; both lists must let a job in.
+// name; both lists must let a job in; Groups= lets in their members.
 func TestAdvResvDenyListAdmits(t *testing.T) {
 	tests := map[string]struct {
-		users, accounts []string
-		user, account   string
-		want            bool
+		users, accounts, groups []string
+		user, account           string
+		userGroups              []string
+		want                    bool
 	}{
-		"named user":                 {[]string{"root"}, nil, "root", "a", true},
-		"other user":                 {[]string{"root"}, nil, "bob", "a", false},
-		"denied user":                {[]string{"-bob"}, nil, "bob", "a", false},
-		"user not denied":            {[]string{"-bob"}, nil, "root", "a", true},
-		"denied account":             {nil, []string{"-a", "-b"}, "root", "b", false},
-		"both lists must admit":      {[]string{"root"}, []string{"x"}, "root", "a", false},
-		"no list admits nobody else": {nil, nil, "root", "a", false},
+		"named user":                 {[]string{"root"}, nil, nil, "root", "a", nil, true},
+		"other user":                 {[]string{"root"}, nil, nil, "bob", "a", nil, false},
+		"denied user":                {[]string{"-bob"}, nil, nil, "bob", "a", nil, false},
+		"user not denied":            {[]string{"-bob"}, nil, nil, "root", "a", nil, true},
+		"denied account":             {nil, []string{"-a", "-b"}, nil, "root", "b", nil, false},
+		"both lists must admit":      {[]string{"root"}, []string{"x"}, nil, "root", "a", nil, false},
+		"no list admits nobody else": {nil, nil, nil, "root", "a", nil, false},
+		"group member":               {nil, nil, []string{"wheel"}, "bob", "a", []string{"bob", "wheel"}, true},
+		"not a group member":         {nil, nil, []string{"wheel"}, "bob", "a", []string{"bob"}, false},
+		"group and account":          {nil, []string{"x"}, []string{"wheel"}, "bob", "a", []string{"wheel"}, false},
 	}
 	for name, tc := range tests {
-		r := advResv{Users: tc.users, Accounts: tc.accounts}
-		if got := r.allows(tc.user, tc.account); got != tc.want {
+		r := advResv{Users: tc.users, Accounts: tc.accounts, Groups: tc.groups}
+		if got := r.allows(tc.user, tc.account, tc.userGroups); got != tc.want {
 			t.Errorf("%s: allows %v, want %v", name, got, tc.want)
 		}
 	}

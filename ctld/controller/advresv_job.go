@@ -26,7 +26,7 @@ func (c *Controller) updateJobResv(r *jobRecord, q *job.Request, st *jobStatus, 
 		if !ok {
 			return api.NewError(api.CodeReservationInvalid)
 		}
-		if !resv.allows(q.UserName, st.Account) {
+		if !resv.allows(q.UserName, st.Account, c.advGroupsOf(&resv, q.GroupID, st.Groups)) {
 			return api.NewError(api.CodeReservationAccess)
 		}
 	}

@@ -71,11 +71,12 @@ func (c *Controller) seesAdvResv(id auth.Identity, r *advResv) bool {
 	if !c.hides(id, slurmconf.PrivateReservations) {
 		return true
 	}
-	if r.allows(id.User, "") {
+	groups := c.advGroupsOf(r, id.GID, id.Groups)
+	if r.allows(id.User, "", groups) {
 		return true
 	}
 	for _, a := range c.accountsOf(id.User) {
-		if r.allows(id.User, a) {
+		if r.allows(id.User, a, groups) {
 			return true
 		}
 	}

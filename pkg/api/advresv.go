@@ -31,6 +31,13 @@ const (
 	ResvFlagWeekly    = "WEEKLY"
 	ResvFlagSpecNodes = "SPEC_NODES" // set by the controller: nodes were named
 	ResvFlagAllNodes  = "ALL_NODES"  // set by the controller: Nodes=ALL
+	// The nodes never change (shown STATIC); Loam never replaces them.
+	ResvFlagStaticAlloc = "STATIC_ALLOC"
+	// The reservation is deleted once it has had no job for its purge
+	// time (AdvResvSpec.PurgeComp, shown PURGE_COMP=HH:MM:SS).
+	ResvFlagPurgeComp = "PURGE_COMP"
+	// Pending jobs of a reservation that ends run without it, not held.
+	ResvFlagNoHoldJobs = "NO_HOLD_JOBS_AFTER_END"
 )
 
 // AdvResvSpec creates a reservation. Times are Unix seconds, already
@@ -43,9 +50,21 @@ type AdvResvSpec struct {
 	Nodes     string   `json:"nodes,omitempty"` // a host list or ALL
 	NodeCount int      `json:"node_count,omitempty"`
 	Partition string   `json:"partition,omitempty"`
-	Users     []string `json:"users,omitempty"` // "-name" entries: everyone but them
+	Users     []string `json:"users,omitempty"`  // "-name" entries: everyone but them
+	Groups    []string `json:"groups,omitempty"` // their members (not with Users)
 	Accounts  []string `json:"accounts,omitempty"`
 	Flags     []string `json:"flags,omitempty"`
+	// Features narrow the nodes picked for NodeCount (a -C expression);
+	// with named nodes they are only recorded, as in Slurm.
+	Features string `json:"features,omitempty"`
+	// PurgeComp is PURGE_COMP=time in seconds; 0 is Slurm's 5 minutes.
+	PurgeComp int64 `json:"purge_comp,omitempty"`
+	// Sizes and options Loam checks and then refuses (licenses it knows,
+	// cores, MaxStartDelay): the controller answers with Slurm's error
+	// for a bad value, else "not supported".
+	Licenses      string `json:"licenses,omitempty"`
+	CoreCount     int    `json:"core_count,omitempty"`
+	MaxStartDelay int64  `json:"max_start_delay,omitempty"` // seconds
 }
 
 // AdvResvUpdate changes the fields it sets of reservation Name. Users and
@@ -63,8 +82,14 @@ type AdvResvUpdate struct {
 	Nodes          *string   `json:"nodes,omitempty"`
 	Partition      *string   `json:"partition,omitempty"`
 	Users          *[]string `json:"users,omitempty"`
+	Groups         *[]string `json:"groups,omitempty"`
 	Accounts       *[]string `json:"accounts,omitempty"`
 	Flags          *[]string `json:"flags,omitempty"`
+	Features       *string   `json:"features,omitempty"`
+	PurgeComp      *int64    `json:"purge_comp,omitempty"`
+	Licenses       *string   `json:"licenses,omitempty"`
+	CoreCount      *int      `json:"core_count,omitempty"`
+	MaxStartDelay  *int64    `json:"max_start_delay,omitempty"`
 }
 
 // AdvResvDelete deletes reservation Name.
@@ -88,9 +113,11 @@ type AdvResv struct {
 	CPUs      int      `json:"cpus"`
 	GPUs      int      `json:"gpus,omitempty"`
 	Partition string   `json:"partition,omitempty"`
-	Flags     []string `json:"flags,omitempty"` // in Slurm's order
+	Flags     []string `json:"flags,omitempty"` // as shown, in Slurm's order
 	Users     []string `json:"users,omitempty"`
+	Groups    []string `json:"groups,omitempty"`
 	Accounts  []string `json:"accounts,omitempty"`
+	Features  string   `json:"features,omitempty"`
 }
 
 // AdvResvsResponse answers PathAdvResvList, in creation order.

@@ -54,6 +54,8 @@ const (
 	CodeReservationOverlap    Code = "ESLURM_RESERVATION_OVERLAP"
 	CodeReservationInUse      Code = "ESLURM_RESERVATION_IN_USE"
 	CodeReservationEmpty      Code = "ESLURM_RESERVATION_EMPTY"
+	CodeReservationUserGroup  Code = "ESLURM_RESERVATION_USER_GROUP"
+	CodeGroupIDMissing        Code = "ESLURM_GROUP_ID_MISSING"
 	CodePartitionInUse        Code = "ESLURM_PARTITION_IN_USE"
 	CodeActiveNotSubset       Code = "ESLURM_ACTIVE_FEATURE_NOT_SUBSET"
 	CodeInvalidTimeValue      Code = "ESLURM_INVALID_TIME_VALUE"
@@ -78,9 +80,9 @@ const (
 	CodeInvalidAcctFreq       Code = "ESLURMD_INVALID_ACCT_FREQ"
 	CodeInvalidJobDefaults    Code = "ESLURM_INVALID_JOB_DEFAULTS"
 	CodeInvalidBillingWeights Code = "ESLURM_INVALID_TRES_BILLING_WEIGHTS"
+	CodeInvalidTRES           Code = "ESLURM_INVALID_TRES"
 	CodeAuthCredInvalid       Code = "ESLURM_AUTH_CRED_INVALID"
 	CodeAuthExpired           Code = "ESLURMD_CREDENTIAL_EXPIRED"
-	CodeInvalidTRES           Code = "ESLURM_INVALID_TRES"
 	CodeAuthReplayed          Code = "ESLURMD_CREDENTIAL_REPLAYED"
 	CodePrologFailed          Code = "ESLURMD_PROLOG_FAILED"
 )
@@ -152,6 +154,8 @@ var texts = map[Code]string{
 	CodeReservationOverlap:    "Requested reservation overlaps with another reservation",
 	CodeReservationInUse:      "Requested reservation is in use",
 	CodeReservationEmpty:      "Reservation request lacks users, groups or accounts",
+	CodeReservationUserGroup:  "Reservations can't have users and groups specified, only one or the other",
+	CodeGroupIDMissing:        "Invalid group id",
 	CodePartitionInUse:        "Partition is in use",
 	CodeActiveNotSubset:       "Active features not subset of available features",
 	CodeInvalidTimeValue:      "Invalid time specified",
@@ -177,11 +181,11 @@ var texts = map[Code]string{
 	CodeInvalidAcctFreq:       "Invalid accounting frequency requested",
 	CodeInvalidJobDefaults:    "Invalid JobDefaults specification",
 	CodeInvalidBillingWeights: "Invalid TRESBillingWeights specification",
+	CodeInvalidTRES:           "Invalid Trackable RESource (TRES) specification",
 	CodeAuthCredInvalid:       "Invalid authentication credential",
 	CodeAuthExpired:           "Job credential expired",
 	CodeAuthReplayed:          "Job credential replayed",
 	CodeJobNotSuspended:       "Job is not suspended",
-	CodeInvalidTRES:           "Invalid Trackable RESource (TRES) specification",
 	CodeUnexpectedMessage:     "Unexpected message received",
 
 	CodeBadRequest:    "Invalid request",

@@ -42,8 +42,18 @@ type resvArgs struct {
 	nodes, part     *string
 	count           int
 	users, accounts *[]string
+	groups          *[]string
 	flags           *[]string
+	purgeComp       *int64 // PURGE_COMP=time, seconds
+	features        *string
+	licenses        *string
+	cores           *int   // CoreCnt= or TRES=cpu=N
+	maxStartDelay   *int64 // seconds
 }
+
+// bareError marks a parse error scontrol prints without "No reservation
+// created." (Slurm's TRES and core count parsers print their own line).
+const bareError = "\x00"
 
 // parseResvArgs reads KEY=VALUE pairs (any case, Slurm's abbreviations).
 // It returns the first error as scontrol prints it, with the trailing
@@ -85,7 +95,8 @@ func plusMinus(tag, val string) (newTag, newVal, sign, msg string) {
 	switch {
 	case abbrev(tag, "Duration", 3):
 		return tag, val, sign, ""
-	case !abbrev(tag, "Users", 1) && !abbrev(tag, "Accounts", 1) && !abbrev(tag, "Flags", 1):
+	case !abbrev(tag, "Users", 1) && !abbrev(tag, "Accounts", 1) && !abbrev(tag, "Flags", 1) &&
+		!abbrev(tag, "Groups", 1):
 		return tag, val, sign, "The +=/-= notation is not supported when updating " + tag + "."
 	}
 	return tag, sign + strings.ReplaceAll(val, ",", ","+sign), sign, ""
@@ -138,16 +149,69 @@ func (r *resvArgs) set(tag, val string, now time.Time) string {
 		r.users = list()
 	case abbrev(tag, "Accounts", 1):
 		r.accounts = list()
+	case abbrev(tag, "Groups", 1):
+		r.groups = list()
 	case abbrev(tag, "Flags", 1):
-		flags, ok := parseResvFlags(val) // scontrol_advresv_flags.go
+		flags, purge, ok := parseResvFlags(val) // scontrol_advresv_flags.go
 		if !ok {
 			return "Error parsing flags " + val + "."
 		}
-		r.flags = &flags
+		r.flags, r.purgeComp = &flags, purge
+	default:
+		return r.setSize(tag, val)
+	}
+	return ""
+}
+
+// setSize reads the keys that size a reservation other than by nodes,
+// and Features= and MaxStartDelay=.
+func (r *resvArgs) setSize(tag, val string) string {
+	switch {
+	case abbrev(tag, "Features", 2):
+		r.features = &val
+	case abbrev(tag, "Licenses", 2):
+		r.licenses = &val
+	case abbrev(tag, "MaxStartDelay", 2):
+		secs, ok := slurmtime.Str2Secs(val)
+		if !ok || secs < 0 {
+			return "Invalid duration " + tag + "=" + val + "."
+		}
+		r.maxStartDelay = &secs
+	case abbrev(tag, "CoreCnt", 5) || abbrev(tag, "CoreCount", 5) || abbrev(tag, "CPUCnt", 5) || abbrev(tag, "CPUCount", 5):
+		n, err := strconv.Atoi(val)
+		if err != nil || n <= 0 {
+			return bareError + "Invalid core count " + val
+		}
+		r.cores = &n
+	case abbrev(tag, "TRES", 1):
+		return r.setTRES(val)
 	default:
 		return "Unknown parameter " + tag + "=" + val + "."
 	}
 	return ""
+}
+
+// setTRES reads TRES=cpu=N[,...]: CPUs are a core count. Loam's
+// reservations track no other TRES, so any other name is one scontrol
+// cannot identify.
+func (r *resvArgs) setTRES(val string) string {
+	for _, t := range strings.Split(val, ",") {
+		name, v, _ := strings.Cut(t, "=")
+		if !strings.EqualFold(name, "cpu") {
+			return bareError + "couldn't identify configured TRES '" + name + "'"
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return bareError + "invalid TRES cpu value '" + v + "'"
+		}
+		r.cores = &n
+	}
+	return ""
+}
+
+// hasSize reports whether the request says how much to reserve.
+func (r *resvArgs) hasSize() bool {
+	return deref(r.nodes) != "" || r.count > 0 || r.cores != nil || deref(r.licenses) != ""
 }
 
 // create handles "create reservation KEY=VALUE...".
@@ -168,12 +232,24 @@ func (s *scontrol) create(argv []string) {
 		msg = "A start time must be given."
 	case r.end == nil && r.dur == nil:
 		msg = "An end time or duration must be given."
-	case r.users == nil && r.accounts == nil:
+	case !r.hasSize() && r.part == nil:
+		msg = "CoreCnt, Nodes, NodeCnt, BurstBuffer, Licenses or Watts must be specified."
+	case r.users == nil && r.accounts == nil && r.groups == nil:
 		msg = "Either Users/Groups and/or Accounts must be specified."
+	case r.users != nil && r.groups != nil:
+		msg = "Users and Groups are mutually exclusive.  You can have one or the other, but not both."
+	}
+	if bare, ok := strings.CutPrefix(msg, bareError); ok {
+		s.fail("scontrol: error: %s\n", bare)
+		return
 	}
 	if msg != "" {
 		s.fail("%s  No reservation created.\n", errorLine(msg))
 		return
+	}
+	if !r.hasSize() {
+		all := "ALL" // a partition alone: all its nodes, as scontrol asks
+		r.nodes = &all
 	}
 	spec := r.spec()
 	ac, ok := s.advController()
@@ -204,12 +280,18 @@ func (r *resvArgs) spec() *api.AdvResvSpec {
 	}
 	sp.Nodes, sp.Partition = deref(r.nodes), deref(r.part)
 	sp.Users, sp.Accounts, sp.Flags = deref(r.users), deref(r.accounts), deref(r.flags)
+	sp.Groups, sp.Features, sp.PurgeComp = deref(r.groups), deref(r.features), deref(r.purgeComp)
+	sp.Licenses, sp.CoreCount, sp.MaxStartDelay = deref(r.licenses), deref(r.cores), deref(r.maxStartDelay)
 	return sp
 }
 
 // updateReservation handles "update ReservationName=NAME KEY=VALUE...".
 func (s *scontrol) updateReservation(args []string) {
 	r, msg := parseResvArgs(args, s.env.Now())
+	if bare, ok := strings.CutPrefix(msg, bareError); ok {
+		s.fail("scontrol: error: %s\n", bare)
+		return
+	}
 	if msg != "" {
 		// scontrol then reports the request's errno: none but for a time.
 		errno := "No error"
@@ -225,7 +307,9 @@ func (s *scontrol) updateReservation(args []string) {
 		return
 	}
 	u := &api.AdvResvUpdate{Name: r.name, Start: r.start, End: r.end, Duration: r.dur, Nodes: r.nodes,
-		Partition: r.part, Users: r.users, Accounts: r.accounts, Flags: r.flags}
+		Partition: r.part, Users: r.users, Accounts: r.accounts, Flags: r.flags, Groups: r.groups,
+		Features: r.features, PurgeComp: r.purgeComp, Licenses: r.licenses, CoreCount: r.cores,
+		MaxStartDelay: r.maxStartDelay}
 	if r.durSign != "" && r.dur != nil {
 		d := *r.dur
 		if r.durSign == "-" {
@@ -285,9 +369,9 @@ func appendAdvResv(b []byte, f *jobFormatter, r *api.AdvResv) []byte {
 	b = append(b, "ReservationName="+r.Name+" StartTime="+f.time(r.Start)+" EndTime="+f.time(r.End)+
 		" Duration="+string(appendHMS(nil, max(r.End-r.Start, 0)))+sep...)
 	b = append(b, "Nodes="+orNull(r.Nodes)+" NodeCnt="+strconv.Itoa(r.NodeCount)+" CoreCnt="+strconv.Itoa(r.CPUs)+
-		" Features=(null) PartitionName="+orNull(r.Partition)+" Flags="+strings.Join(r.Flags, ",")+sep...)
+		" Features="+orNull(r.Features)+" PartitionName="+orNull(r.Partition)+" Flags="+strings.Join(r.Flags, ",")+sep...)
 	b = append(b, "TRES="+tres+sep...)
-	b = append(b, "Users="+orNull(strings.Join(r.Users, ","))+" Groups=(null) Accounts="+orNull(strings.Join(r.Accounts, ","))+
+	b = append(b, "Users="+orNull(strings.Join(r.Users, ","))+" Groups="+orNull(strings.Join(r.Groups, ","))+" Accounts="+orNull(strings.Join(r.Accounts, ","))+
 		" Licenses=(null) State="+state+" BurstBuffer=(null) Watts=n/a"+sep...)
 	b = append(b, "MaxStartDelay=(null)"...)
 	if f.oneLine {

@@ -1,6 +1,10 @@
 package command
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/loamhpc/loam/pkg/slurmtime"
+)
 
 // resvFlag is one reservation flag as Slurm's Flags= parser knows it: the
 // shortest abbreviation it takes and the signs it allows.
@@ -44,7 +48,9 @@ var resvFlagTable = []resvFlag{
 // holds for the names after it until the next one. It returns the flags
 // as "+NAME" (set, also for an unsigned name) or "-NAME" (clear), and
 // ok false when Slurm's parser refuses the value ("Error parsing flags").
-func parseResvFlags(val string) ([]string, bool) {
+// purge is PURGE_COMP=time's seconds (nil without a valid time: the
+// controller's default).
+func parseResvFlags(val string) (flags []string, purge *int64, ok bool) {
 	op := byte(0)
 	var out []string
 	for _, tok := range strings.Split(val, ",") {
@@ -54,10 +60,13 @@ func parseResvFlags(val string) ([]string, bool) {
 		if tok[0] == '+' || tok[0] == '-' {
 			op, tok = tok[0], tok[1:]
 		}
-		tag, _, _ := strings.Cut(tok, "=") // PURGE_COMP=time
+		tag, arg, hasArg := strings.Cut(tok, "=") // PURGE_COMP=time
 		f, found := matchResvFlag(tag, op)
 		if !found {
-			return nil, false
+			return nil, nil, false
+		}
+		if secs, valid := slurmtime.Str2Secs(arg); hasArg && f.name == "PURGE_COMP" && valid && secs > 0 {
+			purge = &secs
 		}
 		sign := "+"
 		if op == '-' {
@@ -65,7 +74,7 @@ func parseResvFlags(val string) ([]string, bool) {
 		}
 		out = append(out, sign+f.name)
 	}
-	return out, true
+	return out, purge, true
 }
 
 func matchResvFlag(tag string, op byte) (resvFlag, bool) {
