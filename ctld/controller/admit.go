@@ -162,8 +162,11 @@ func checkRequest(r *job.Request) *api.Error {
 }
 
 // admitPartitions resolves the candidate partitions: the default when none
-// is given, ordered by PriorityTier (highest first) as Slurm orders them,
-// except for a job submitted held, whose list Slurm shows as given.
+// is given, each one that refuses jobs (DRAIN, INACTIVE) replaced by its
+// Alternate or dropped (partition_alternate.go), ordered by PriorityTier
+// (highest first) as Slurm orders them, except for a job submitted held,
+// whose list Slurm shows as given. With none left the job is refused with
+// the last partition's reason, as the peer answers.
 func admitPartitions(cs *confState, a *admitted) *api.Error {
 	names := a.req.Partitions
 	if len(names) == 0 {
@@ -173,25 +176,29 @@ func admitPartitions(cs *confState, a *admitted) *api.Error {
 		names = []string{cs.defPart}
 	}
 	var parts []*slurmconf.Partition
+	var refused *api.Error
 	for _, n := range names {
 		p, ok := cs.parts[n]
 		if !ok {
 			return api.Errorf(api.CodeInvalidPartitionName, "invalid partition specified: %s", n) // Slurm's words
 		}
+		p, err := routePartition(cs.parts, p)
+		if err != nil {
+			refused = err
+			continue
+		}
 		if !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
 	}
+	if len(parts) == 0 {
+		return refused
+	}
 	if !a.req.Hold { // Slurm keeps a held job's partitions as given (-p batch,urgent -H)
 		slices.SortStableFunc(parts, func(x, y *slurmconf.Partition) int { return y.PriorityTier - x.PriorityTier })
 	}
-	usable := false
 	for _, p := range parts {
 		a.partitions = append(a.partitions, p.Name)
-		usable = usable || p.TakesJobs()
-	}
-	if !usable {
-		return api.NewError(api.CodePartitionNotAvail) // the peer's one line: no detail for sbatch to add
 	}
 	return nil
 }

@@ -288,6 +288,7 @@ func partitionInfo(conf *slurmconf.Config, p *slurmconf.Partition) api.Partition
 	ap.ExclusiveUser, ap.RootOnly = p.ExclusiveUser, p.RootOnly
 	ap.ReqResv, ap.AllocNodes = p.ReqResv, p.AllocNodesSpec // partreq.go
 	ap.CPUBind = p.CPUBind
+	ap.Alternate, ap.LLN = p.Alternate, p.LLN // partition_alternate.go
 	for _, name := range p.Nodes {
 		if nc, ok := conf.Node(name); ok {
 			ap.TotalCPUs += nc.CPUs

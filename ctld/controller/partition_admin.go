@@ -176,6 +176,10 @@ func editPartition(conf *slurmconf.Config, i int, u *api.PartitionUpdate) *api.E
 	if u.Hidden != nil {
 		p.Hidden = *u.Hidden
 	}
+	if u.Alternate != nil {
+		p.Alternate = *u.Alternate // not checked: a submission reaching an unknown one is refused
+	}
+	setBool(&p.LLN, u.LLN)
 	if u.Default != nil {
 		if *u.Default {
 			for j := range conf.Partitions {

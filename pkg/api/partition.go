@@ -56,6 +56,10 @@ type Partition struct {
 	// CPUBind is the partition's CpuBind as scontrol prints it; "" when
 	// unset.
 	CPUBind string `json:"cpu_bind,omitempty"`
+	// Alternate takes the submissions while State is DRAIN or INACTIVE
+	// ("" none); LLN places jobs on the least loaded nodes.
+	Alternate string `json:"alternate,omitempty"`
+	LLN       bool   `json:"lln,omitempty"`
 
 	// Loam's queue keys (R2, R3, R9, R11).
 	QueueClass          string   `json:"queue_class"`

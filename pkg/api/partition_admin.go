@@ -35,6 +35,9 @@ type PartitionUpdate struct {
 	Nodes             *string   `json:"nodes,omitempty"` // a host list, or ALL
 	OverSubscribe     *string   `json:"oversubscribe,omitempty"`
 	GraceTime         *int64    `json:"grace_time,omitempty"`
+	// Alternate is a partition name ("" clears it); LLN is LLN=YES|NO.
+	Alternate *string `json:"alternate,omitempty"`
+	LLN       *bool   `json:"lln,omitempty"`
 	PartitionLimits
 }
 
@@ -83,7 +86,8 @@ func (u *PartitionUpdate) Empty() bool {
 	return u.State == nil && u.MaxTime == nil && u.DefaultTime == nil && u.MaxNodes == nil &&
 		u.MinNodes == nil && u.Default == nil && u.PriorityTier == nil && u.PriorityJobFactor == nil &&
 		u.AllowAccounts == nil && u.DenyAccounts == nil && u.Nodes == nil && u.OverSubscribe == nil &&
-		u.GraceTime == nil && u.AllowGroups == nil && u.Hidden == nil && u.PartitionLimits.Empty()
+		u.GraceTime == nil && u.AllowGroups == nil && u.Hidden == nil && u.Alternate == nil && u.LLN == nil &&
+		u.PartitionLimits.Empty()
 }
 
 // PartitionDelete removes a partition (scontrol delete partition=NAME).

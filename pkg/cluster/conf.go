@@ -88,6 +88,7 @@ func schedPartition(p slurmconf.Partition) sched.Partition {
 		AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts,
 		MaxMemPerNode:  maxMemPerNode(p),          // memlimits.go
 		MaxCPUsPerNode: int(p.CPUsPerNodeLimit()), // slurmconf/partkeys.go
+		LLN:            p.LLN,                     // slurmconf/partalternate.go
 	}
 }
 

@@ -121,6 +121,9 @@ type Partition struct {
 	// MaxCPUsPerNode bounds the CPUs the partition's jobs hold on one
 	// node together (0: unlimited; maxcpus.go).
 	MaxCPUsPerNode int
+	// LLN places jobs on the nodes with the most idle CPUs instead of the
+	// policy's own choice (lln.go).
+	LLN bool
 	// AgingRate is the priority gained per hour of waiting, capped at AgingCap.
 	AgingRate float64
 	AgingCap  float64

@@ -38,7 +38,9 @@
 //     that fit, on few leaf switches, on at most --switches of them while
 //     the job's switch wait lasts (switches.go); -w/-x/-C, memory and
 //     CPUs. The Slurm
-//     baselines place as select/cons_tres does, slurmfit.go). A job that
+//     baselines place as select/cons_tres does, slurmfit.go; under every
+//     policy a partition with LLN takes the nodes with the most idle CPUs,
+//     lln.go). A job that
 //     cannot be placed may preempt (preempt.go: urgent queues, lenders
 //     reclaiming) and, if it is among its queue's top blocked jobs, reserves
 //     the nodes that free soonest by the running jobs' time limits

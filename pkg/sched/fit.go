@@ -74,6 +74,9 @@ func (c *cycle) placeSearch(p int32, d *demand, end tick, own int32) []pick {
 	if d.contig {
 		return c.placeContig(p, d, end, own) // contiguous.go
 	}
+	if c.parts[p].cfg.LLN && d.uniform() && d.counts == nil {
+		return c.placeLLN(p, d, end, own) // lln.go
+	}
 	if c.pol != PolicyLoam && d.uniform() && d.counts == nil {
 		picks := c.slurmPlace(p, d, end, own)
 		if d.maxLeaves > 0 && picks != nil && !c.leavesOK(pickedNodes(picks), d) {

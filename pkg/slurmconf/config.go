@@ -314,6 +314,7 @@ type Partition struct {
 	OverTimeLimit   time.Duration
 	DisableRootJobs bool
 	PartKeys        // partkeys.go
+	PartRoute       // partalternate.go
 	Queue           // Loam's queue keys
 	Pos             Pos
 	// Billing is TRESBillingWeights (billing.go).

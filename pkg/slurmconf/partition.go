@@ -19,10 +19,11 @@ var partitionSchema = newSchema("PartitionName", func() []keySpec {
 		keys(honoured, "DefCPUPerGPU", "MaxCPUsPerNode", "ExclusiveUser", "RootOnly"), // partkeys.go
 		keys(honoured, "ReqResv", "AllocNodes"),                                       // partreq.go
 		keys(honoured, "CpuBind"),                                                     // cpubind.go
+		keys(honoured, "Alternate", "LLN"),                                            // partalternate.go
 		keys(honoured, queueKeys...),
 		[]keySpec{{name: "Shared", alias: "OverSubscribe"}},
-		keys(ignored, "Alternate",
-			"ExclusiveTopo", "LLN", "MaxCPUsPerSocket",
+		keys(ignored,
+			"ExclusiveTopo", "MaxCPUsPerSocket",
 			"PowerDownOnIdle", "QOS",
 			"ResumeTimeout", "SelectTypeParameters", "SuspendTime",
 			"SuspendTimeout", "Topology"),
@@ -102,11 +103,12 @@ func buildPartition(x *dec, name string, c *Config) Partition {
 	x.memory("DefMemPerCPU", &p.DefMemPerCPU)
 	x.memory("DefMemPerGPU", &p.DefMemPerGPU)
 	x.memory("MaxMemPerNode", &p.MaxMemPerNode)
-	decodePartLimits(x, &p, c)   // limits.go
-	decodePartMemLimits(x, &p)   // memlimits.go
-	decodePartKeys(x, &p)        // partkeys.go
-	x.billingWeights(&p.Billing) // billing.go
-	x.cpuBind(&p.CPUBind)        // cpubind.go
+	decodePartLimits(x, &p, c)       // limits.go
+	decodePartMemLimits(x, &p)       // memlimits.go
+	decodePartKeys(x, &p)            // partkeys.go
+	x.billingWeights(&p.Billing)     // billing.go
+	x.cpuBind(&p.CPUBind)            // cpubind.go
+	decodePartRoute(x, &p.PartRoute) // partalternate.go
 	for _, k := range []string{"DefMemPerCPU", "DefMemPerGPU", "MaxMemPerNode", "DefMemPerNode", "MaxMemPerCPU"} {
 		if _, set := x.get(k); !set {
 			p.InheritedMemory = append(p.InheritedMemory, k)

@@ -178,7 +178,11 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 		groups = strings.Join(p.AllowGroups, ",")
 	}
 	b = append(b, "AllowGroups="+groups+" "+accounts+" "+qos+sep...)
-	b = append(b, "AllocNodes="+orDefault(p.AllocNodes, "ALL")+" Default="+yesNo(p.Default)...)
+	b = append(b, "AllocNodes="+orDefault(p.AllocNodes, "ALL")...)
+	if p.Alternate != "" {
+		b = append(b, " Alternate="+p.Alternate...)
+	}
+	b = append(b, " Default="+yesNo(p.Default)...)
 	if p.CPUBind != "" {
 		b = append(b, " CpuBind="+p.CPUBind+" "...) // the peer's double space follows
 	}
@@ -190,7 +194,7 @@ func (f *jobFormatter) appendPartition(b []byte, p *api.Partition, totalMem int6
 	b = append(b, "DefaultTime="+def+" DisableRootJobs="+yesNo(p.DisableRootJobs)+" ExclusiveUser="+yesNo(p.ExclusiveUser)+" GraceTime="+
 		strconv.FormatInt(p.GraceTime, 10)+" Hidden="+yesNo(p.Hidden)+sep...)
 	b = append(b, "MaxNodes="+unlimited(p.MaxNodes)+" MaxTime="+string(appendHMS(nil, p.MaxTime))+
-		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN=NO MaxCPUsPerNode="+unlimited(p.MaxCPUsPerNode)+sep...)
+		" MinNodes="+strconv.FormatInt(p.MinNodes, 10)+" LLN="+yesNo(p.LLN)+" MaxCPUsPerNode="+unlimited(p.MaxCPUsPerNode)+sep...)
 	b = append(b, "Nodes="+orNull(p.Nodes)+sep...) // (null): a partition made empty or created without nodes
 	b = append(b, "PriorityJobFactor="+strconv.Itoa(p.PriorityJobFactor)+" PriorityTier="+strconv.Itoa(p.PriorityTier)+
 		" RootOnly="+yesNo(p.RootOnly)+" ReqResv="+yesNo(p.ReqResv)+" OverSubscribe="+orDefault(p.OverSubscribe, "NO")+sep...)

@@ -88,22 +88,12 @@ func setPartitionKey(u *api.PartitionUpdate, tag, val, raw string, w func(string
 			break
 		}
 		u.MinNodes = &n
-	case abbrev(tag, "Default", 7), abbrev(tag, "Hidden", 1):
+	case abbrev(tag, "Default", 7), abbrev(tag, "Hidden", 1), abbrev(tag, "LLN", 1):
 		return setPartitionYesNo(u, tag, up, raw)
-	case abbrev(tag, "PriorityTier", 9), abbrev(tag, "PriorityJobFactor", 9):
-		n, err := strconv.Atoi(val)
-		name := "PriorityTier"
-		if abbrev(tag, "PriorityJobFactor", 9) {
-			name = "PriorityJobFactor"
-		}
-		if err != nil || n < 0 || n > 65533 {
-			return "scontrol: error: Invalid " + name + " value: " + val + "\n" + partNoErrorLine
-		}
-		if name == "PriorityTier" {
-			u.PriorityTier = &n
-		} else {
-			u.PriorityJobFactor = &n
-		}
+	case abbrev(tag, "PriorityTier", 9), abbrev(tag, "PriorityJobFactor", 9), abbrev(tag, "Priority", 3):
+		return setPartitionPriority(u, tag, val)
+	case abbrev(tag, "Alternate", 3):
+		u.Alternate = &val // empty clears it
 	case abbrev(tag, "AllowGroups", 6):
 		list := strtok(val, ",")
 		u.AllowGroups = &list // ALL or empty opens the partition to everyone
@@ -134,25 +124,47 @@ func setPartitionKey(u *api.PartitionUpdate, tag, val, raw string, w func(string
 		if msg, known := setPartitionLimit(&u.PartitionLimits, tag, val, raw); known { // scontrol_partlimits.go
 			return msg
 		}
-		return "scontrol: error: Update of this parameter is not supported: " + raw + "\n" + partAborted
+		return "scontrol: error: Update of this parameter is not supported: " + raw + "\n" + partAborted + partNoErrorLine
 	}
 	return ""
 }
 
-// setPartitionYesNo is Default= and Hidden=.
+// setPartitionYesNo is Default=, Hidden= and LLN=.
 func setPartitionYesNo(u *api.PartitionUpdate, tag, up, raw string) string {
-	name := "Default"
-	if abbrev(tag, "Hidden", 1) {
-		name = "Hidden"
+	name, dst := "Default", &u.Default
+	switch {
+	case abbrev(tag, "Hidden", 1):
+		name, dst = "Hidden", &u.Hidden
+	case abbrev(tag, "LLN", 1):
+		name, dst = "LLN", &u.LLN
 	}
 	if up != "YES" && up != "NO" {
 		return "scontrol: error: Invalid input: " + raw + "\nscontrol: error: Acceptable " + name + " values are YES and NO\n" + partNoErrorLine
 	}
 	yes := up == "YES"
-	if name == "Hidden" {
-		u.Hidden = &yes
-	} else {
-		u.Default = &yes
+	*dst = &yes
+	return ""
+}
+
+// setPartitionPriority is PriorityTier=, PriorityJobFactor= and the older
+// Priority=, which sets both, as Slurm 22.05's scontrol does.
+func setPartitionPriority(u *api.PartitionUpdate, tag, val string) string {
+	name := "Priority"
+	switch {
+	case abbrev(tag, "PriorityTier", 9):
+		name = "PriorityTier"
+	case abbrev(tag, "PriorityJobFactor", 9):
+		name = "PriorityJobFactor"
+	}
+	n, err := strconv.Atoi(val)
+	if err != nil || n < 0 || n > 65533 {
+		return "scontrol: error: Invalid " + name + " value: " + val + "\n" + partNoErrorLine
+	}
+	if name != "PriorityJobFactor" {
+		u.PriorityTier = &n
+	}
+	if name != "PriorityTier" {
+		u.PriorityJobFactor = &n
 	}
 	return ""
 }

@@ -58,7 +58,22 @@ func TestScontrolPartitionMessages(t *testing.T) {
 		want     string
 	}{
 		"an unknown key": {[]string{"update", "PartitionName=batch", "Foo=1"}, 1,
-			"scontrol: error: Update of this parameter is not supported: Foo=1\n\nscontrol: error: Request aborted\n"},
+			"scontrol: error: Update of this parameter is not supported: Foo=1\n\nscontrol: error: Request aborted\n" + noErr},
+		"Pr is too short for Priority": {[]string{"update", "PartitionName=batch", "Pr=7"}, 1,
+			"scontrol: error: Update of this parameter is not supported: Pr=7\n\nscontrol: error: Request aborted\n" + noErr},
+		"Al is too short for Alternate": {[]string{"update", "PartitionName=batch", "Al=batch"}, 1,
+			"scontrol: error: Update of this parameter is not supported: Al=batch\n\nscontrol: error: Request aborted\n" + noErr},
+		"a bad Priority": {[]string{"update", "PartitionName=batch", "Priority=abc"}, 1,
+			"scontrol: error: Invalid Priority value: abc\n" + noErr},
+		"a Priority too high": {[]string{"update", "PartitionName=batch", "Priority=65534"}, 1,
+			"scontrol: error: Invalid Priority value: 65534\n" + noErr},
+		"a bad LLN": {[]string{"update", "PartitionName=batch", "LLN=maybe"}, 1,
+			"scontrol: error: Invalid input: LLN=maybe\nscontrol: error: Acceptable LLN values are YES and NO\n" + noErr},
+		"create with a bad LLN": {[]string{"create", "partition=foo", "LLN=maybe"}, 1,
+			"scontrol: error: Invalid input: LLN=maybe\nscontrol: error: Acceptable LLN values are YES and NO\n"},
+		"create with a bad Priority": {[]string{"create", "partition=foo", "Priority=abc"}, 1,
+			"scontrol: error: Invalid Priority value: abc\n"},
+		"create with an Alternate": {[]string{"create", "partition=foo", "Alternate=batch", "LLN=yes"}, 0, ""},
 		"a bad state": {[]string{"update", "PartitionName=batch", "State=BOGUS"}, 1,
 			"scontrol: error: Invalid input: State=BOGUS\nscontrol: error: Acceptable State values are UP, DOWN, DRAIN and INACTIVE\n" + noErr},
 		"a bad MaxTime": {[]string{"update", "PartitionName=batch", "MaxTime=bad"}, 1,
@@ -134,6 +149,41 @@ func TestScontrolPartitionUpdateSends(t *testing.T) {
 		Hidden: &no, AllowGroups: &[]string{"ops", "hpc"}}
 	if diff := cmp.Diff([]api.PartitionUpdate{want}, f.updates); diff != "" {
 		t.Errorf("update sent (-want +got):\n%s", diff)
+	}
+}
+
+// TestScontrolPartitionRouteKeys: Priority= sets PriorityTier and
+// PriorityJobFactor, Alternate= (Alt at least, empty to clear) and LLN=
+// (L at least) reach the controller, as the peer takes them.
+func TestScontrolPartitionRouteKeys(t *testing.T) {
+	n5, n8, n4, alt, none, yes, no := 5, 8, 4, "batch", "", true, false
+	tests := map[string]struct {
+		args []string
+		want api.PartitionUpdate
+	}{
+		"Priority sets both":      {[]string{"Priority=5"}, api.PartitionUpdate{PriorityTier: &n5, PriorityJobFactor: &n5}},
+		"Pri is Priority":         {[]string{"Pri=5"}, api.PartitionUpdate{PriorityTier: &n5, PriorityJobFactor: &n5}},
+		"Priori is Priority":      {[]string{"Priori=8"}, api.PartitionUpdate{PriorityTier: &n8, PriorityJobFactor: &n8}},
+		"PriorityJ is the factor": {[]string{"PriorityJ=4"}, api.PartitionUpdate{PriorityJobFactor: &n4}},
+		"PriorityT is the tier":   {[]string{"PriorityT=4"}, api.PartitionUpdate{PriorityTier: &n4}},
+		"Alternate":               {[]string{"Alternate=batch"}, api.PartitionUpdate{Alternate: &alt}},
+		"Alt is Alternate":        {[]string{"Alt=batch"}, api.PartitionUpdate{Alternate: &alt}},
+		"an empty Alternate":      {[]string{"Altern="}, api.PartitionUpdate{Alternate: &none}},
+		"LLN=yes":                 {[]string{"LLN=yes"}, api.PartitionUpdate{LLN: &yes}},
+		"L=no":                    {[]string{"L=no"}, api.PartitionUpdate{LLN: &no}},
+		"LL=YES":                  {[]string{"LL=YES"}, api.PartitionUpdate{LLN: &yes}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := &partFake{fakeController: &fakeController{}}
+			if code, out := runPart(f, append([]string{"update", "PartitionName=batch"}, tc.args...)...); code != 0 || out != "" {
+				t.Fatalf("exit %d: %s", code, out)
+			}
+			tc.want.Name = "batch"
+			if diff := cmp.Diff([]api.PartitionUpdate{tc.want}, f.updates); diff != "" {
+				t.Errorf("update sent (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -67,3 +67,30 @@ func TestCPUsPerTRES(t *testing.T) {
 		})
 	}
 }
+
+// TestScontrolShowPartitionRoute: Alternate= after AllocNodes= (only when
+// set) and LLN=, on both of show partition's layouts, as the peer printed
+// a partition created with Alternate=batch LLN=yes Priority=5.
+func TestScontrolShowPartitionRoute(t *testing.T) {
+	for _, layout := range []string{"", "-o"} {
+		t.Run("layout"+layout, func(t *testing.T) {
+			want := readPeer(t, "partroute/show-partition-tproute"+layout+".txt")
+			parts := []api.Partition{{Name: "tproute", Nodes: "gpu[001-002]", NodeNames: []string{"gpu001", "gpu002"},
+				TotalNodes: 2, TotalCPUs: 128, State: "UP", MaxTime: api.UnlimitedSeconds, MaxNodes: -1, MinNodes: 1,
+				PriorityTier: 5, PriorityJobFactor: 5, PreemptMode: "REQUEUE", OverSubscribe: "NO",
+				Alternate: "batch", LLN: true}}
+			f := &fakeController{now: 1795950000, partitions: parts, nodes: peerNodes(t, "testdata/peer/nodes.txt")}
+			te := newTestEnv(f, 1795950000)
+			args := []string{"show", "partition", "tproute"}
+			if layout != "" {
+				args = append([]string{layout}, args...)
+			}
+			if code := Scontrol(context.Background(), te.Env, args); code != 0 {
+				t.Fatalf("exit %d: %s", code, te.stderr)
+			}
+			if diff := cmp.Diff(want, te.stdout.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -43,7 +43,7 @@ func TestScontrolPartitionLimitMessages(t *testing.T) {
 		"PreemptMode=foo":         {"PreemptMode=foo", 1, "scontrol: error: Invalid input: PreemptMode=foo\n" + noErr},
 		"PreemptMode=cancel":      {"PreemptMode=cancel", 0, ""},
 		"DefCPUPerGPU=2 (the peer refuses it too)": {"DefCPUPerGPU=2", 1,
-			"scontrol: error: Update of this parameter is not supported: DefCPUPerGPU=2\n\nscontrol: error: Request aborted\n"},
+			"scontrol: error: Update of this parameter is not supported: DefCPUPerGPU=2\n\nscontrol: error: Request aborted\n" + noErr},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -183,6 +183,7 @@ func (s *Scenario) partition(a *args) sched.Partition {
 		"batch": sched.ClassBatch}[a.str("class", "normal")]
 	p.ReservationTimeout, p.ReservationCooldown = a.durOr("timeout", 0), a.durOr("cooldown", 0)
 	_, p.Strict = a.d.Arg("strict")
+	_, p.LLN = a.d.Arg("lln")
 	p.PreemptMode = map[string]sched.PreemptMode{"off": sched.PreemptOff, "requeue": sched.PreemptRequeue,
 		"cancel": sched.PreemptCancel}[a.str("preempt", "off")]
 	p.GraceTime = a.durOr("grace", 0)
