@@ -42,6 +42,10 @@ type filterSpec struct {
 	// update, hold and release answer "Invalid user id", its cancel,
 	// requeue, suspend and top "Access/permission denied" (the default).
 	NotOwner api.Code
+	// FinishedFirst: a finished job answers "Job has already finished"
+	// before its owner is checked, as slurmctld's update, hold and
+	// release do (the peer tells another user that of a completed job).
+	FinishedFirst bool
 }
 
 func set(list []string) map[string]bool {

@@ -20,7 +20,7 @@ func (c *Controller) handleHold(ctx context.Context, id auth.Identity, body []by
 	if c.isOperator(id) && !in.User {
 		h = HeldAdmin
 	}
-	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing, FinishedFirst: true}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
 		case r.running() && (r.St.EndState == "" || r.St.EndState == job.Requeued):
 			// A job being requeued pends already in slurmctld
@@ -52,7 +52,7 @@ func (c *Controller) handleRelease(ctx context.Context, id auth.Identity, body [
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing, FinishedFirst: true}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		switch {
 		case r.St.Hold == HeldAdmin && !c.isOperator(id):
 			return api.Errorf(api.CodeAccessDenied, "job %d was held by an administrator", r.ID)

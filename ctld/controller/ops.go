@@ -42,6 +42,9 @@ func (c *Controller) forEachTarget(id auth.Identity, spec filterSpec, fn opFunc)
 	}
 	out := &api.JobResults{Results: []api.JobResult{}}
 	act := func(r *jobRecord, tasks []int) *api.Error {
+		if spec.FinishedFirst && r.finished() && !c.canModify(id, r) {
+			return api.NewError(api.CodeJobFinished)
+		}
 		if !c.canModify(id, r) {
 			return api.Errorf(cmp.Or(spec.NotOwner, api.CodeAccessDenied), "job %d belongs to %s", r.ID, r.Req.UserName)
 		}

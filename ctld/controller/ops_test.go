@@ -93,6 +93,33 @@ func TestAuthorization(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// TestFinishedBeforeOwner: slurmctld's update, hold and release check
+// that a job has finished before whose it is, so the peer tells another
+// user "Job has already finished" of a completed job; its requeue,
+// suspend and top check the owner first ("Access/permission denied").
+func TestFinishedBeforeOwner(t *testing.T) {
+	h := newHarness(t)
+	a := fmt.Sprint(h.mustSubmit(alice, simpleJob()))
+	if rs := results(t, h, alice, api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{a}}}); firstErr(rs) != "" {
+		t.Fatalf("cancel: %+v", rs)
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		in   any
+		want api.Code
+	}{
+		{"update", api.PathUpdate, api.UpdateRequest{JobIDs: []string{a}, Update: api.JobUpdate{Name: ptr("x")}}, api.CodeJobFinished},
+		{"hold", api.PathHold, api.HoldRequest{JobIDs: []string{a}}, api.CodeJobFinished},
+		{"release", api.PathRelease, api.ReleaseRequest{JobIDs: []string{a}}, api.CodeJobFinished},
+		{"cancel", api.PathCancel, api.CancelRequest{Filter: api.JobFilter{JobIDs: []string{a}}}, api.CodeAccessDenied},
+	} {
+		if got := firstErr(results(t, h, bob, tc.path, tc.in)); got != tc.want {
+			t.Errorf("bob's %s of alice's ended job: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestCancelPendingAndFilters(t *testing.T) {
 	h := newHarness(t)
 	a1 := h.mustSubmit(alice, simpleJob())

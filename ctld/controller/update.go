@@ -24,7 +24,7 @@ func (c *Controller) handleUpdate(ctx context.Context, id auth.Identity, body []
 		return nil, api.Errorf(api.CodeBadRequest, "nothing to update")
 	}
 	op := c.isOperator(id)
-	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
+	return c.runOp(ctx, id, filterSpec{JobIDs: in.JobIDs, NotOwner: api.CodeUserIDMissing, FinishedFirst: true}, c.eachSplitTask(func(b *batch, r *jobRecord) *api.Error {
 		return c.updateJob(b, r, &in.Update, op)
 	}))
 }
