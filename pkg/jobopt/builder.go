@@ -54,6 +54,8 @@ type builder struct {
 	switches switchState
 	// pbsUmask is #PBS -W umask=, for SLURM_UMASK; nil: not given.
 	pbsUmask *int
+	// clusters is the last -M value (clusters.go); nil: not given.
+	clusters *string
 }
 
 func newBuilder(p *Parser) *builder {

@@ -65,7 +65,7 @@ func srunMoreOptions(st *srunState) []Option {
 	return []Option{
 		{Long: "accel-bind", Arg: RequiredArg},
 		{Long: "bcast-exclude", Arg: RequiredArg},
-		{Long: "cluster", Arg: RequiredArg, Key: "clusters"},
+		{Long: "cluster", Arg: RequiredArg, Key: "clusters", set: setClusters},
 		{Long: "context", Arg: RequiredArg},
 		{Long: "cpu_bind", Arg: RequiredArg, Key: "cpu-bind", set: st.setCPUBind},
 		{Long: "interactive", Arg: NoArg},

@@ -165,6 +165,9 @@ func (p *Parser) parseStep(args []string, t *Table, envOrder []string, st *srunS
 	if err := b.checkMPI(st); err != nil {
 		return nil, err
 	}
+	if err := b.refuseClusters(); err != nil { // clusters.go
+		return nil, err
+	}
 	st.Quiet, st.Verbose = b.quiet || st.Quiet, b.verbose
 	defined := b.defined(t, nil)
 	if st.srun {

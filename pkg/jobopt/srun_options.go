@@ -27,7 +27,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "begin", Short: 'b', Arg: RequiredArg, set: setBegin},
 		{Long: "chdir", Short: 'D', Arg: RequiredArg, Env: env("SLURM_WORKING_DIR"), set: setChdir},
 		{Long: "cluster-constraint", Arg: RequiredArg, set: setClusterConstraint},
-		{Long: "clusters", Short: 'M', Arg: RequiredArg, Env: env("SLURM_CLUSTERS")},
+		{Long: "clusters", Short: 'M', Arg: RequiredArg, Env: env("SLURM_CLUSTERS"), set: setClusters},
 		{Long: "comment", Arg: RequiredArg, set: setComment},
 		{Long: "compress", Arg: OptionalArg, Env: env("SLURM_COMPRESS")},
 		{Long: "constraint", Short: 'C', Arg: RequiredArg, Env: env("SLURM_CONSTRAINT"), set: setConstraint},

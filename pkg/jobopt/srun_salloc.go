@@ -50,6 +50,8 @@ func sallocOptions(st *srunState) []Option {
 		for _, e := range o.Env {
 			if n, ok := strings.CutPrefix(e, "SBATCH_"); ok {
 				names = append(names, "SALLOC_"+n)
+			} else if e == "SLURM_CLUSTERS" { // salloc reads it too
+				names = append(names, e)
 			}
 		}
 		o.Env = names
@@ -71,6 +73,8 @@ var sallocEnvOrder = func() []string {
 	for _, name := range envOrder {
 		if n, ok := strings.CutPrefix(name, "SBATCH_"); ok {
 			out = append(out, "SALLOC_"+n)
+		} else if name == "SLURM_CLUSTERS" { // after SALLOC_CLUSTERS, as in salloc
+			out = append(out, name)
 		}
 	}
 	return append(out, "SALLOC_IMMEDIATE")

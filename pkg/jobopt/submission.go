@@ -55,6 +55,9 @@ func (p *Parser) Submission(cl *CommandLine, script []byte) (*Result, error) {
 	if err := batchscript.CheckSize(b.req.Script); err != nil {
 		return nil, b.scriptError(err)
 	}
+	if err := b.refuseClusters(); err != nil { // clusters.go
+		return nil, err
+	}
 	return &Result{
 		Request: b.req, Parsable: b.parsable, TestOnly: b.testOnly, Wait: b.wait,
 		Quiet: b.quiet, Verbose: b.verbose, Warnings: b.warnings, Defined: b.defined(b.p.table(), cl.Wrap),
