@@ -384,7 +384,7 @@ func admitShape(cs *confState, a *admitted) *api.Error {
 	if len(need.features) > 0 && !anyNodeHas(cs, a.partitions, need.features) {
 		return api.NewError(api.CodeInvalidFeature) // Slurm gives no detail
 	}
-	return api.Errorf(api.CodeNodeConfigUnavailable, "%s", shapeMessage(cs, a, excluded))
+	return api.Errorf(api.CodeNodeConfigUnavailable, "%s", shapeMessage(cs, a, excluded, nil))
 }
 
 // namedNodes checks -w and -x as Slurm's job_create does: every name must
@@ -428,8 +428,9 @@ const (
 // on CPUs per node, then memory per node (per CPU for --mem-per-cpu, as
 // Slurm compares it), then TmpDisk, and names what the last node failed. When some node
 // passes both, the GRES, node count or layout failed later, which Slurm
-// does not explain: no line. Nodes -x names are not looked at.
-func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
+// does not explain: no line. Nodes -x names are not looked at, nor those
+// match (when not nil) rejects: the nodes -C allows.
+func shapeMessage(cs *confState, a *admitted, excluded map[string]bool, match func(*slurmconf.Node) bool) string {
 	r := a.req
 	cpus := nodeCPUs(r, max(r.NTasksPerNode, 1))
 	var mem int64
@@ -444,7 +445,7 @@ func shapeMessage(cs *confState, a *admitted, excluded map[string]bool) string {
 		for _, n := range cs.parts[pn].Nodes {
 			nc, ok := cs.conf.Node(n)
 			switch {
-			case !ok || excluded[n]:
+			case !ok || excluded[n] || (match != nil && !match(nc)):
 			case nc.EffectiveCPUs() < cpus:
 				msg = msgShapeCPUs
 			case nc.UsableMemory() < mem:

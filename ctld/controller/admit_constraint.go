@@ -51,7 +51,19 @@ func admitConstraint(cs *confState, a *admitted) *api.Error {
 			}
 		}
 	}
-	return api.NewError(api.CodeNodeConfigUnavailable)
+	// Slurm's line names what the nodes -C allows lack (the peer:
+	// --mincpus=70 -C 'gpu|cpu' "CPU count per node can not be
+	// satisfied"), and none when no node passes -C (-c 65 -C 'gpu&cpu').
+	excluded, _ := namedNodes(cs, r) // admitShape refuses bad names
+	return api.Errorf(api.CodeNodeConfigUnavailable, "%s", shapeMessage(cs, a, excluded, func(nc *slurmconf.Node) bool {
+		features := slices.Sorted(slices.Values(nc.Features))
+		for alt := range c.Alternatives() {
+			if test := c.NodeTest(alt); test == nil || test.Match(features) {
+				return true
+			}
+		}
+		return false
+	}))
 }
 
 // knownConstraint parses -C and checks that every feature it names is on

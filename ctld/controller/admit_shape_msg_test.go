@@ -99,3 +99,41 @@ func TestTasksPerSocketFit(t *testing.T) {
 		}
 	}
 }
+
+// TestConstraintRefusalLines: with -C, Slurm's line is about the nodes
+// the constraint allows, and there is none when no node passes it (the
+// peer's --mincpus=70 -C 'gpu|cpu', --mem=600G -C 'gpu|cpu' and
+// -c 65 -C 'gpu&cpu').
+func TestConstraintRefusalLines(t *testing.T) {
+	cs := admissionState(t)
+	mb := func(n int64) *int64 { return &n }
+	for name, tc := range map[string]struct {
+		mod        func(r *job.Request)
+		wantCode   api.Code
+		wantDetail string
+	}{
+		"--mincpus=70 -C 'gpu|cpu'": {mod: func(r *job.Request) { r.MinCPUs, r.Constraint = 70, "gpu|cpu" },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
+		"--mem=600G -C gpu": {mod: func(r *job.Request) { r.MemPerNode, r.Constraint = mb(614400), "gpu" },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "Memory specification can not be satisfied"},
+		"-c 65 -C 'gpu&cpu': no node passes -C, no line": {mod: func(r *job.Request) { r.CPUsPerTask, r.Constraint = 65, "gpu&cpu" },
+			wantCode: api.CodeNodeConfigUnavailable},
+		"-c 40 -C cpu: only the 32-CPU nodes count": {mod: func(r *job.Request) { r.CPUsPerTask, r.Constraint = 40, "cpu" },
+			wantCode: api.CodeNodeConfigUnavailable, wantDetail: "CPU count per node can not be satisfied"},
+		"-c 40 -C gpu fits": {mod: func(r *job.Request) { r.CPUsPerTask, r.Constraint = 40, "gpu" }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := job.Request{}
+			tc.mod(&r)
+			a := &admitted{req: &r, partitions: []string{"normal"}}
+			var gotCode api.Code
+			var gotDetail string
+			if aerr := admitConstraint(cs, a); aerr != nil {
+				gotCode, gotDetail = aerr.Code, aerr.Detail
+			}
+			if gotCode != tc.wantCode || gotDetail != tc.wantDetail {
+				t.Errorf("admitConstraint: %q %q, want %q %q", gotCode, gotDetail, tc.wantCode, tc.wantDetail)
+			}
+		})
+	}
+}
