@@ -91,13 +91,13 @@ func batchStepState(st job.State) job.State {
 	return st
 }
 
-// batchTRES is the batch step's TRES: what the job holds on its first
-// node, without billing ("cpu=1,gres/gpu=1,mem=1G,node=1" on the peer).
+// batchTRES is the batch step's TRES: what the job holds on its batch
+// host, without billing ("cpu=1,gres/gpu=1,mem=1G,node=1" on the peer).
 func (c *Controller) batchTRES(r *jobRecord) string {
 	if len(r.St.Alloc) == 0 {
 		return ""
 	}
-	a := r.St.Alloc[0]
+	a := batchAlloc(r)
 	var t resource.TRES
 	t.Set(resource.TRESCPU, int64(a.CPUs))
 	t.Set(resource.TRESMem, a.Memory)
@@ -110,7 +110,7 @@ func batchCPUs(r *jobRecord) int {
 	if len(r.St.Alloc) == 0 {
 		return 0
 	}
-	return r.St.Alloc[0].CPUs
+	return batchAlloc(r).CPUs
 }
 
 // acctRow is r's accounting row for the store.

@@ -21,21 +21,28 @@ import (
 // stands in for -C in the node test: slurmctld tests a new job with the
 // preferred list when it has one (set_job_features_use), so the peer
 // takes -C "gpu*99" --prefer=gpu but refuses --prefer="gpu&cpu".
+//
+// --batch is checked against each list as it is read (job.BatchSubset),
+// and refused when there is neither: the peer answers --batch=gpu alone
+// "Job --batch option is invalid or not a subset of --constraints".
 func admitConstraint(cs *confState, a *admitted) *api.Error {
 	r := a.req
 	var c *job.Constraint
 	if r.Constraint != "" {
 		var aerr *api.Error
-		if c, aerr = knownConstraint(cs, r.Constraint); aerr != nil {
+		if c, aerr = knownConstraint(cs, r.Constraint, r.BatchFeatures); aerr != nil {
 			return aerr
 		}
 	}
 	if r.Prefer != "" {
-		p, aerr := knownPrefer(cs, r.Prefer)
+		p, aerr := knownPrefer(cs, r.Prefer, r.BatchFeatures)
 		if aerr != nil {
 			return aerr
 		}
 		c = p
+	}
+	if r.BatchFeatures != nil && r.Constraint == "" && r.Prefer == "" {
+		return api.NewError(api.CodeBatchConstraint)
 	}
 	if c == nil {
 		return nil
@@ -67,11 +74,15 @@ func admitConstraint(cs *confState, a *admitted) *api.Error {
 }
 
 // knownConstraint parses -C and checks that every feature it names is on
-// some node of the cluster, Slurm's build_feature_list: what submit and
+// some node of the cluster, and that the job's --batch (batch, nil when
+// not given) goes with it: Slurm's build_feature_list, what submit and
 // scontrol update both check.
-func knownConstraint(cs *confState, s string) (*job.Constraint, *api.Error) {
-	c, err := job.ParseConstraint(s)
-	if err != nil {
+func knownConstraint(cs *confState, s string, batch *string) (*job.Constraint, *api.Error) {
+	c, err := job.ParseConstraintBatch(s, batch, cs.featureKnown)
+	switch {
+	case errors.Is(err, job.ErrBatchConstraint):
+		return nil, api.NewError(api.CodeBatchConstraint)
+	case err != nil:
 		return nil, api.NewError(api.CodeInvalidFeature)
 	}
 	if !namesKnown(cs, c) {
@@ -85,9 +96,11 @@ func knownConstraint(cs *confState, s string) (*job.Constraint, *api.Error) {
 // the other syntax faults "Invalid feature specification", as Slurm's
 // build_feature_list words them at submit (the peer: --prefer=nosuch,
 // --prefer='[gpu*2|cpu]' the first, --prefer='a&|b' the second).
-func knownPrefer(cs *confState, s string) (*job.Constraint, *api.Error) {
-	c, err := job.ParsePrefer(s)
+func knownPrefer(cs *confState, s string, batch *string) (*job.Constraint, *api.Error) {
+	c, err := job.ParsePreferBatch(s, batch, cs.featureKnown)
 	switch {
+	case errors.Is(err, job.ErrBatchConstraint):
+		return nil, api.NewError(api.CodeBatchConstraint)
 	case errors.Is(err, job.ErrInvalidPrefer):
 		return nil, api.NewError(api.CodeInvalidPrefer)
 	case err != nil:
@@ -101,12 +114,12 @@ func knownPrefer(cs *confState, s string) (*job.Constraint, *api.Error) {
 // namesKnown reports whether every feature c names is on some node of
 // the cluster.
 func namesKnown(cs *confState, c *job.Constraint) bool {
-	for _, name := range c.Names() {
-		if !slices.ContainsFunc(cs.conf.Nodes, func(n slurmconf.Node) bool { return slices.Contains(n.Features, name) }) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(c.Names(), func(name string) bool { return !cs.featureKnown(name) })
+}
+
+// featureKnown reports whether some node of the cluster has the feature.
+func (cs *confState) featureKnown(name string) bool {
+	return slices.ContainsFunc(cs.conf.Nodes, func(n slurmconf.Node) bool { return slices.Contains(n.Features, name) })
 }
 
 // satisfiable reports whether partition p has the nodes alternative alt

@@ -93,7 +93,7 @@ func (c *Controller) applyLaunch(b *batch, l *Launch, now time.Time) {
 	}
 	c.setState(r, c.startState()) // CONFIGURING while PrologSlurmctld runs (ctldscripts.go)
 	st := &r.St
-	st.Start, st.Partition, st.Alloc, st.BatchHost = unix(now), l.Partition, l.Alloc, l.Alloc[0].Node
+	st.Start, st.Partition, st.Alloc, st.BatchHost = unix(now), l.Partition, l.Alloc, c.batchHost(r.Req, l.Alloc) // batch_host.go
 	st.Reason, st.Desc, st.Launched = job.ReasonNone, "", false
 	st.SuspendTime, st.PreSuspend, st.Suspended = 0, 0, 0 // a new run (suspend.go)
 	if throttled && st.Accrue == 0 {

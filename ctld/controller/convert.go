@@ -95,6 +95,7 @@ func (c *Controller) fillJob(j *api.Job, r *jobRecord, n need) {
 	j.AllocSID = q.AllocSID
 	j.Reservation, j.KillInvDep, j.MailUser = q.Reservation, st.KillInvDep, q.MailUser
 	j.Licenses = q.Licenses
+	j.BatchFeatures = q.BatchFeatures
 	j.NoKillInvDep = st.NoKillInvDep
 	if q.MailType != 0 {
 		j.MailType = q.MailType.String()

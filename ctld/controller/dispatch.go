@@ -9,13 +9,13 @@ import (
 	"github.com/loamhpc/loam/pkg/job"
 )
 
-// launchRequest builds the launch of r on its i-th node (0: the batch
-// node).
+// launchRequest builds the launch of r on its i-th node; the batch host
+// (batch_host.go) runs the script.
 func (c *Controller) launchRequest(r *jobRecord, i int) *api.LaunchRequest {
 	q, st := r.Req, &r.St
 	conf := c.confNow().conf
 	req := &api.LaunchRequest{
-		JobID: r.ID, Name: q.Name, Batch: i == 0 && q.Script != "", // no script: an interactive allocation
+		JobID: r.ID, Name: q.Name, Batch: st.Alloc[i].Node == st.BatchHost && q.Script != "", // no script: an interactive allocation
 		UserID: q.UserID, GroupID: q.GroupID, Groups: st.Groups, UserName: q.UserName,
 		Script: q.Script, Environment: q.Environment, WorkDir: q.WorkDir,
 		StdOut: q.StdOut, StdErr: q.StdErr, StdIn: q.StdIn, OpenMode: c.openMode(q),

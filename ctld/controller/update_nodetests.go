@@ -24,12 +24,17 @@ func preferChange(r *jobRecord, u *api.JobUpdate) bool {
 // as at submit; whether any node can satisfy it, or has the temporary
 // disk, is not: Slurm's update takes "gpu&cpu" or more TmpDisk than any
 // node has, and the job then pends as BadConstraints.
+//
+// The job's --batch is checked against the new list, and a misfit is
+// the list's fault: the peer answers Features=cpu for a --batch=gpu job
+// "Invalid feature specification", Prefer=cpu "Invalid preferred feature
+// specification", and takes an empty Features= (no list, no check).
 func updateNodeTests(cs *confState, q *job.Request, u *api.JobUpdate) *api.Error {
 	if u.Features != nil {
 		c := job.NormalizeConstraint(*u.Features)
 		if c != "" {
-			if _, err := knownConstraint(cs, c); err != nil { // admit_constraint.go
-				return err
+			if _, err := knownConstraint(cs, c, q.BatchFeatures); err != nil { // admit_constraint.go
+				return api.NewError(api.CodeInvalidFeature)
 			}
 		}
 		q.Constraint, q.Features = c, job.SimpleFeatures(c)
@@ -37,7 +42,7 @@ func updateNodeTests(cs *confState, q *job.Request, u *api.JobUpdate) *api.Error
 	if u.Prefer != nil {
 		p := job.NormalizeConstraint(*u.Prefer)
 		if p != "" {
-			if _, err := knownPrefer(cs, p); err != nil {
+			if _, err := knownPrefer(cs, p, q.BatchFeatures); err != nil {
 				// update_job answers every fault of the new list so.
 				return api.NewError(api.CodeInvalidPrefer)
 			}

@@ -187,7 +187,9 @@ func gpus(e *List, l *api.LaunchRequest) {
 	}
 	e.Set("SLURM_GPUS_ON_NODE", strconv.Itoa(len(l.Alloc.GPUs)))
 	batch := l.Alloc.GPUs
-	if len(l.Nodes) > 0 {
+	if len(l.Nodes) > 0 && !l.Batch {
+		// The batch host is the first node unless sbatch --batch chose
+		// another, which then runs the script itself.
 		batch = l.Nodes[0].GPUs
 	}
 	if len(batch) > 0 {

@@ -36,6 +36,7 @@ const (
 	CodeInvalidNodeState      Code = "ESLURM_INVALID_NODE_STATE"
 	CodeInvalidFeature        Code = "ESLURM_INVALID_FEATURE"
 	CodeInvalidPrefer         Code = "ESLURM_INVALID_PREFER"
+	CodeBatchConstraint       Code = "ESLURM_BATCH_CONSTRAINT"
 	CodeNotSupported          Code = "ESLURM_NOT_SUPPORTED"
 	CodeDisabled              Code = "ESLURM_DISABLED"
 	CodeDependency            Code = "ESLURM_DEPENDENCY"
@@ -136,6 +137,7 @@ var texts = map[Code]string{
 	CodeInvalidNodeState:      "Invalid node state specified",
 	CodeInvalidFeature:        "Invalid feature specification",
 	CodeInvalidPrefer:         "Invalid preferred feature specification",
+	CodeBatchConstraint:       "Job --batch option is invalid or not a subset of --constraints",
 	CodeNotSupported:          "Requested operation not supported on this system",
 	CodeDisabled:              "Requested operation is presently disabled",
 	CodeDependency:            "Job dependency problem",

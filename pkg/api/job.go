@@ -171,6 +171,10 @@ type Job struct {
 	Signal      string       `json:"signal,omitempty"`      // --signal as scontrol prints it
 	Licenses    string       `json:"licenses,omitempty"`    // -L as given ("matlab:1,wandb")
 
+	// BatchFeatures is --batch as given; nil when not given, "" for
+	// --batch= (scontrol shows "BatchFeatures=").
+	BatchFeatures *string `json:"batch_features,omitempty"`
+
 	// StdOutDefault: the job was submitted without -o and StdOut is the
 	// controller's default name; StdErrDefault: without -e, StdErr is
 	// StdOut. Slurm keeps no path then, and squeue prints them so.

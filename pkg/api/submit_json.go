@@ -92,6 +92,9 @@ func appendJobRequest(o *jsonObject, r SubmitRequest) error {
 	o.str("constraints", q.Constraint, true)
 	o.strs("features", q.Features)
 	o.str("prefer", q.Prefer, true)
+	if q.BatchFeatures != nil {
+		o.str("batch_features", *q.BatchFeatures, false) // "" is --batch=
+	}
 	o.integer("required_switches", int64(q.Switches), true)
 	o.value("wait_for_switch", q.SwitchWait, q.SwitchWait != nil)
 	o.boolean("contiguous", q.Contiguous)

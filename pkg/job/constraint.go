@@ -82,16 +82,36 @@ func ParsePrefer(s string) (*Constraint, error) {
 }
 
 func parseFeatures(s string) (*Constraint, error) {
+	c, err := parseFeatureSyntax(s)
+	if err != nil {
+		return nil, err
+	}
+	return c, c.checkOps()
+}
+
+// parseFeatureSyntax is the first half of build_feature_list: the list's
+// syntax. Its operator checks (checkOps) come after --batch's
+// (batch_features.go).
+func parseFeatureSyntax(s string) (*Constraint, error) {
 	c := &Constraint{text: NormalizeConstraint(s)}
 	p := constraintParser{src: c.text}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
 	c.items = p.items
-	if len(c.items) == 0 || !c.validOps() {
+	if len(c.items) == 0 {
 		return nil, errFeatureList
 	}
 	return c, nil
+}
+
+// checkOps is _valid_feature_list's check of the operators: counts
+// inside brackets on all or none of the names, and the like.
+func (c *Constraint) checkOps() error {
+	if !c.validOps() {
+		return errFeatureList
+	}
+	return nil
 }
 
 type constraintParser struct {

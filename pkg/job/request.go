@@ -131,6 +131,11 @@ type Request struct {
 	// place of -C first, -C alone when no node set with them can start
 	// the job now (Slurm 22.05's soft constraint).
 	Prefer string `json:"prefer,omitempty"`
+	// BatchFeatures is --batch as given: the features the node that runs
+	// the batch script should have, a subset of -C's (or --prefer's). nil
+	// is not given; "" is --batch= (Slurm keeps and shows it, and refuses
+	// it without -C).
+	BatchFeatures *string `json:"batch_features,omitempty"`
 	// Switches is --switches' count: the most leaf switches of
 	// topology.conf the job's nodes may span until it has waited
 	// SwitchWait (0: no limit). SwitchWait is the @max-time in seconds,

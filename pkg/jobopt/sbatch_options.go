@@ -9,7 +9,7 @@ func SbatchOptions() []Option {
 		{Long: "account", Short: 'A', Arg: RequiredArg, Env: env("SBATCH_ACCOUNT"), set: setAccount},
 		{Long: "acctg-freq", Arg: RequiredArg, Env: env("SBATCH_ACCTG_FREQ"), set: setAcctgFreq},
 		{Long: "array", Short: 'a', Arg: RequiredArg, Env: env("SBATCH_ARRAY_INX"), set: setArray},
-		{Long: "batch", Arg: RequiredArg, Env: env("SBATCH_BATCH")},
+		{Long: "batch", Arg: RequiredArg, Env: env("SBATCH_BATCH"), set: setBatch},
 		{Long: "begin", Short: 'b', Arg: RequiredArg, set: setBegin},
 		{Long: "bb", Arg: RequiredArg, Env: env("SBATCH_BURST_BUFFER"), set: setBurstBuffer},
 		{Long: "bbf", Arg: RequiredArg, set: setBBF},

@@ -41,6 +41,15 @@ func setConstraint(b *builder, v value) error {
 	return nil
 }
 
+// setBatch keeps --batch as given, even empty: its checks against -C are
+// the controller's, as in Slurm (the peer refuses --batch= alone but takes
+// --batch= -C gpu).
+func setBatch(b *builder, v value) error {
+	s := v.str
+	b.req.BatchFeatures = &s
+	return nil
+}
+
 func setPartition(b *builder, v value) error {
 	b.req.Partitions = nil
 	for _, p := range strings.Split(v.str, ",") {

@@ -57,9 +57,7 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 		b = append(b, " SchedNodeList="+j.SchedNodes...)
 	}
 	b = append(b, sep...)
-	if j.BatchHost != "" {
-		b = append(b, "BatchHost="+j.BatchHost+sep...)
-	}
+	b = batchLine(b, j, sep)
 	b = f.shapeLines(b, j, sep)
 	b = f.fileLines(b, j, sep)
 	b = f.loamLines(b, j, sep)
@@ -68,6 +66,33 @@ func (f *jobFormatter) appendJob(b []byte, j *api.Job) []byte {
 		return append(b, '\n')
 	}
 	return append(b, "\n\n"...)
+}
+
+// batchLine is slurmctld's optional line after NodeList=: --batch's
+// features (shown even empty, for --batch=) and the batch host, on one
+// line when both are there ("BatchFeatures=cpu BatchHost=gpu001").
+func batchLine(b []byte, j *api.Job, sep string) []byte {
+	if j.BatchFeatures == nil && j.BatchHost == "" {
+		return b
+	}
+	if j.BatchFeatures != nil {
+		b = append(b, "BatchFeatures="+*j.BatchFeatures...)
+		if j.BatchHost != "" {
+			b = append(b, ' ')
+		}
+	}
+	if j.BatchHost != "" {
+		b = append(b, "BatchHost="+j.BatchHost...)
+	}
+	return append(b, sep...)
+}
+
+// batchFeatures is --batch's features, "" when not given.
+func batchFeatures(j *api.Job) string {
+	if j.BatchFeatures == nil {
+		return ""
+	}
+	return *j.BatchFeatures
 }
 
 func u32(n uint32) string { return strconv.FormatUint(uint64(n), 10) }

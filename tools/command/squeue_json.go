@@ -130,7 +130,7 @@ func (d *jobData) record() *slurmdata.Dict {
 	r.Set("array_max_tasks", dNum(j.ArrayMaxTasks))
 	r.Set("array_task_string", dStr(d.arrayTaskString()))
 	r.Set("association_id", dInt(0))
-	r.Set("batch_features", dStr(""))
+	r.Set("batch_features", dStr(batchFeatures(j)))
 	r.Set("batch_flag", dBool(j.BatchFlag))
 	r.Set("batch_host", dStr(j.BatchHost))
 	r.Set("flags", slurmdata.Strs(d.flags()))
