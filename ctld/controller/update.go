@@ -154,13 +154,11 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		if err != nil {
 			return api.Errorf(api.CodeInvalidGRES, "%v", err)
 		}
-		if resource.GPUCount(g) > 0 && resource.GPUCount(q.GPUs) > 0 && q.MaxNodes == 0 {
-			// slurmctld checks GPUs a node against --gpus within the job's
-			// node maximum, which is 0 unless -N gave one: the peer
-			// refuses Gres=gpu:4 on a -G4 -n4 job.
+		old := q.GRES
+		if q.GRES = g; !gpusSplit(q) { // update_layout.go
+			q.GRES = old
 			return api.NewError(api.CodeInvalidGRES)
 		}
-		q.GRES = g
 	}
 	if u.ArrayMaxTasks != nil && st.ArrayJobID != 0 { // Slurm ignores it on other jobs
 		if *u.ArrayMaxTasks < 0 {

@@ -31,3 +31,26 @@ func TestUpdateGRESBesideGPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUsSplit: GPUs a job must be a multiple of GPUs a node, on a node
+// count within -N's range (the peer's answers to Gres= on held jobs).
+func TestGPUsSplit(t *testing.T) {
+	for name, tc := range map[string]struct {
+		perJob, perNode, min, max int
+		want                      bool
+	}{
+		"-N2 -G4 gpu:2":   {4, 2, 2, 2, true},
+		"-N2 -G4 gpu:1":   {4, 1, 2, 2, false},
+		"-N2 -G4 gpu:3":   {4, 3, 2, 2, false},
+		"-N1-3 -G4 gpu:4": {4, 4, 1, 3, true},
+		"-N1-3 -G4 gpu:5": {4, 5, 1, 3, false},
+		"-N2 -G3 gpu:1":   {3, 1, 2, 2, false},
+		"-N2-4 -G4 gpu:2": {4, 2, 2, 4, true},
+		"-n4 -G4 gpu:4":   {4, 4, 0, 0, false},
+	} {
+		q := job.Request{GPUs: gpus(int64(tc.perJob)), GRES: gpus(int64(tc.perNode)), MinNodes: tc.min, MaxNodes: tc.max}
+		if got := gpusSplit(&q); got != tc.want {
+			t.Errorf("%s: %v, want %v", name, got, tc.want)
+		}
+	}
+}

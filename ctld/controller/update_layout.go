@@ -201,8 +201,22 @@ func checkGPUCounts(q *job.Request) *api.Error {
 	if err := v.ValidateClient(); err != nil {
 		return api.Errorf(api.CodeInvalidGRES, "%v", err)
 	}
-	if perJob > 0 && q.NodeGPUs() > 0 && q.MaxNodes == 0 {
+	if !gpusSplit(q) {
 		return api.NewError(api.CodeInvalidGRES)
 	}
 	return nil
+}
+
+// gpusSplit reports whether a job's GPUs a job and GPUs a node agree, as
+// slurmctld re-checks them after an update: the GPUs a job must be a
+// multiple of the GPUs a node, on a node count within -N's range, and
+// without a node maximum (-N) there is none. The peer takes Gres=gpu:2
+// on a -N2 -G4 job and refuses gpu:1, gpu:3 and, on a -G4 -n4 job, any.
+func gpusSplit(q *job.Request) bool {
+	perJob, perNode := resource.GPUCount(q.GPUs), q.NodeGPUs()
+	if perJob == 0 || perNode == 0 {
+		return true
+	}
+	n := perJob / perNode
+	return perJob%perNode == 0 && q.MaxNodes > 0 && n >= max(q.MinNodes, 1) && n <= q.MaxNodes
 }
