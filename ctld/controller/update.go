@@ -154,9 +154,12 @@ func (c *Controller) updatePendingOnly(r *jobRecord, q *job.Request, st *jobStat
 		if err != nil {
 			return api.Errorf(api.CodeInvalidGRES, "%v", err)
 		}
-		old := q.GRES
-		if q.GRES = g; !gpusSplit(q) { // update_layout.go
-			q.GRES = old
+		// Gres= is slurmctld's whole TresPerNode: it replaces GPUs a node
+		// given as --gpus-per-node too (the peer shows gres:gpu:4 alone
+		// after Gres=gpu:4 on a --gpus-per-node=2 job).
+		oldGRES, oldPerNode := q.GRES, q.GPUsPerNode
+		if q.GRES, q.GPUsPerNode = g, nil; !gpusSplit(q) { // update_layout.go
+			q.GRES, q.GPUsPerNode = oldGRES, oldPerNode
 			return api.NewError(api.CodeInvalidGRES)
 		}
 	}

@@ -54,3 +54,19 @@ func TestGPUsSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateGRESReplacesGPUsPerNode: Gres= is the whole TresPerNode, so
+// it replaces --gpus-per-node (the peer shows TresPerNode=gres:gpu:4
+// alone after Gres=gpu:4 on a --gpus-per-node=2 job).
+func TestUpdateGRESReplacesGPUsPerNode(t *testing.T) {
+	h := newHarness(t)
+	h.node("n01")
+	id := fmt.Sprint(h.mustSubmit(alice, simpleJob(func(r *job.Request) { r.Hold, r.GPUsPerNode = true, gpus(2) })))
+	gres := "gpu:1"
+	if got := updateCode(t, h, alice, id, api.JobUpdate{GRES: &gres}); got != "" {
+		t.Fatalf("Gres=%s: %q", gres, got)
+	}
+	if j := h.job(id); j.TRESPerNode != "gres:gpu:1" {
+		t.Errorf("TresPerNode=%s, want gres:gpu:1", j.TRESPerNode)
+	}
+}
