@@ -76,10 +76,12 @@ func stepVars(e *jobenv.List, r *api.StepLaunchRequest) {
 	e.Set("SLURM_STEP_NUM_NODES", nodes)
 	e.Set("SLURM_STEP_NUM_TASKS", tasks)
 	e.Set("SLURM_STEP_TASKS_PER_NODE", perNode)
-	e.Set("SLURM_NNODES", nodes)
-	e.Set("SLURM_NTASKS", tasks)
-	e.Set("SLURM_NPROCS", tasks)
-	e.Set("SLURM_TASKS_PER_NODE", perNode)
+	for _, kv := range [][2]string{{"SLURM_NNODES", nodes}, {"SLURM_NTASKS", tasks}, {"SLURM_NPROCS", tasks}, {"SLURM_TASKS_PER_NODE", perNode}} {
+		if _, had := e.Get(kv[0]); had && r.Step.PreserveEnv {
+			continue // srun -E: the job's counts, as the peer's tasks see them
+		}
+		e.Set(kv[0], kv[1])
+	}
 	if dist := distribution(r); dist != "" {
 		dist, planeSize, plane := strings.Cut(dist, "=")
 		e.Set("SLURM_DISTRIBUTION", dist)

@@ -228,3 +228,26 @@ func TestStepDistribution(t *testing.T) {
 		})
 	}
 }
+
+// TestStepPreserveEnv: srun -E keeps the job's SLURM_NNODES, SLURM_NTASKS,
+// SLURM_NPROCS and SLURM_TASKS_PER_NODE, as the peer's srun -E -n2 -N1 in
+// a -N2 --ntasks-per-node=2 job showed (4, 2, 2(x2)); the step's own
+// counts stay in SLURM_STEP_*.
+func TestStepPreserveEnv(t *testing.T) {
+	job := []string{"SLURM_NNODES=2", "SLURM_NTASKS=4", "SLURM_NPROCS=4", "SLURM_TASKS_PER_NODE=2(x2)"}
+	for _, preserve := range []bool{false, true} {
+		req := &api.StepLaunchRequest{Step: api.StepCreateRequest{NTasks: 2, PreserveEnv: preserve, Environment: job},
+			Layout: api.StepLayout{NodeList: "cpu001", Tasks: 2, Nodes: []api.StepNode{{Node: "cpu001", TaskIDs: []int{0, 1}, CPUs: 2}}}}
+		got := peerView(Env(EnvInput{Req: req, JobCPUs: 2}))
+		want := map[string]string{"SLURM_NNODES": "1", "SLURM_NTASKS": "2", "SLURM_NPROCS": "2", "SLURM_TASKS_PER_NODE": "2",
+			"SLURM_STEP_NUM_TASKS": "2", "SLURM_STEP_TASKS_PER_NODE": "2"}
+		if preserve {
+			want["SLURM_NNODES"], want["SLURM_NTASKS"], want["SLURM_NPROCS"], want["SLURM_TASKS_PER_NODE"] = "2", "4", "4", "2(x2)"
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("-E %v: %s=%q, want %q", preserve, k, got[k], v)
+			}
+		}
+	}
+}

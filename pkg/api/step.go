@@ -89,6 +89,10 @@ type StepCreateRequest struct {
 	// or --jobid), whose tasks Slurm gives no
 	// SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0.
 	OwnAllocation bool `json:"own_allocation,omitempty"`
+	// PreserveEnv (srun -E): the tasks keep the SLURM_NNODES,
+	// SLURM_NTASKS, SLURM_NPROCS and SLURM_TASKS_PER_NODE of srun's
+	// environment (the job's) instead of the step's.
+	PreserveEnv bool `json:"preserve_env,omitempty"`
 	// NoDistribution: without -m, srun left the distribution unknown and
 	// its tasks get no SLURM_DISTRIBUTION (srun's launch.c: a step with
 	// --mem=0, an interactive one, or the first of an allocation of its

@@ -41,6 +41,9 @@ type StepOptions struct {
 	Exact bool
 	// Overlap (--overlap) shares the CPUs and GPUs other steps hold.
 	Overlap bool
+	// PreserveEnv (-E) keeps the job's SLURM_NNODES, SLURM_NTASKS and
+	// SLURM_TASKS_PER_NODE in the tasks instead of the step's.
+	PreserveEnv bool
 	// CPUsPerGPUGiven: --cpus-per-gpu was an option, not inherited
 	// from SLURM_CPUS_PER_GPU (a step refused for it says why only then).
 	CPUsPerGPUGiven bool
@@ -302,6 +305,9 @@ func (st *srunState) setUnbuffered(b *builder, v value) error { st.Unbuffered = 
 // setOvercommit is srun's -O: its step's tasks share CPUs, and an
 // allocation srun makes holds one task's CPUs a node as sbatch -O's does
 // (the peer's srun -O -n8 job has 1 CPU).
+// setPreserveEnv is srun -E.
+func (st *srunState) setPreserveEnv(b *builder, v value) error { st.PreserveEnv = !v.reset; return nil }
+
 func (st *srunState) setOvercommit(b *builder, v value) error {
 	st.Overcommit, b.req.Overcommit = !v.reset, !v.reset
 	return nil

@@ -105,7 +105,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "oversubscribe", Short: 's', Arg: NoArg, set: setOversubscribe},
 		{Long: "partition", Short: 'p', Arg: RequiredArg, Env: env("SLURM_PARTITION"), set: setPartition},
 		{Long: "power", Arg: RequiredArg, Env: env("SLURM_POWER"), set: setPower},
-		{Long: "preserve-env", Short: 'E', Arg: NoArg},
+		{Long: "preserve-env", Short: 'E', Arg: NoArg, set: st.setPreserveEnv},
 		{Long: "priority", Arg: RequiredArg, set: setPriority},
 		{Long: "profile", Arg: RequiredArg, Env: env("SLURM_PROFILE")},
 		{Long: "prolog", Arg: RequiredArg, Env: env("SLURM_PROLOG"), set: st.setProlog},

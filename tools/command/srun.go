@@ -255,7 +255,7 @@ func (r *srunRun) stepRequest(s *ioSession) *api.StepCreateRequest {
 		Exclude: q.Exclude, NTasks: q.NTasks, NTasksPerNode: q.NTasksPerNode, CPUsPerTask: q.CPUsPerTask,
 		GPUsPerTask: resource.GPUCount(q.GPUsPerTask), GPUsPerNode: cmp.Or(resource.GPUCount(q.GRES), resource.GPUCount(q.GPUsPerNode)), GPUs: resource.GPUCount(q.GPUs), CPUsPerGPU: q.CPUsPerGPU, CPUsPerGPUGiven: st.CPUsPerGPUGiven, TasksPerGPU: st.TasksPerGPU,
 		MemPerNode: derefMB(q.MemPerNode), MemPerCPU: derefMB(q.MemPerCPU),
-		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes && (r.allocator == nil || q.NTasks > 0), Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, Environment: r.stepEnv(),
+		Overcommit: st.Overcommit, Exact: st.Exact || q.CPUsPerTask > 0 || q.Exclusive == job.ExclusiveNodes && (r.allocator == nil || q.NTasks > 0), Overlap: st.Overlap, Relative: derefInt(st.Relative), TaskNodes: st.TaskHosts, CPUBind: st.CPUBind, GPUBind: st.GPUBind, Distribution: st.Distribution, OwnAllocation: r.allocator != nil, PreserveEnv: st.PreserveEnv, Environment: r.stepEnv(),
 		WorkDir: q.WorkDir, StdOut: srunFileName(st.Output, q.NTasks), StdErr: srunFileName(st.Error, q.NTasks), StdIn: srunInputName(st.Input, q.NTasks), OpenMode: q.OpenMode,
 		IO: api.StepIOAddr{Addr: s.addr, Key: s.key}, SubmitHost: r.env.Host, SrunPid: os.Getpid(), MultiProg: r.multiProg}
 	if q.NodesSet {
