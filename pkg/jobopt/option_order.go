@@ -73,7 +73,7 @@ func srunMoreOptions(st *srunState) []Option {
 		{Long: "pack-group", Arg: RequiredArg},
 		{Long: "prefer", Arg: RequiredArg, set: setPrefer},
 		{Long: "send-libs", Arg: OptionalArg},
-		{Long: "whole", Arg: NoArg},
+		{Long: "whole", Arg: NoArg, set: st.setWhole},
 	}
 }
 

@@ -44,6 +44,12 @@ type StepOptions struct {
 	// PreserveEnv (-E) keeps the job's SLURM_NNODES, SLURM_NTASKS and
 	// SLURM_TASKS_PER_NODE in the tasks instead of the step's.
 	PreserveEnv bool
+	// Whole (--whole) asks for all the job's CPUs and GPUs on the step's
+	// nodes: what a step not made exact by --exact, -c or --exclusive
+	// gets anyway (the peer's -n1 --whole and -n1 alike show the job's
+	// SLURM_CPUS_ON_NODE, -n1 -c1 --whole one CPU), so it changes
+	// nothing but the refusal beside --exact.
+	Whole bool
 	// CPUsPerGPUGiven: --cpus-per-gpu was an option, not inherited
 	// from SLURM_CPUS_PER_GPU (a step refused for it says why only then).
 	CPUsPerGPUGiven bool
@@ -203,6 +209,9 @@ func (b *builder) applyEnvVar(t *Table, name string) error {
 
 // verifyStep applies srun's checks and derived values in its order.
 func (b *builder) verifyStep(st *srunState) error {
+	if st.Exact && st.Whole {
+		return b.exitError("--exact and --whole are mutually exclusive.")
+	}
 	if st.Pty && (st.Input != "" || st.Output != "" || st.Error != "") {
 		return b.exitError("--error/--input/--output are incompatible with --pty")
 	}
@@ -305,8 +314,9 @@ func (st *srunState) setUnbuffered(b *builder, v value) error { st.Unbuffered = 
 // setOvercommit is srun's -O: its step's tasks share CPUs, and an
 // allocation srun makes holds one task's CPUs a node as sbatch -O's does
 // (the peer's srun -O -n8 job has 1 CPU).
-// setPreserveEnv is srun -E.
+// setPreserveEnv is srun -E, setWhole --whole.
 func (st *srunState) setPreserveEnv(b *builder, v value) error { st.PreserveEnv = !v.reset; return nil }
+func (st *srunState) setWhole(b *builder, v value) error       { st.Whole = !v.reset; return nil }
 
 func (st *srunState) setOvercommit(b *builder, v value) error {
 	st.Overcommit, b.req.Overcommit = !v.reset, !v.reset

@@ -1,0 +1,22 @@
+package jobopt
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestExactWhole: srun refuses --exact beside --whole once its options
+// check out, in the peer's words and status; --whole alone is taken
+// without a warning (it asks for what a step not made exact gets).
+func TestExactWhole(t *testing.T) {
+	p := &Parser{Env: []string{"SLURM_EXIT_ERROR=7"}, Cwd: "/home/u", Now: testNow, Host: "login1"}
+	code, lines := errorOf(t, parseAs(p, "srun", "--exact", "--whole", "-n1", "true"))
+	if want := []string{"srun: error: --exact and --whole are mutually exclusive."}; code != 7 || !cmp.Equal(lines, want) {
+		t.Errorf("exit %d, lines %q; want 7, %q", code, lines, want)
+	}
+	res, err := p.Srun([]string{"--whole", "-n1", "true"})
+	if err != nil || !res.Step.Whole || len(res.Warnings) != 0 {
+		t.Errorf("--whole: %+v, %v", res, err)
+	}
+}
