@@ -82,7 +82,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "mem-bind", Arg: RequiredArg, Env: env("SLURM_MEM_BIND")},
 		{Long: "mem-per-cpu", Arg: RequiredArg, Env: env("SLURM_MEM_PER_CPU"), set: setMemPerCPU},
 		{Long: "mem-per-gpu", Arg: RequiredArg, Env: env("SLURM_MEM_PER_GPU"), set: setMemPerGPU},
-		{Long: "mincpus", Arg: RequiredArg},
+		{Long: "mincpus", Arg: RequiredArg, set: setMinCPUs},
 		{Long: "mpi", Arg: RequiredArg, Env: env("SLURM_MPI_TYPE"), set: st.setMPI},
 		{Long: "msg-timeout", Arg: RequiredArg},
 		{Long: "multi-prog", Arg: NoArg, set: st.setMultiProg},

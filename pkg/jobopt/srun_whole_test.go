@@ -20,3 +20,15 @@ func TestExactWhole(t *testing.T) {
 		t.Errorf("--whole: %+v, %v", res, err)
 	}
 }
+
+// TestSrunMinCPUs: srun --mincpus asks the allocation srun makes for that
+// many CPUs a node, as sbatch's does (the peer's srun --mincpus=4 -n1
+// task sees SLURM_CPUS_ON_NODE=4, and --mincpus=70 is refused), without
+// the warning of an ignored option.
+func TestSrunMinCPUs(t *testing.T) {
+	p := &Parser{Cwd: "/home/u", Now: testNow, Host: "login1"}
+	res, err := p.Srun([]string{"--mincpus=4", "-n1", "true"})
+	if err != nil || res.Request.MinCPUs != 4 || len(res.Warnings) != 0 {
+		t.Errorf("--mincpus=4: %+v, %v", res, err)
+	}
+}
