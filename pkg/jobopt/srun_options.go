@@ -121,7 +121,7 @@ func srunOptions(st *srunState) []Option {
 		{Long: "signal", Arg: RequiredArg, Env: env("SLURM_SIGNAL"), set: setSignal},
 		{Long: "slurmd-debug", Arg: RequiredArg},
 		{Long: "sockets-per-node", Arg: RequiredArg, set: setSocketsPerNode},
-		{Long: "spread-job", Arg: NoArg},
+		{Long: "spread-job", Arg: NoArg, Env: env("SLURM_SPREAD_JOB"), set: setSpreadJob},
 		{Long: "switches", Arg: RequiredArg, Env: env("SLURM_REQ_SWITCH", "SLURM_WAIT4SWITCH"), set: setSwitches},
 		{Long: "task-epilog", Arg: RequiredArg, Env: env("SLURM_TASK_EPILOG"), set: st.setTaskEpilog},
 		{Long: "task-prolog", Arg: RequiredArg, Env: env("SLURM_TASK_PROLOG"), set: st.setTaskProlog},
@@ -157,7 +157,7 @@ var srunEnvOrder = []string{
 	"SLURM_LABELIO", "SLURM_MEM_BIND", "SLURM_MEM_PER_CPU", "SLURM_MEM_PER_GPU", "SLURM_MEM_PER_NODE",
 	"SLURM_MPI_TYPE", "SLURM_NETWORK", "SLURM_NO_KILL", "SLURM_NTASKS", "SLURM_NPROCS",
 	"SLURM_NTASKS_PER_GPU", "SLURM_NTASKS_PER_NODE", "SLURM_OPEN_MODE", "SLURM_OVERCOMMIT", "SLURM_OVERLAP", "SLURM_PARTITION", "SLURM_POWER",
-	"SLURM_PROFILE", "SLURM_PROLOG", "SLURM_QOS", "SLURM_REQ_SWITCH", "SLURM_RESERVATION", "SLURM_SIGNAL", "SLURM_STDERRMODE",
+	"SLURM_PROFILE", "SLURM_PROLOG", "SLURM_QOS", "SLURM_REQ_SWITCH", "SLURM_RESERVATION", "SLURM_SIGNAL", "SLURM_SPREAD_JOB", "SLURM_STDERRMODE",
 	"SLURM_STDINMODE", "SLURM_STDOUTMODE", "SLURM_TIMELIMIT", "SLURM_UNBUFFEREDIO", "SLURM_WAIT", "SLURM_WAIT4SWITCH",
 	"SLURM_WORKING_DIR",
 }

@@ -32,3 +32,20 @@ func TestSrunMinCPUs(t *testing.T) {
 		t.Errorf("--mincpus=4: %+v, %v", res, err)
 	}
 }
+
+// TestSrunSpreadJob: srun --spread-job (or SLURM_SPREAD_JOB) spreads the
+// allocation srun makes, as sbatch's does (the peer's srun --spread-job
+// -n4 ran on 4 nodes).
+func TestSrunSpreadJob(t *testing.T) {
+	for _, env := range [][]string{nil, {"SLURM_SPREAD_JOB=1"}} {
+		args := []string{"-n4", "true"}
+		if env == nil {
+			args = append([]string{"--spread-job"}, args...)
+		}
+		p := &Parser{Env: env, Cwd: "/home/u", Now: testNow, Host: "login1"}
+		res, err := p.Srun(args)
+		if err != nil || !res.Request.SpreadJob || len(res.Warnings) != 0 {
+			t.Errorf("%v %v: %+v, %v", env, args, res, err)
+		}
+	}
+}
